@@ -1,0 +1,52 @@
+export const FS_ERROR_CODES = [
+  'FS_NOT_FOUND',
+  'FS_NOT_DIRECTORY',
+  'FS_NOT_REGULAR_FILE',
+  'FS_NOT_TEXT',
+  'FS_TOO_LARGE',
+  'FS_PERMISSION_DENIED',
+  'FS_OUTSIDE_ROOT',
+  'FS_INVALID_PATH',
+  'FS_IO_ERROR',
+  'FS_STALE_VERSION',
+  'FS_NOT_OBSERVED',
+  'FS_EDIT_NOT_FOUND',
+  'FS_AMBIGUOUS_EDIT',
+  'FS_ABORTED',
+] as const
+
+export type FsErrorCode = (typeof FS_ERROR_CODES)[number]
+
+// A registry-wide symbol, so that `FsError.is` recognises errors minted by another copy of this package.
+const marker = Symbol.for('@deepseek-ai/dsh-fs/FsError')
+
+export interface FsErrorOptions {
+  cause?: unknown
+  /** The path the failure is about, as the caller spelled it or as displayed. */
+  path?: string
+}
+
+export class FsError extends Error {
+  override readonly name = 'FsError'
+  readonly code: FsErrorCode
+  readonly path?: string
+  readonly [marker] = true
+
+  constructor(code: FsErrorCode, message: string, options: FsErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    if (options.path !== undefined) this.path = options.path
+  }
+
+  static is(value: unknown, code?: FsErrorCode): value is FsError {
+    if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[marker] !== true) return false
+    return code === undefined || (value as FsError).code === code
+  }
+}
+
+/** Throws `FS_ABORTED` if the signal has fired. Providers call it before every step that changes state. */
+export function throwIfAborted(signal: AbortSignal | undefined, path?: string): void {
+  if (signal?.aborted) {
+    throw new FsError('FS_ABORTED', `operation aborted${path === undefined ? '' : `: ${path}`}`, { cause: signal.reason, path })
+  }
+}

@@ -1,0 +1,205 @@
+import type { Context } from 'cordis'
+import { posix } from 'node:path'
+import { FsError, throwIfAborted } from './errors'
+import { checkEditGuard, checkWriteGuard } from './guards'
+import { KeyedLock } from './lock'
+import { planEdit, planWrite } from './plan'
+import { FileSystem } from './service'
+import { decodeText, Utf8StreamDecoder } from './text'
+import type {
+  FsDirEntry, FsEditOutcome, FsEditRequest, FsInfo, FsResolveOptions, FsTarget, FsTargetKey, FsVersion, FsWriteIntent,
+  FsWriteOutcome,
+} from './types'
+
+type MemoryNode = { type: 'file'; bytes: Uint8Array; version: FsVersion } | { type: 'directory'; version: FsVersion }
+
+/**
+ * The storage behind `MemoryFileSystem`: absolute POSIX paths to files and directories. Tests use it
+ * directly as "the outside world" (another process writing, deleting or racing the provider).
+ */
+export class MemoryVolume {
+  #nodes = new Map<string, MemoryNode>([['/', { type: 'directory', version: 'm0' as FsVersion }]])
+  #clock = 0
+  #beforePublish: (() => Promise<void>)[] = []
+
+  get(path: string): MemoryNode | undefined {
+    return this.#nodes.get(path)
+  }
+
+  /** Writes a file as an outside party would, creating parents; every write mints a new version. */
+  writeFile(path: string, data: string | Uint8Array): void {
+    this.mkdir(posix.dirname(path))
+    const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data
+    this.#nodes.set(path, { type: 'file', bytes, version: this.#mint() })
+  }
+
+  readFile(path: string): Uint8Array | undefined {
+    const node = this.#nodes.get(path)
+    return node?.type === 'file' ? node.bytes : undefined
+  }
+
+  mkdir(path: string): void {
+    const existing = this.#nodes.get(path)
+    if (existing?.type === 'directory') return
+    if (existing) throw new FsError('FS_NOT_DIRECTORY', `${path} is not a directory`, { path })
+    this.mkdir(posix.dirname(path))
+    this.#nodes.set(path, { type: 'directory', version: this.#mint() })
+  }
+
+  remove(path: string): void {
+    for (const key of [...this.#nodes.keys()]) {
+      if (key === path || key.startsWith(`${path}/`)) this.#nodes.delete(key)
+    }
+  }
+
+  children(path: string): string[] {
+    const prefix = path === '/' ? '/' : `${path}/`
+    return [...this.#nodes.keys()].filter((key) => key !== '/' && key.startsWith(prefix) && !key.slice(prefix.length).includes('/'))
+  }
+
+  /** Runs `hook` once, the next time a provider is between its probe and its publication point. */
+  beforeNextPublish(hook: () => Promise<void>): void {
+    this.#beforePublish.push(hook)
+  }
+
+  async publishing(): Promise<void> {
+    const hooks = this.#beforePublish.splice(0)
+    for (const hook of hooks) await hook()
+  }
+
+  #mint(): FsVersion {
+    return `m${++this.#clock}` as FsVersion
+  }
+
+  /** @internal */
+  store(path: string, bytes: Uint8Array): FsVersion {
+    this.mkdir(posix.dirname(path))
+    const version = this.#mint()
+    this.#nodes.set(path, { type: 'file', bytes, version })
+    return version
+  }
+}
+
+export interface MemoryFileSystemConfig {
+  /** Where relative paths resolve from. Default `/`. */
+  cwd?: string
+  /** The storage; share one between providers to model several writers. */
+  volume?: MemoryVolume
+}
+
+/**
+ * The reference provider: the whole contract over a `MemoryVolume`, in about a hundred lines that
+ * a provider author can copy. It passes `@deepseek-ai/dsh-fs/conformance`.
+ */
+export class MemoryFileSystem extends FileSystem {
+  readonly volume: MemoryVolume
+  readonly cwd: string
+  #lock = new KeyedLock<FsTargetKey>()
+
+  constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {
+    super(ctx)
+    this.volume = config.volume ?? new MemoryVolume()
+    this.cwd = config.cwd ?? '/'
+  }
+
+  async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    throwIfAborted(opts.signal, path)
+    if (path.length === 0 || path.includes('\0')) {
+      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path })
+    }
+    const absolute = posix.resolve(opts.cwd ?? this.cwd, path)
+    return { targetKey: absolute as FsTargetKey, displayPath: absolute }
+  }
+
+  async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    throwIfAborted(signal, target.displayPath)
+    return this.#info(target.targetKey)
+  }
+
+  async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+    throwIfAborted(signal, target.displayPath)
+    return decodeText(this.#fileBytes(target), target.displayPath).text
+  }
+
+  async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    throwIfAborted(signal, target.displayPath)
+    const bytes = this.#fileBytes(target)
+    const decoder = new Utf8StreamDecoder(target.displayPath)
+    for (let offset = 0; offset < bytes.length; offset += 64 * 1024) {
+      throwIfAborted(signal, target.displayPath)
+      const text = decoder.push(bytes.subarray(offset, offset + 64 * 1024))
+      if (text) yield text
+    }
+    const rest = decoder.end()
+    if (rest) yield rest
+  }
+
+  async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+    throwIfAborted(signal, target.displayPath)
+    const node = this.volume.get(target.targetKey)
+    if (!node) throw new FsError('FS_NOT_FOUND', `${target.displayPath} does not exist`, { path: target.displayPath })
+    if (node.type !== 'directory') {
+      throw new FsError('FS_NOT_DIRECTORY', `${target.displayPath} is not a directory`, { path: target.displayPath })
+    }
+    return this.volume.children(target.targetKey).sort().map((key) => {
+      const info = this.#info(key)!
+      return {
+        name: posix.basename(key),
+        type: info.type,
+        target: { targetKey: key as FsTargetKey, displayPath: key },
+        version: info.version,
+        ...(info.size === undefined ? {} : { size: info.size }),
+      }
+    })
+  }
+
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    const path = target.displayPath
+    return this.#lock.run(target.targetKey, async () => {
+      throwIfAborted(signal, path)
+      checkWriteGuard(this.#info(target.targetKey), expected, path)
+      const previous = this.volume.readFile(target.targetKey) ?? null
+      const plan = planWrite(previous, content, path)
+      await this.volume.publishing()
+      throwIfAborted(signal, path)
+      // The publication point: the guard is decided again on what is there now.
+      checkWriteGuard(this.#info(target.targetKey), expected, path)
+      this.#ensureParent(target.targetKey, path)
+      const version = this.volume.store(target.targetKey, plan.bytes)
+      return { operation: previous === null ? 'create' : 'update', version, before: plan.before, after: plan.after }
+    })
+  }
+
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    const path = target.displayPath
+    return this.#lock.run(target.targetKey, async () => {
+      throwIfAborted(signal, path)
+      checkEditGuard(this.#info(target.targetKey), expected, path)
+      const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path)
+      throwIfAborted(signal, path)
+      const version = this.volume.store(target.targetKey, plan.bytes)
+      return { version, before: plan.before, after: plan.after, replacements: plan.replacements }
+    })
+  }
+
+  #info(key: string): FsInfo | undefined {
+    const node = this.volume.get(key)
+    if (!node) return undefined
+    return node.type === 'file' ? { type: 'file', version: node.version, size: node.bytes.length } : { type: 'directory', version: node.version }
+  }
+
+  #fileBytes(target: FsTarget): Uint8Array {
+    const node = this.volume.get(target.targetKey)
+    const path = target.displayPath
+    if (!node) throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
+    if (node.type !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${path} is a directory, not a regular file`, { path })
+    return node.bytes
+  }
+
+  #ensureParent(key: string, path: string): void {
+    for (let dir = posix.dirname(key); dir !== '/'; dir = posix.dirname(dir)) {
+      const node = this.volume.get(dir)
+      if (node?.type === 'file') throw new FsError('FS_NOT_DIRECTORY', `${dir} is a file, so ${path} cannot be created`, { path })
+    }
+  }
+}

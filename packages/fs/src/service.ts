@@ -1,0 +1,59 @@
+import { type Context, Service } from 'cordis'
+import type {
+  FsDirEntry, FsEditOutcome, FsEditRequest, FsInfo, FsResolveOptions, FsTarget, FsVersion, FsWriteIntent, FsWriteOutcome,
+} from './types'
+
+declare module 'cordis' {
+  interface Context {
+    fs: FileSystem
+  }
+}
+
+/**
+ * The filesystem service on `ctx.fs`. A provider implements it for one backend and proves it with
+ * `@deepseek-ai/dsh-fs/conformance`. Every failure is an `FsError` with a code.
+ *
+ * Text is UTF-8 (a BOM is hidden from readers and kept by writers); binary or invalid UTF-8 fails
+ * `FS_NOT_TEXT`. Special files (FIFOs, sockets, devices) are never opened in a way that can block.
+ */
+export abstract class FileSystem extends Service {
+  constructor(ctx: Context) {
+    super(ctx, 'fs')
+  }
+
+  /**
+   * Turns a path into a target. Relative paths resolve against `opts.cwd`, else the provider's cwd.
+   * The key of a missing path is the key the file will have once created.
+   */
+  abstract resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget>
+
+  /** Metadata of the target, following symlinks; `undefined` when nothing exists there. */
+  abstract stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined>
+
+  abstract readText(target: FsTarget, signal?: AbortSignal): Promise<string>
+
+  /** The same text as `readText`, in chunks, with memory bounded by the chunk size. */
+  abstract streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string>
+
+  abstract listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]>
+
+  /**
+   * Publishes `content` atomically: readers see the old bytes or the new, never a mix. The guard is
+   * checked inside the provider's per-target critical section:
+   * - no `expected`: create or overwrite;
+   * - `createIfAbsent`: an existing regular file fails `FS_NOT_OBSERVED`, a directory, special file or
+   *   dangling symlink fails `FS_NOT_REGULAR_FILE`; the no-replace check happens at the publication
+   *   point, so a competitor that appears after any earlier probe survives;
+   * - `replaceIfVersion`: a moved version or a missing file fails `FS_STALE_VERSION` (never recreates).
+   * Over an existing file the BOM is kept, and CRLF is kept when the file used it throughout and the
+   * new content has bare LF only.
+   */
+  abstract writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome>
+
+  /**
+   * Replaces `oldString` literally. The version guard is checked before matching (a stale edit never
+   * reports a match error); a missing target fails `FS_STALE_VERSION` with or without a guard.
+   * Matching happens with line endings normalised to LF; only the matched spans are rewritten.
+   */
+  abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome>
+}

@@ -1,0 +1,142 @@
+import { FsError } from './errors'
+
+export const UTF8_BOM = Uint8Array.of(0xef, 0xbb, 0xbf)
+
+/** How far into a file a NUL byte marks it as binary. */
+export const BINARY_SNIFF_BYTES = 8192
+
+export interface DecodedText {
+  /** The text without its BOM. */
+  text: string
+  bom: boolean
+}
+
+export function hasBom(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+}
+
+function notText(reason: string, path: string | undefined, cause?: unknown): FsError {
+  return new FsError('FS_NOT_TEXT', `${path ?? 'file'} is not UTF-8 text: ${reason}`, { path, cause })
+}
+
+/** Decodes a whole file. Binary (a NUL in the first 8 KiB) or invalid UTF-8 fails `FS_NOT_TEXT`. */
+export function decodeText(bytes: Uint8Array, path?: string): DecodedText {
+  const decoder = new Utf8StreamDecoder(path)
+  const text = decoder.push(bytes) + decoder.end()
+  return { text, bom: decoder.bom }
+}
+
+/**
+ * Incremental form of `decodeText`: the same checks over a byte stream, holding back only the bytes of
+ * a character split across chunks.
+ */
+export class Utf8StreamDecoder {
+  bom = false
+  #decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+  #offset = 0
+  #head: Uint8Array = new Uint8Array(0)
+  #started = false
+
+  constructor(private readonly path?: string) {}
+
+  push(chunk: Uint8Array): string {
+    if (!this.#started) {
+      // The BOM decision needs three bytes; hold back a shorter head until they arrive.
+      const joined = concatBytes(this.#head, chunk)
+      if (joined.length < 3 && joined.every((byte, i) => byte === UTF8_BOM[i])) {
+        this.#head = joined
+        return ''
+      }
+      this.#started = true
+      this.#head = new Uint8Array(0)
+      this.bom = hasBom(joined)
+      chunk = this.bom ? joined.subarray(3) : joined
+    }
+    this.#sniff(chunk)
+    try {
+      return this.#decoder.decode(chunk, { stream: true })
+    } catch (error) {
+      throw notText('invalid UTF-8', this.path, error)
+    }
+  }
+
+  end(): string {
+    if (!this.#started) {
+      this.#started = true
+      const head = this.#head
+      this.#head = new Uint8Array(0)
+      if (head.length > 0) return this.push(head) + this.end()
+    }
+    try {
+      return this.#decoder.decode()
+    } catch (error) {
+      throw notText('invalid UTF-8 (truncated character at the end)', this.path, error)
+    }
+  }
+
+  #sniff(chunk: Uint8Array): void {
+    if (this.#offset >= BINARY_SNIFF_BYTES) return
+    const window = chunk.subarray(0, BINARY_SNIFF_BYTES - this.#offset)
+    const nul = window.indexOf(0)
+    if (nul >= 0) throw notText(`binary data (NUL byte at offset ${this.#offset + nul})`, this.path)
+    this.#offset += chunk.length
+  }
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+export function encodeText(text: string, bom: boolean): Uint8Array {
+  const body = new TextEncoder().encode(text)
+  return bom ? concatBytes(UTF8_BOM, body) : body
+}
+
+export type LineEnding = '\n' | '\r\n'
+
+export interface LineEndingCounts {
+  crlf: number
+  /** Line feeds not preceded by a carriage return. */
+  lf: number
+}
+
+export function countLineEndings(text: string): LineEndingCounts {
+  let crlf = 0
+  let lf = 0
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++
+    else lf++
+  }
+  return { crlf, lf }
+}
+
+/** The line ending most of the file uses; LF on a tie or when there is none. */
+export function dominantLineEnding(text: string): LineEnding {
+  const { crlf, lf } = countLineEndings(text)
+  return crlf > lf ? '\r\n' : '\n'
+}
+
+export function normalizeLineEndings(text: string): string {
+  return text.includes('\r\n') ? text.replaceAll('\r\n', '\n') : text
+}
+
+/**
+ * The text to store when `content` overwrites a file that held `previous` (null for a new file).
+ * New files are written as given. Over an existing file the BOM is kept, and a file that used CRLF
+ * throughout stays CRLF when the new content has bare LF only.
+ */
+export function prepareOverwrite(previous: DecodedText | null, content: string): DecodedText {
+  if (previous === null) {
+    return content.charCodeAt(0) === 0xfeff ? { text: content.slice(1), bom: true } : { text: content, bom: false }
+  }
+  let text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content
+  const old = countLineEndings(previous.text)
+  if (old.crlf > 0 && old.lf === 0 && !text.includes('\r\n') && text.includes('\n')) {
+    text = text.replaceAll('\n', '\r\n')
+  }
+  return { text, bom: previous.bom || content.charCodeAt(0) === 0xfeff }
+}
