@@ -94,7 +94,7 @@ export interface MemoryFileSystemConfig {
 export class MemoryFileSystem extends FileSystem {
   readonly volume: MemoryVolume
   readonly cwd: string
-  #lock = new KeyedLock<FsTargetKey>()
+  private lock = new KeyedLock<FsTargetKey>()
 
   constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {
     super(ctx)
@@ -113,17 +113,17 @@ export class MemoryFileSystem extends FileSystem {
 
   async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
     throwIfAborted(signal, target.displayPath)
-    return this.#info(target.targetKey)
+    return this.info(target.targetKey)
   }
 
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
     throwIfAborted(signal, target.displayPath)
-    return decodeText(this.#fileBytes(target), target.displayPath).text
+    return decodeText(this.fileBytes(target), target.displayPath).text
   }
 
   async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
     throwIfAborted(signal, target.displayPath)
-    const bytes = this.#fileBytes(target)
+    const bytes = this.fileBytes(target)
     const decoder = new Utf8StreamDecoder(target.displayPath)
     for (let offset = 0; offset < bytes.length; offset += 64 * 1024) {
       throwIfAborted(signal, target.displayPath)
@@ -142,7 +142,7 @@ export class MemoryFileSystem extends FileSystem {
       throw new FsError('FS_NOT_DIRECTORY', `${target.displayPath} is not a directory`, { path: target.displayPath })
     }
     return this.volume.children(target.targetKey).sort().map((key) => {
-      const info = this.#info(key)!
+      const info = this.info(key)!
       return {
         name: posix.basename(key),
         type: info.type,
@@ -155,16 +155,16 @@ export class MemoryFileSystem extends FileSystem {
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
     const path = target.displayPath
-    return this.#lock.run(target.targetKey, async () => {
+    return this.lock.run(target.targetKey, async () => {
       throwIfAborted(signal, path)
-      checkWriteGuard(this.#info(target.targetKey), expected, path)
+      checkWriteGuard(this.info(target.targetKey), expected, path)
       const previous = this.volume.readFile(target.targetKey) ?? null
       const plan = planWrite(previous, content, path)
       await this.volume.publishing()
       throwIfAborted(signal, path)
       // The publication point: the guard is decided again on what is there now.
-      checkWriteGuard(this.#info(target.targetKey), expected, path)
-      this.#ensureParent(target.targetKey, path)
+      checkWriteGuard(this.info(target.targetKey), expected, path)
+      this.ensureParent(target.targetKey, path)
       const version = this.volume.store(target.targetKey, plan.bytes)
       return { operation: previous === null ? 'create' : 'update', version, before: plan.before, after: plan.after }
     })
@@ -172,9 +172,9 @@ export class MemoryFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     const path = target.displayPath
-    return this.#lock.run(target.targetKey, async () => {
+    return this.lock.run(target.targetKey, async () => {
       throwIfAborted(signal, path)
-      checkEditGuard(this.#info(target.targetKey), expected, path)
+      checkEditGuard(this.info(target.targetKey), expected, path)
       const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path)
       throwIfAborted(signal, path)
       const version = this.volume.store(target.targetKey, plan.bytes)
@@ -182,13 +182,13 @@ export class MemoryFileSystem extends FileSystem {
     })
   }
 
-  #info(key: string): FsInfo | undefined {
+  private info(key: string): FsInfo | undefined {
     const node = this.volume.get(key)
     if (!node) return undefined
     return node.type === 'file' ? { type: 'file', version: node.version, size: node.bytes.length } : { type: 'directory', version: node.version }
   }
 
-  #fileBytes(target: FsTarget): Uint8Array {
+  private fileBytes(target: FsTarget): Uint8Array {
     const node = this.volume.get(target.targetKey)
     const path = target.displayPath
     if (!node) throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
@@ -196,7 +196,7 @@ export class MemoryFileSystem extends FileSystem {
     return node.bytes
   }
 
-  #ensureParent(key: string, path: string): void {
+  private ensureParent(key: string, path: string): void {
     for (let dir = posix.dirname(key); dir !== '/'; dir = posix.dirname(dir)) {
       const node = this.volume.get(dir)
       if (node?.type === 'file') throw new FsError('FS_NOT_DIRECTORY', `${dir} is a file, so ${path} cannot be created`, { path })

@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { FS_ERROR_CODES, FsError, type FsErrorCode } from '../errors'
+import type { FsTarget } from '../types'
+import type { ConformanceFixture, ConformanceOptions } from './fixture'
+
+export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+export const fromUtf8 = (bytes: Uint8Array | undefined): string | undefined =>
+  bytes === undefined ? undefined : new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
+
+/** The failure of `promise`, asserted to be an `FsError` with `code`. */
+export async function expectFsError(promise: Promise<unknown>, code: FsErrorCode): Promise<FsError> {
+  const outcome = await promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  )
+  if (outcome.ok) expect.fail(`expected ${code}, but the operation succeeded with ${JSON.stringify(outcome.value)?.slice(0, 200)}`)
+  const error = outcome.error
+  expect(FsError.is(error), `expected an FsError, got ${String(error)}`).toBe(true)
+  expect((error as FsError).code).toBe(code)
+  expect(FS_ERROR_CODES).toContain((error as FsError).code)
+  return error as FsError
+}
+
+/** Fails when `promise` takes longer than `ms`: the clauses about never blocking on special files. */
+export async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms (blocked?)`)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export function abortedSignal(): AbortSignal {
+  const controller = new AbortController()
+  controller.abort(new Error('cancelled by the test'))
+  return controller.signal
+}
+
+/** One fresh fixture per test, with shorthands the clauses share. */
+export class Harness {
+  fixture!: ConformanceFixture
+
+  constructor(readonly options: ConformanceOptions) {
+    beforeEach(async () => {
+      this.fixture = await options.setup()
+    })
+    afterEach(async () => {
+      await this.fixture?.dispose()
+    })
+  }
+
+  get fs() {
+    return this.fixture.fs
+  }
+
+  get external() {
+    return this.fixture.external
+  }
+
+  target(name: string): Promise<FsTarget> {
+    return this.fixture.fs.resolve(this.fixture.path(name))
+  }
+
+  async disk(name: string): Promise<string | undefined> {
+    return fromUtf8(await this.fixture.external.read(name))
+  }
+
+  async version(name: string) {
+    const info = await this.fs.stat(await this.target(name))
+    if (!info) expect.fail(`${name} should exist`)
+    return info.version
+  }
+}
+
+/** `it`, skipped (visibly, with the reason in its name) when the backend lacks `capability`. */
+export function needs(h: Harness, capability: keyof ConformanceOptions['capabilities']) {
+  const missing = !h.options.capabilities[capability]
+  return (name: string, fn: () => Promise<void>) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn)
+}
