@@ -1,0 +1,64 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { spliceLiteral } from './edit'
+import { FsError } from './errors'
+
+const edit = (oldString: string, newString: string, replaceAll = false) => ({ oldString, newString, replaceAll })
+const code = (fn: () => unknown) => {
+  try {
+    fn()
+  } catch (error) {
+    return FsError.is(error) ? error.code : 'not an FsError'
+  }
+  return 'no error'
+}
+
+describe('spliceLiteral', () => {
+  it('names the lines of an ambiguous match', () => {
+    expect(() => spliceLiteral('a\nx\nb\nx\n', edit('x', 'y'))).toThrowError(/2 times .*lines 2, 4/)
+  })
+
+  it('fails FS_EDIT_NOT_FOUND for empty and missing old strings', () => {
+    expect(code(() => spliceLiteral('abc', edit('', 'x')))).toBe('FS_EDIT_NOT_FOUND')
+    expect(code(() => spliceLiteral('abc', edit('d', 'x')))).toBe('FS_EDIT_NOT_FOUND')
+    expect(code(() => spliceLiteral('aa', edit('a', 'x')))).toBe('FS_AMBIGUOUS_EDIT')
+  })
+
+  it('does not count overlapping matches twice', () => {
+    expect(spliceLiteral('aaaa', edit('aa', 'b', true))).toEqual({ text: 'bb', replacements: 2 })
+  })
+
+  it('leaves lone carriage returns alone', () => {
+    expect(spliceLiteral('a\rb\r\nc', edit('b\nc', 'B\nC')).text).toBe('a\rB\r\nC')
+  })
+
+  it('changes nothing outside the replaced span, whatever the line endings', () => {
+    const piece = fc.constantFrom('a', 'b', 'x', '\n', '\r\n', '\r', 'é', '$&')
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(piece, { maxLength: 4 }), (before, after) => {
+        const marker = 'MARK'
+        const text = before.join('') + marker + after.join('')
+        const result = spliceLiteral(text, edit(marker, 'new\ntext'))
+        const eol = (text.match(/\r\n/g)?.length ?? 0) > (text.match(/(?<!\r)\n/g)?.length ?? 0) ? '\r\n' : '\n'
+        expect(result.text).toBe(before.join('') + `new${eol}text` + after.join(''))
+      }),
+    )
+  })
+
+  it('returns the text unchanged for an edit whose new string equals the old one', () => {
+    const piece = fc.constantFrom('a', 'b', '\n', '\r\n', '\r')
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 30 }), fc.nat(), fc.nat(), (pieces, i, j) => {
+        const text = pieces.join('')
+        const normalized = text.replaceAll('\r\n', '\n')
+        const start = i % text.length
+        // The model quotes what it read (the raw text); matching normalises both sides.
+        const span = text.slice(start, start + 1 + (j % 5))
+        const count = normalized.split(span.replaceAll('\r\n', '\n')).length - 1
+        fc.pre(count > 0)
+        const result = spliceLiteral(text, edit(span, span, true))
+        expect(result).toEqual({ text, replacements: count })
+      }),
+    )
+  })
+})

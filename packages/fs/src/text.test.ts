@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { FsError } from './errors'
+import { countLineEndings, decodeText, dominantLineEnding, encodeText, prepareOverwrite, Utf8StreamDecoder } from './text'
+
+const utf8 = (text: string) => new TextEncoder().encode(text)
+
+describe('decodeText', () => {
+  it('strips a BOM and reports it', () => {
+    expect(decodeText(Uint8Array.of(0xef, 0xbb, 0xbf, 0x68, 0x69))).toEqual({ text: 'hi', bom: true })
+    expect(decodeText(utf8('hi'))).toEqual({ text: 'hi', bom: false })
+  })
+
+  it('names binary data and its offset', () => {
+    const error = (() => { try { decodeText(Uint8Array.of(0x61, 0x62, 0x00), 'x.bin') } catch (e) { return e } })()
+    expect(FsError.is(error, 'FS_NOT_TEXT')).toBe(true)
+    expect((error as FsError).message).toContain('offset 2')
+  })
+
+  it('accepts a NUL byte past the sniff window as text', () => {
+    const bytes = Uint8Array.of(...utf8('a'.repeat(9000)), 0x00)
+    expect(decodeText(bytes).text.length).toBe(9001)
+  })
+
+  it('rejects a truncated multibyte character at the end', () => {
+    expect(() => decodeText(Uint8Array.of(0x61, 0xe2, 0x82))).toThrowError(/truncated/)
+  })
+})
+
+describe('Utf8StreamDecoder', () => {
+  it('decodes the same text whatever the chunking, BOM and multibyte splits included', () => {
+    const bytes = Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('é中🎉 line\r\nnext'))
+    for (let size = 1; size <= 7; size++) {
+      const decoder = new Utf8StreamDecoder()
+      let text = ''
+      for (let i = 0; i < bytes.length; i += size) text += decoder.push(bytes.subarray(i, i + size))
+      text += decoder.end()
+      expect(text).toBe('é中🎉 line\r\nnext')
+      expect(decoder.bom).toBe(true)
+    }
+  })
+
+  it('finds a NUL in the sniff window across chunks', () => {
+    const decoder = new Utf8StreamDecoder()
+    decoder.push(utf8('a'.repeat(5000)))
+    expect(() => decoder.push(Uint8Array.of(0x61, 0x00))).toThrowError(/NUL byte at offset 5001/)
+  })
+
+  it('keeps a short file that is only part of a BOM', () => {
+    const decoder = new Utf8StreamDecoder()
+    expect(decoder.push(Uint8Array.of(0xef))).toBe('')
+    expect(() => decoder.end()).toThrow(FsError)
+  })
+})
+
+describe('line endings', () => {
+  it('counts CRLF apart from bare LF and picks the dominant one', () => {
+    expect(countLineEndings('a\r\nb\nc\r\n\r')).toEqual({ crlf: 2, lf: 1 })
+    expect(dominantLineEnding('a\r\nb\nc\r\n')).toBe('\r\n')
+    expect(dominantLineEnding('a\r\nb\n')).toBe('\n')
+  })
+
+  it('keeps BOM and CRLF on overwrite only under the documented rule', () => {
+    const crlf = { text: 'a\r\nb\r\n', bom: true }
+    expect(prepareOverwrite(crlf, 'x\ny')).toEqual({ text: 'x\r\ny', bom: true })
+    expect(prepareOverwrite(crlf, 'x\r\ny\n')).toEqual({ text: 'x\r\ny\n', bom: true })
+    expect(prepareOverwrite({ text: 'a\r\nb\n', bom: false }, 'x\ny')).toEqual({ text: 'x\ny', bom: false })
+    expect(prepareOverwrite(crlf, '\ufeffx')).toEqual({ text: 'x', bom: true })
+    expect(prepareOverwrite(null, 'x\ny')).toEqual({ text: 'x\ny', bom: false })
+  })
+
+  it('encodes with and without a BOM', () => {
+    expect([...encodeText('a', true)]).toEqual([0xef, 0xbb, 0xbf, 0x61])
+    expect([...encodeText('a', false)]).toEqual([0x61])
+  })
+})
