@@ -1,0 +1,20 @@
+import type { Context } from 'cordis'
+import { SystemPrompt } from './prompt'
+import { ToolRegistry } from './registry'
+
+export * from './types'
+export { ToolError, type ToolErrorCode, textResult, errorResult, resultFromError } from './errors'
+export { closestName, parseArguments } from './arguments'
+export { toInputSchema } from './schema'
+export { ToolRegistry } from './registry'
+export { SystemPrompt } from './prompt'
+
+export const name = 'dsh-tools'
+
+/** Provides `ctx.tools` and `ctx.systemPrompt`; both go away when this plugin is disposed. */
+export function apply(ctx: Context): void {
+  ctx.plugin(ToolRegistry)
+  ctx.plugin(SystemPrompt)
+}
+
+export default { name, apply }

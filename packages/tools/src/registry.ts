@@ -1,0 +1,118 @@
+import { type Context, Service } from 'cordis'
+import { randomUUID } from 'node:crypto'
+import { closestName, parseArguments } from './arguments'
+import { errorResult, resultFromError, textResult, ToolError } from './errors'
+import { ConcurrencyGate } from './gate'
+import { toInputSchema } from './schema'
+import type { ToolCall, ToolDefinition, ToolExecution, ToolInputSchema, ToolListing, ToolResult } from './types'
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolRegistry
+  }
+  interface Events {
+    /**
+     * Wraps every call whose tool exists and whose arguments are valid, around the tool's
+     * `execute`. A hook sees the execution and the parsed input; it may return its own result
+     * (or throw, e.g. a `ToolError`) without calling `next()` to refuse the call, or await `next()`
+     * to time or audit it. Nothing is awaited by cordis, so hooks should be async.
+     */
+    'tools/execute'(exec: ToolExecution, input: unknown, next: () => Promise<ToolResult>): Promise<ToolResult>
+  }
+}
+
+interface Entry {
+  definition: ToolDefinition
+  listing: ToolListing
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+
+/**
+ * `ctx.tools`: the tool registry and the one path every tool call takes. `execute` never throws for
+ * a failure of the call: it answers with an error result, which is what a model loop or an MCP
+ * server forwards as is.
+ */
+export class ToolRegistry extends Service {
+  // Plain fields, not `#private`: service methods run with `this` bound to cordis' tracing proxy.
+  entries = new Map<string, Entry>()
+  gate = new ConcurrencyGate()
+
+  constructor(ctx: Context) {
+    super(ctx, 'tools')
+  }
+
+  /**
+   * Adds a tool. The registration belongs to the calling plugin: it goes away when that plugin is
+   * disposed, or earlier through the returned disposer. A second tool with a taken name is refused.
+   */
+  register<S extends ToolInputSchema>(definition: ToolDefinition<S>): () => void {
+    const { name } = definition
+    if (!TOOL_NAME.test(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, _ or -`)
+    if (this.entries.has(name)) throw new Error(`a tool named ${name} is already registered`)
+    const entry: Entry = {
+      definition: definition as unknown as ToolDefinition,
+      listing: { name, description: definition.description, inputSchema: toInputSchema(definition.inputSchema) },
+    }
+    // `this.ctx` is the caller's context here (cordis traces service calls), so the effect is
+    // attached to the registering plugin's fiber and cleaned up with it.
+    return this.ctx.effect(() => {
+      this.entries.set(name, entry)
+      return () => {
+        if (this.entries.get(name) === entry) this.entries.delete(name)
+      }
+    }, `tool ${name}`)
+  }
+
+  list(): ToolListing[] {
+    return [...this.entries.values()].map(({ listing }) => ({ ...listing }))
+  }
+
+  /** The registered definition, for hosts that schedule calls themselves (e.g. by concurrency). */
+  get(name: string): ToolDefinition | undefined {
+    return this.entries.get(name)?.definition
+  }
+
+  async execute(call: ToolCall): Promise<ToolResult> {
+    const signal = call.signal ?? new AbortController().signal
+    const exec: ToolExecution = {
+      callId: call.callId ?? `call_${randomUUID()}`,
+      name: call.name,
+      signal,
+      ...(call.agent === undefined ? {} : { agent: call.agent }),
+    }
+    try {
+      throwIfAborted(signal, call.name)
+      const entry = this.entries.get(call.name)
+      if (entry === undefined) return errorResult(this.unknownTool(call.name), 'UNKNOWN_TOOL')
+      const { definition } = entry
+      const input = parseArguments(definition, call.arguments)
+      const run = async (): Promise<ToolResult> => {
+        throwIfAborted(signal, call.name)
+        const output = await definition.execute(input as Record<string, unknown>, exec)
+        return typeof output === 'string' ? textResult(output) : output
+      }
+      return await this.gate.run(call.agent?.session, definition.concurrency ?? 'exclusive', async () => {
+        try {
+          // Event name first: an object first argument would be taken as cordis' `thisArg`.
+          return await this.ctx.waterfall('tools/execute', exec, input, run)
+        } catch (error) {
+          return resultFromError(error)
+        }
+      })
+    } catch (error) {
+      return resultFromError(error)
+    }
+  }
+
+  unknownTool(name: string): string {
+    const names = [...this.entries.keys()]
+    const suggestion = closestName(name, names)
+    return `Unknown tool "${name}"${suggestion === undefined ? '.' : `; did you mean ${suggestion}?`}`
+      + ` Available tools: ${names.length === 0 ? '(none)' : names.join(', ')}.`
+  }
+}
+
+function throwIfAborted(signal: AbortSignal, name: string): void {
+  if (signal.aborted) throw new ToolError('ABORTED', `The ${name} call was aborted before it ran.`, { cause: signal.reason })
+}

@@ -1,0 +1,86 @@
+import type { z } from 'zod'
+
+/**
+ * Who is calling. `session` is any object the host chooses (one per conversation, one per MCP
+ * session…); its identity is what policies key their state on. It may carry a `cwd`.
+ */
+export interface ToolAgent {
+  session: object
+}
+
+/** What a tool learns about the call it is running; fs tools pass the whole object as the actor. */
+export interface ToolExecution {
+  callId: string
+  name: string
+  signal: AbortSignal
+  agent?: ToolAgent
+}
+
+export interface ToolTextContent {
+  type: 'text'
+  text: string
+}
+
+export interface ToolResult {
+  content: ToolTextContent[]
+  isError: boolean
+  /** Present on failures only; `code` is kept from an `FsError` or a `ToolError`. */
+  error?: { code?: string; message: string }
+}
+
+/** A tool's `execute` returns the text for the model, or a full result when it shapes errors itself. */
+export type ToolOutput = string | ToolResult
+
+/**
+ * How a tool may overlap with other calls of the same session: `shared` calls run side by side,
+ * an `exclusive` call runs alone. The default is `exclusive`.
+ */
+export type ToolConcurrency = 'exclusive' | 'shared'
+
+// A loose bound on purpose: tools are registered from many packages, each with its own object shape.
+export type ToolInputSchema = z.ZodObject<z.ZodRawShape>
+
+export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema> {
+  /** Letters, digits, `_` and `-` (the intersection of what model APIs and MCP accept). */
+  name: string
+  description: string
+  inputSchema: S
+  concurrency?: ToolConcurrency
+  execute(input: z.output<S>, exec: ToolExecution): ToolOutput | Promise<ToolOutput>
+}
+
+/** One entry of `ctx.tools.list()`: what a model or an MCP client is shown. */
+export interface ToolListing {
+  name: string
+  description: string
+  /** JSON Schema of the arguments, `additionalProperties: false`. */
+  inputSchema: Record<string, unknown>
+}
+
+/** The argument of `ctx.tools.execute`. */
+export interface ToolCall {
+  name: string
+  /** The model's arguments; `undefined` is read as `{}`. */
+  arguments?: unknown
+  callId?: string
+  signal?: AbortSignal
+  agent?: ToolAgent
+}
+
+export interface PromptSection {
+  name: string
+  /** Sections render in ascending order; ties keep registration order. */
+  order: number
+  text: string
+}
+
+/** Identity helper that keeps `execute`'s input typed by the schema. */
+export function defineTool<S extends ToolInputSchema>(definition: ToolDefinition<S>): ToolDefinition<S> {
+  return definition
+}
+
+/** The session's working directory, when the host gave it one. */
+export function sessionCwd(exec: Pick<ToolExecution, 'agent'>): string | undefined {
+  const cwd = (exec.agent?.session as { cwd?: unknown } | undefined)?.cwd
+  return typeof cwd === 'string' && cwd.length > 0 ? cwd : undefined
+}

@@ -1,0 +1,304 @@
+import { Context } from 'cordis'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+// The real contract error, to prove an FsError is recognised across packages without importing dsh-fs.
+import { FsError } from '../../fs/src/errors'
+import * as mod from '../src/index'
+import { defineTool, type ToolExecution, ToolError } from '../src/index'
+
+const plugin = mod.default ?? mod
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes its text.',
+  inputSchema: z.object({
+    text: z.string().describe('What to echo'),
+    times: z.number().int().min(1).optional(),
+    replace_all: z.boolean().default(false),
+  }),
+  execute: (input) => input.text.repeat(input.times ?? 1),
+})
+
+let root: Context
+
+beforeEach(async () => {
+  root = new Context()
+  await root.plugin(plugin)
+})
+
+describe('loading', () => {
+  it('provides ctx.tools and ctx.systemPrompt to a plugin that injects them', async () => {
+    const seen: string[] = []
+    const fiber = await root.plugin({
+      inject: ['tools', 'systemPrompt'],
+      apply(ctx: Context) {
+        ctx.tools.register(echo)
+        ctx.systemPrompt.section({ name: 'echo', order: 1, text: 'Use echo.' })
+        seen.push('applied')
+      },
+    })
+    expect(seen).toEqual(['applied'])
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(['echo'])
+    expect(root.systemPrompt.render()).toBe('Use echo.')
+    await fiber.dispose()
+    expect(root.tools.list()).toEqual([])
+    expect(root.systemPrompt.render()).toBe('')
+  })
+
+  it('keeps a dependent pending until the tools plugin is loaded', async () => {
+    const bare = new Context()
+    let applied = 0
+    await bare.plugin({ inject: ['tools'], apply() { applied++ } })
+    expect(applied).toBe(0)
+    const tools = await bare.plugin(plugin)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(applied).toBe(1)
+    await tools.dispose()
+  })
+})
+
+describe('register and list', () => {
+  it('lists a JSON Schema of the input that forbids extra properties', () => {
+    root.tools.register(echo)
+    expect(root.tools.list()).toEqual([{
+      name: 'echo',
+      description: 'Echoes its text.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          text: { type: 'string', description: 'What to echo' },
+          times: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+          replace_all: { type: 'boolean', default: false },
+        },
+        required: ['text'],
+        additionalProperties: false,
+      },
+    }])
+  })
+
+  it('removes a tool through its disposer', () => {
+    const dispose = root.tools.register(echo)
+    dispose()
+    expect(root.tools.list()).toEqual([])
+    expect(root.tools.get('echo')).toBeUndefined()
+  })
+
+  it('refuses a second tool with a taken name and a name models cannot call', () => {
+    root.tools.register(echo)
+    expect(() => root.tools.register(echo)).toThrow(/already registered/)
+    expect(() => root.tools.register({ ...echo, name: 'has space' })).toThrow(/invalid tool name/)
+  })
+
+  it('drops only the tools of the plugin that is disposed', async () => {
+    const a = await root.plugin({ inject: ['tools'], apply: (ctx: Context) => void ctx.tools.register(echo) })
+    await root.plugin({ inject: ['tools'], apply: (ctx: Context) => void ctx.tools.register({ ...echo, name: 'echo2' }) })
+    await a.dispose()
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(['echo2'])
+  })
+})
+
+describe('execute', () => {
+  beforeEach(() => {
+    root.tools.register(echo)
+  })
+
+  it('runs a tool and wraps its text', async () => {
+    expect(await root.tools.execute({ name: 'echo', arguments: { text: 'ab', times: 2 } })).toEqual({
+      content: [{ type: 'text', text: 'abab' }],
+      isError: false,
+    })
+  })
+
+  it('answers an unknown tool with an error that suggests the closest one', async () => {
+    expect(await root.tools.execute({ name: 'ecko', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'Unknown tool "ecko"; did you mean echo? Available tools: echo.' }],
+      isError: true,
+      error: { code: 'UNKNOWN_TOOL', message: 'Unknown tool "ecko"; did you mean echo? Available tools: echo.' },
+    })
+  })
+
+  it('keeps the code of an FsError thrown by a tool', async () => {
+    root.tools.register(defineTool({
+      name: 'fails',
+      description: '',
+      inputSchema: z.object({}),
+      execute: () => { throw new FsError('FS_STALE_VERSION', 'a.txt has changed since it was read') },
+    }))
+    const result = await root.tools.execute({ name: 'fails', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(result.error).toEqual({ code: 'FS_STALE_VERSION', message: 'a.txt has changed since it was read' })
+  })
+
+  it('turns any other exception into an error result without a code', async () => {
+    root.tools.register(defineTool({
+      name: 'boom',
+      description: '',
+      inputSchema: z.object({}),
+      execute: async () => { throw new Error('disk on fire') },
+    }))
+    expect(await root.tools.execute({ name: 'boom', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'disk on fire' }],
+      isError: true,
+      error: { message: 'disk on fire' },
+    })
+  })
+
+  it('passes the call id, name, signal and agent to the tool', async () => {
+    let seen: ToolExecution | undefined
+    root.tools.register(defineTool({
+      name: 'spy', description: '', inputSchema: z.object({}), execute: (_input, exec) => { seen = exec; return 'ok' },
+    }))
+    const session = { cwd: '/tmp' }
+    const controller = new AbortController()
+    await root.tools.execute({ name: 'spy', arguments: {}, callId: 'c1', signal: controller.signal, agent: { session } })
+    expect(seen).toEqual({ callId: 'c1', name: 'spy', signal: controller.signal, agent: { session } })
+    await root.tools.execute({ name: 'spy' })
+    expect(seen!.callId).toMatch(/^call_/)
+    expect(seen!.signal.aborted).toBe(false)
+    expect(seen!.agent).toBeUndefined()
+  })
+
+  it('fails an already-aborted call with ABORTED before the tool runs', async () => {
+    let runs = 0
+    root.tools.register(defineTool({ name: 'count', description: '', inputSchema: z.object({}), execute: () => String(++runs) }))
+    const controller = new AbortController()
+    controller.abort()
+    const result = await root.tools.execute({ name: 'count', arguments: {}, signal: controller.signal })
+    expect(result.error?.code).toBe('ABORTED')
+    expect(runs).toBe(0)
+  })
+})
+
+describe('argument validation', () => {
+  beforeEach(() => {
+    root.tools.register(echo)
+  })
+
+  async function message(args: unknown): Promise<string | undefined> {
+    const result = await root.tools.execute({ name: 'echo', arguments: args })
+    expect(result.isError).toBe(true)
+    expect(result.error?.code).toBe('INVALID_ARGUMENTS')
+    return result.content[0]?.text
+  }
+
+  it('names the closest valid argument for a camelCase spelling', async () => {
+    expect(await message({ text: 'a', replaceAll: true })).toBe(
+      'Unknown argument "replaceAll" for echo; did you mean replace_all?\nValid arguments: text, times, replace_all.',
+    )
+  })
+
+  it('names the closest valid argument for a typo, and none for a stranger', async () => {
+    expect(await message({ txet: 'a' })).toBe('Unknown argument "txet" for echo; did you mean text?\nValid arguments: text, times, replace_all.')
+    expect(await message({ text: 'a', colour: 'red' })).toBe('Unknown argument "colour" for echo.\nValid arguments: text, times, replace_all.')
+  })
+
+  it('says which argument has the wrong type and what was expected', async () => {
+    expect(await message({ text: 42 })).toBe('Argument "text" must be a string, got number 42.')
+    expect(await message({ text: 'a', times: '2' })).toBe('Argument "times" must be a number, got the string "2".')
+    expect(await message({ text: 'a', times: 1.5 })).toBe('Argument "times" must be an integer, got number 1.5.')
+  })
+
+  it('reports a missing required argument and a value out of range', async () => {
+    expect(await message({})).toBe('Missing required argument "text" (expected a string).')
+    expect(await message({ text: 'a', times: 0 })).toBe('Argument "times" is invalid: Too small: expected number to be >=1.')
+  })
+
+  it('rejects arguments that are not an object', async () => {
+    expect(await message(['a'])).toBe('Arguments for echo must be a JSON object, got an array.')
+  })
+})
+
+describe('the tools/execute waterfall', () => {
+  let runs: number
+  beforeEach(() => {
+    runs = 0
+    root.tools.register(defineTool({
+      name: 'count', description: '', inputSchema: z.object({ by: z.number().default(1) }), execute: (input) => String((runs += input.by)),
+    }))
+  })
+
+  it('lets a permission hook refuse a call so the tool never runs', async () => {
+    root.on('tools/execute', async (exec) => {
+      throw new ToolError('PERMISSION_DENIED', `${exec.name} is not allowed here`)
+    })
+    const result = await root.tools.execute({ name: 'count', arguments: {} })
+    expect(result.error).toEqual({ code: 'PERMISSION_DENIED', message: 'count is not allowed here' })
+    expect(runs).toBe(0)
+  })
+
+  it('lets audit and timing hooks wrap the call in registration order with the parsed input', async () => {
+    const log: string[] = []
+    root.on('tools/execute', async (exec, input, next) => {
+      log.push(`audit ${exec.name} ${JSON.stringify(input)}`)
+      const result = await next()
+      log.push(`audit done ${result.content[0]!.text}`)
+      return result
+    })
+    root.on('tools/execute', async (_exec, _input, next) => {
+      log.push('timing')
+      return next()
+    })
+    const result = await root.tools.execute({ name: 'count', arguments: { by: 3 } })
+    expect(result.content[0]!.text).toBe('3')
+    expect(log).toEqual(['audit count {"by":3}', 'timing', 'audit done 3'])
+  })
+
+  it('lets a hook answer in place of the tool', async () => {
+    root.on('tools/execute', async () => ({ content: [{ type: 'text', text: 'cached' }], isError: false }))
+    expect((await root.tools.execute({ name: 'count', arguments: {} })).content[0]!.text).toBe('cached')
+    expect(runs).toBe(0)
+  })
+
+  it('does not run hooks for a call whose arguments are invalid', async () => {
+    let hooked = 0
+    root.on('tools/execute', async (_exec, _input, next) => { hooked++; return next() })
+    await root.tools.execute({ name: 'count', arguments: { by: 'x' } })
+    expect(hooked).toBe(0)
+  })
+
+  it('still refuses to run a tool whose signal aborted while a hook was waiting', async () => {
+    const controller = new AbortController()
+    root.on('tools/execute', async (_exec, _input, next) => { controller.abort(); return next() })
+    const result = await root.tools.execute({ name: 'count', arguments: {}, signal: controller.signal })
+    expect(result.error?.code).toBe('ABORTED')
+    expect(runs).toBe(0)
+  })
+})
+
+describe('concurrency', () => {
+  function tracked(name: string, concurrency: 'shared' | 'exclusive', log: string[]) {
+    return defineTool({
+      name, description: '', concurrency, inputSchema: z.object({ id: z.string() }),
+      async execute({ id }) {
+        log.push(`start ${id}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        log.push(`end ${id}`)
+        return id
+      },
+    })
+  }
+
+  it('overlaps shared calls of one session and runs an exclusive call alone', async () => {
+    const log: string[] = []
+    root.tools.register(tracked('look', 'shared', log))
+    root.tools.register(tracked('change', 'exclusive', log))
+    const agent = { session: {} }
+    await Promise.all([
+      root.tools.execute({ name: 'look', arguments: { id: 'r1' }, agent }),
+      root.tools.execute({ name: 'look', arguments: { id: 'r2' }, agent }),
+      root.tools.execute({ name: 'change', arguments: { id: 'w' }, agent }),
+      root.tools.execute({ name: 'look', arguments: { id: 'r3' }, agent }),
+    ])
+    expect(log).toEqual(['start r1', 'start r2', 'end r1', 'end r2', 'start w', 'end w', 'start r3', 'end r3'])
+  })
+
+  it('never makes two sessions wait for each other', async () => {
+    const log: string[] = []
+    root.tools.register(tracked('change', 'exclusive', log))
+    await Promise.all([
+      root.tools.execute({ name: 'change', arguments: { id: 'a' }, agent: { session: {} } }),
+      root.tools.execute({ name: 'change', arguments: { id: 'b' }, agent: { session: {} } }),
+    ])
+    expect(log.slice(0, 2)).toEqual(['start a', 'start b'])
+  })
+})
