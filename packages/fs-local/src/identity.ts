@@ -1,0 +1,89 @@
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { realpath } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
+import { errnoCode } from './errors'
+
+/** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
+export function checkPathSyntax(path: string): void {
+  if (typeof path !== 'string' || path.length === 0) {
+    throw new FsError('FS_INVALID_PATH', 'the path is empty', { path: String(path) })
+  }
+  if (path.includes('\0')) {
+    throw new FsError('FS_INVALID_PATH', `the path contains a NUL byte: ${JSON.stringify(path)}`, { path })
+  }
+}
+
+/**
+ * The identity of `absolute`: its realpath, or for a path that does not exist (yet), the realpath
+ * of the nearest existing ancestor joined with the missing suffix. Creating the file later yields
+ * the same string, so a key minted before creation still names the file afterwards.
+ *
+ * A dangling symlink is its own key (its parent's realpath + its name): something is in the way,
+ * and writers refuse it rather than follow it somewhere unexpected.
+ */
+export async function realKey(absolute: string): Promise<string> {
+  const missing: string[] = []
+  let current = absolute
+  for (;;) {
+    try {
+      const real = await realpath(current)
+      return missing.length === 0 ? real : join(real, ...missing.reverse())
+    } catch (error) {
+      const code = errnoCode(error)
+      // ENOTDIR: a component is a file; the key still names the (impossible) child, and the
+      // operation on it reports FS_NOT_DIRECTORY or FS_NOT_FOUND at the syscall.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      const parent = dirname(current)
+      if (parent === current) throw error
+      missing.push(basename(current))
+      current = parent
+    }
+  }
+}
+
+export function absolutePath(path: string, cwd: string): string {
+  return isAbsolute(path) ? resolvePath(path) : resolvePath(cwd, path)
+}
+
+/** Whether the real path `real` is `root` itself or lies below it. */
+export function isInside(real: string, root: string): boolean {
+  if (real === root) return true
+  const prefix = root.endsWith(sep) ? root : root + sep
+  return real.startsWith(prefix)
+}
+
+/**
+ * The containment root, realpath'd once on first use. Without a configured root everything is
+ * inside. Every check compares real locations, so `..`, absolute paths and symlinks (to files or
+ * directories) are all judged by where the bytes actually are.
+ */
+export class Containment {
+  #configured: string | undefined
+  #real: Promise<string> | undefined
+
+  constructor(root: string | undefined, cwd: string) {
+    this.#configured = root === undefined ? undefined : absolutePath(root, cwd)
+  }
+
+  get enabled(): boolean {
+    return this.#configured !== undefined
+  }
+
+  /** The root's real path, or `undefined` when no root is configured. */
+  async root(): Promise<string | undefined> {
+    if (this.#configured === undefined) return undefined
+    this.#real ??= realpath(this.#configured).catch((error: unknown) => {
+      this.#real = undefined
+      throw new FsError('FS_NOT_FOUND', `the configured root ${this.#configured} cannot be resolved`, { cause: error, path: this.#configured })
+    })
+    return this.#real
+  }
+
+  /** Throws `FS_OUTSIDE_ROOT` unless the real path `real` is inside the root. */
+  async check(real: string, displayPath: string): Promise<void> {
+    const root = await this.root()
+    if (root !== undefined && !isInside(real, root)) {
+      throw new FsError('FS_OUTSIDE_ROOT', `${displayPath} resolves to ${real}, outside the root ${root}`, { path: displayPath })
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import {
+  FileSystem, type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
+  type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+} from '@deepseek-ai/dsh-fs'
+import type { Context } from 'cordis'
+import { z } from 'zod'
+import { LocalDisk } from './local-disk'
+
+export { LocalDisk, type LocalDiskOptions } from './local-disk'
+export { reclaimStaging, STAGING_PREFIX } from './staging'
+export { toFsError } from './errors'
+
+const MiB = 1024 * 1024
+
+export const Config = z.object({
+  cwd: z.string().min(1).default(() => process.cwd()).describe('Where relative paths resolve from.'),
+  root: z.string().min(1).optional().describe('Containment root: targets whose real location is outside it fail FS_OUTSIDE_ROOT.'),
+  diffMaxBytes: z.number().int().nonnegative().default(4 * MiB).describe('Above this size, mutations report no `before` text.'),
+  maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText).'),
+}).prefault({})
+
+export type LocalFileSystemConfig = z.input<typeof Config>
+
+/** `ctx.fs` on the local disk. All the I/O is in `LocalDisk`; this class only wires it into Cordis. */
+export class LocalFileSystem extends FileSystem {
+  static Config = Config
+  readonly disk: LocalDisk
+
+  /** `disk` lets a host supply an already-built (for example instrumented) I/O core; Cordis never passes it. */
+  constructor(ctx: Context, config: LocalFileSystemConfig = {}, disk?: LocalDisk) {
+    super(ctx)
+    const options = Config.parse(config)
+    this.disk = disk ?? new LocalDisk(options)
+  }
+
+  resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
+    return this.disk.resolve(path, opts)
+  }
+
+  stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    return this.disk.stat(target, signal)
+  }
+
+  readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+    return this.disk.readText(target, signal)
+  }
+
+  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    return this.disk.streamText(target, signal)
+  }
+
+  listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+    return this.disk.listDir(target, signal)
+  }
+
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    return this.disk.writeText(target, content, expected, signal)
+  }
+
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.disk.editText(target, edit, expected, signal)
+  }
+}
+
+export default LocalFileSystem

@@ -1,0 +1,262 @@
+import {
+  checkEditGuard, checkWriteGuard, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted, Utf8StreamDecoder,
+  type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
+  type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+} from '@deepseek-ai/dsh-fs'
+import { readdir, realpath } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { mapErrors, toFsError } from './errors'
+import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
+import { openRegular } from './open'
+import { infoOfEntry, type Probe, probe, readAll, statPath } from './probe'
+import { discard, previousOf, publishCreate, publishReplace, settle, stage } from './publish'
+import { isStagingName, reclaimStaging } from './staging'
+import { versionOf } from './version'
+
+export interface LocalDiskOptions {
+  /** Where relative paths resolve from (absolute). */
+  cwd: string
+  /** Containment root: targets whose real location is outside fail `FS_OUTSIDE_ROOT`. */
+  root?: string | undefined
+  /** Above this size a mutation reports `before: null` instead of the old text. */
+  diffMaxBytes: number
+  /** Largest file read whole into a string (`readText`, `editText`); `streamText` has no bound. */
+  maxTextBytes: number
+  /** Chunk size of `streamText`, in bytes. */
+  streamChunkBytes?: number
+  /**
+   * Instrumentation: awaited after the content is staged and before the publication point, so a
+   * test can act as a competing process in exactly that window. Not part of the provider's config.
+   */
+  beforePublish?: (destination: string) => Promise<void>
+}
+
+/**
+ * The whole local-disk provider without Cordis: every method of the `FileSystem` contract, over
+ * Node's `fs`. Mutations of one target run one at a time in this process (a FIFO lock per key);
+ * across processes, atomic publication and the link-based guarded create do the work.
+ */
+export class LocalDisk {
+  readonly cwd: string
+  readonly containment: Containment
+  #options: LocalDiskOptions
+  #lock = new KeyedLock<FsTargetKey>()
+  /** Directories already swept for dead writers' staging by this instance. */
+  #swept = new Set<string>()
+
+  constructor(options: LocalDiskOptions) {
+    this.#options = options
+    this.cwd = absolutePath(options.cwd, process.cwd())
+    this.containment = new Containment(options.root, this.cwd)
+  }
+
+  async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    throwIfAborted(opts.signal, path)
+    checkPathSyntax(path)
+    if (opts.cwd !== undefined) checkPathSyntax(opts.cwd)
+    const absolute = absolutePath(path, opts.cwd === undefined ? this.cwd : absolutePath(opts.cwd, this.cwd))
+    const key = await mapErrors('resolve', path, () => realKey(absolute))
+    await this.containment.check(key, path)
+    return { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    const display = target.displayPath
+    return mapErrors('stat', display, async () => {
+      throwIfAborted(signal, display)
+      await this.#checkReal(target)
+      const stats = await statPath(target.targetKey)
+      return stats === undefined ? undefined : infoOfEntry(stats)
+    })
+  }
+
+  readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+    const display = target.displayPath
+    return mapErrors('read', display, async () => {
+      throwIfAborted(signal, display)
+      const opened = await openRegular(target.targetKey, display)
+      try {
+        await this.containment.check(opened.real, display)
+        const bytes = await readAll(opened, this.#options.maxTextBytes, display)
+        throwIfAborted(signal, display)
+        return decodeText(bytes, display).text
+      } finally {
+        await opened.handle.close().catch(() => {})
+      }
+    })
+  }
+
+  async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    const display = target.displayPath
+    const chunkBytes = this.#options.streamChunkBytes ?? 64 * 1024
+    try {
+      throwIfAborted(signal, display)
+      const opened = await openRegular(target.targetKey, display)
+      try {
+        await this.containment.check(opened.real, display)
+        const decoder = new Utf8StreamDecoder(display)
+        // One buffer for the whole stream: memory stays bounded by the chunk size.
+        const buffer = new Uint8Array(chunkBytes)
+        for (;;) {
+          throwIfAborted(signal, display)
+          const { bytesRead } = await opened.handle.read(buffer, 0, chunkBytes, null)
+          if (bytesRead === 0) break
+          const text = decoder.push(buffer.subarray(0, bytesRead))
+          if (text) yield text
+        }
+        const rest = decoder.end()
+        if (rest) yield rest
+      } finally {
+        await opened.handle.close().catch(() => {})
+      }
+    } catch (error) {
+      throw toFsError(error, 'read', display)
+    }
+  }
+
+  listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+    const display = target.displayPath
+    return mapErrors('list', display, async () => {
+      throwIfAborted(signal, display)
+      const dir = await realpath(target.targetKey)
+      await this.containment.check(dir, display)
+      // readdir opens with O_DIRECTORY: a FIFO in the way fails ENOTDIR instead of blocking.
+      const names = (await readdir(dir)).sort()
+      if (names.some(isStagingName)) await reclaimStaging(dir)
+      const entries: FsDirEntry[] = []
+      for (const name of names) {
+        if (isStagingName(name)) continue
+        throwIfAborted(signal, display)
+        const entry = await this.#entry(dir, name, join(target.displayPath, name))
+        if (entry) entries.push(entry)
+      }
+      return entries
+    })
+  }
+
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    const display = target.displayPath
+    return this.#lock.run(target.targetKey, () => mapErrors('write', display, async () => {
+      throwIfAborted(signal, display)
+      await this.#checkReal(target)
+      const found = await probe(target.targetKey, display)
+      try {
+        checkWriteGuard(found.kind === 'absent' ? undefined : found.info, expected, display)
+        let previous: Uint8Array | null = null
+        // A file too large to hold as text is still replaced; it just keeps no BOM/CRLF style.
+        if (found.kind === 'file' && found.info.size! <= this.#options.maxTextBytes) {
+          previous = await readAll(found.opened, this.#options.maxTextBytes, display)
+        }
+        const plan = planWrite(previous, content, display)
+        const destination = found.kind === 'file' ? found.opened.real : target.targetKey
+        const version = await this.#publish(found, destination, plan.bytes, expected?.kind === 'createIfAbsent', display, signal)
+        return {
+          operation: found.kind === 'absent' ? 'create' : 'update',
+          version,
+          before: previous !== null && previous.length <= this.#options.diffMaxBytes ? plan.before : null,
+          after: plan.after,
+        } satisfies FsWriteOutcome
+      } finally {
+        if (found.kind === 'file') await found.opened.handle.close().catch(() => {})
+      }
+    }))
+  }
+
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    const display = target.displayPath
+    return this.#lock.run(target.targetKey, () => mapErrors('edit', display, async () => {
+      throwIfAborted(signal, display)
+      await this.#checkReal(target)
+      const found = await probe(target.targetKey, display)
+      try {
+        // The guard runs before any matching: a stale edit never reports a match error.
+        checkEditGuard(found.kind === 'absent' ? undefined : found.info, expected, display)
+        if (found.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+        const current = await readAll(found.opened, this.#options.maxTextBytes, display)
+        const plan = planEdit(current, edit, display)
+        const before = current.length <= this.#options.diffMaxBytes ? plan.before : null
+        const outcome = { before, after: plan.after, replacements: plan.replacements }
+        // An edit that changes no byte publishes nothing: the file and its version stay as they are.
+        if (Buffer.from(plan.bytes).equals(current)) return { version: found.info.version, ...outcome }
+        const version = await this.#publish(found, found.opened.real, plan.bytes, false, display, signal)
+        return { version, ...outcome }
+      } finally {
+        if (found.kind === 'file') await found.opened.handle.close().catch(() => {})
+      }
+    }))
+  }
+
+  /**
+   * Stages `bytes` beside `destination` and publishes them. Everything that can fail without
+   * harm (abort, containment, a version that moved) is checked after staging and before the
+   * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
+   */
+  async #publish(found: Probe, destination: string, bytes: Uint8Array, create: boolean, display: string, signal?: AbortSignal): Promise<FsVersion> {
+    const parent = dirname(destination)
+    await this.#sweep(parent)
+    const staged = await stage(parent, bytes, found.kind === 'file' ? previousOf(found.opened.stats) : undefined)
+    try {
+      await this.#options.beforePublish?.(destination)
+      throwIfAborted(signal, display)
+      // The parent may have been swapped for a symlink since resolve: judge where the name lands now.
+      await this.containment.check(join(await realpath(parent), basename(destination)), display)
+      if (create) {
+        await publishCreate(staged, destination, display)
+      } else {
+        await this.#recheck(found, destination, display)
+        await publishReplace(staged, destination)
+      }
+      return versionOf(await settle(staged))
+    } finally {
+      await discard(staged)
+    }
+  }
+
+  /**
+   * The last look before a replacing rename. Another process may have changed the file since the
+   * probe; replacing it anyway would lose its write, so the version must still be the one we read.
+   * (Between this look and the rename a cross-process race remains; the in-process lock has none.)
+   */
+  async #recheck(found: Probe, destination: string, display: string): Promise<void> {
+    const now = await statPath(destination)
+    if (found.kind === 'file') {
+      if (now === undefined || !now.isFile() || versionOf(now) !== found.info.version) {
+        throw new FsError('FS_STALE_VERSION', `${display} changed while it was being written`, { path: display })
+      }
+    } else if (now !== undefined && !now.isFile()) {
+      throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+    }
+  }
+
+  /** Re-checks containment of a target's key, for targets not minted by this instance's `resolve`. */
+  async #checkReal(target: FsTarget): Promise<void> {
+    if (!this.containment.enabled) return
+    const real = await realKey(target.targetKey)
+    await this.containment.check(real, target.displayPath)
+  }
+
+  async #entry(dir: string, name: string, display: string): Promise<FsDirEntry | undefined> {
+    const path = join(dir, name)
+    const stats = await statPath(path)
+    if (stats === undefined) return undefined // removed since readdir
+    let key = path
+    try {
+      key = await realKey(path)
+      await this.containment.check(key, display)
+    } catch {
+      // A link leading outside the root is listed as what it is, never followed.
+      return { name, type: 'other', target: { targetKey: path as FsTargetKey, displayPath: display } }
+    }
+    const info = infoOfEntry(stats)
+    const entry: FsDirEntry = { name, type: info.type, target: { targetKey: key as FsTargetKey, displayPath: display }, version: info.version }
+    if (info.size !== undefined) entry.size = info.size
+    return entry
+  }
+
+  async #sweep(dir: string): Promise<void> {
+    if (this.#swept.has(dir)) return
+    if (this.#swept.size > 4096) this.#swept.clear()
+    this.#swept.add(dir)
+    await reclaimStaging(dir)
+  }
+}

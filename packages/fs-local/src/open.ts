@@ -1,0 +1,62 @@
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { constants, type BigIntStats } from 'node:fs'
+import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises'
+import { errnoCode } from './errors'
+
+export interface OpenedFile {
+  handle: FileHandle
+  stats: BigIntStats
+  /** Where the bytes really are (the kernel's view of the open descriptor). */
+  real: string
+}
+
+// O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer, and a
+// device driver may not sleep in open. O_NOCTTY: a terminal never becomes our controlling tty.
+// The flag has no effect on reads of a regular file, which is all we ever read.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
+
+function notRegular(path: string, what: string): FsError {
+  return new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
+}
+
+function describe(stats: BigIntStats): string {
+  if (stats.isDirectory()) return 'a directory'
+  if (stats.isFIFO()) return 'a FIFO'
+  if (stats.isSocket()) return 'a socket'
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
+  return 'a special file'
+}
+
+/**
+ * Opens a regular file for reading without ever blocking on a special file. A FIFO, socket or device
+ * is refused from a `stat` before any open; if one is swapped in between that check and the open,
+ * the non-blocking open returns immediately and the descriptor's own `fstat` refuses it.
+ */
+export async function openRegular(path: string, display: string): Promise<OpenedFile> {
+  const before = await stat(path, { bigint: true })
+  if (!before.isFile()) throw notRegular(display, describe(before))
+  const handle = await open(path, READ_FLAGS)
+  try {
+    const stats = await handle.stat({ bigint: true })
+    if (!stats.isFile()) throw notRegular(display, describe(stats))
+    return { handle, stats, real: await descriptorPath(handle, path) }
+  } catch (error) {
+    await handle.close().catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * The real path of an open descriptor. On Linux `/proc/self/fd` names the inode we actually hold,
+ * so a directory swapped for a symlink after any earlier check cannot hide where we are; elsewhere
+ * the realpath of the opened name is the best available answer.
+ */
+export async function descriptorPath(handle: FileHandle, path: string): Promise<string> {
+  try {
+    const real = await readlink(`/proc/self/fd/${handle.fd}`)
+    if (real.startsWith('/') && !real.endsWith(' (deleted)')) return real
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error
+  }
+  return realpath(path)
+}

@@ -1,0 +1,127 @@
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { constants, type BigIntStats } from 'node:fs'
+import { type FileHandle, link, lstat, mkdir, open, rename, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { errnoCode } from './errors'
+import { makeStaging } from './staging'
+
+/** What the replaced file was, so the replacement can keep its mode and owner. */
+export interface Previous {
+  mode: number
+  uid: number
+  gid: number
+}
+
+export function previousOf(stats: BigIntStats): Previous {
+  return { mode: Number(stats.mode) & 0o7777, uid: Number(stats.uid), gid: Number(stats.gid) }
+}
+
+/**
+ * Bytes written and fsynced in a private staging directory beside the destination, waiting to be
+ * published. The descriptor stays open so the published inode's final metadata (its ctime moves on
+ * link, rename and unlink) can be read from the inode we wrote, not from whatever holds the name.
+ */
+export interface Staged {
+  dir: string
+  file: string
+  handle: FileHandle
+}
+
+const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0
+
+/**
+ * Writes `bytes` to an exclusively created temp file in a fresh staging directory inside `parent`.
+ * A new file is created `0o666` and the kernel applies the umask, as any editor would; a replacement
+ * takes the previous file's mode (and its owner when we are root, since only root may give a file away).
+ */
+export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined): Promise<Staged> {
+  try {
+    await mkdir(parent, { recursive: true })
+  } catch (error) {
+    // `mkdir -p` over a path whose last component is a file reports EEXIST.
+    if (errnoCode(error) === 'EEXIST') throw new FsError('FS_NOT_DIRECTORY', `${parent} is not a directory`, { cause: error, path: parent })
+    throw error
+  }
+  const dir = await makeStaging(parent)
+  const file = join(dir, 'content')
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666)
+    if (previous !== undefined) {
+      if (RUNNING_AS_ROOT) await handle.chown(previous.uid, previous.gid)
+      // After chown: changing the owner clears set-id bits, so the mode goes last.
+      await handle.chmod(previous.mode)
+    }
+    let offset = 0
+    while (offset < bytes.length) {
+      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
+      offset += bytesWritten
+    }
+    await handle.sync()
+    return { dir, file, handle }
+  } catch (error) {
+    await handle?.close().catch(() => {})
+    await rm(dir, { recursive: true, force: true }).catch(() => {})
+    throw error
+  }
+}
+
+/** Atomically replaces (or creates) `destination` with the staged file. */
+export async function publishReplace(staged: Staged, destination: string): Promise<void> {
+  await rename(staged.file, destination)
+  await syncDirectory(dirname(destination))
+}
+
+/**
+ * Publishes the staged file only if nothing is at `destination`: `link(2)` fails with EEXIST instead
+ * of replacing, so a competitor that appeared after every earlier probe keeps its bytes. What is in
+ * the way decides the code: a regular file was created by someone else (`FS_NOT_OBSERVED`); anything
+ * else (directory, special file, symlink, dangling or not) is `FS_NOT_REGULAR_FILE`.
+ */
+export async function publishCreate(staged: Staged, destination: string, display: string): Promise<void> {
+  try {
+    await link(staged.file, destination)
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error
+    let occupant: BigIntStats
+    try {
+      occupant = await lstat(destination, { bigint: true })
+    } catch (inspectError) {
+      throw new FsError('FS_IO_ERROR', `${display}: link reported an existing entry that then vanished`, { cause: inspectError, path: display })
+    }
+    if (occupant.isFile()) throw new FsError('FS_NOT_OBSERVED', `${display} already exists`, { cause: error, path: display })
+    throw new FsError('FS_NOT_REGULAR_FILE', `${display} is occupied by something that is not a regular file`, { cause: error, path: display })
+  }
+  await syncDirectory(dirname(destination))
+}
+
+/**
+ * Drops the staging name, then reads the published inode's metadata through the still-open
+ * descriptor: unlinking the staged name moves ctime, so the version must be taken after it.
+ */
+export async function settle(staged: Staged): Promise<BigIntStats> {
+  await rm(staged.file, { force: true })
+  return staged.handle.stat({ bigint: true })
+}
+
+/** Closes the staged file and removes its staging directory. Best effort: the write already happened. */
+export async function discard(staged: Staged): Promise<void> {
+  await staged.handle.close().catch(() => {})
+  await rm(staged.dir, { recursive: true, force: true }).catch(() => {})
+}
+
+/**
+ * fsync of the directory that holds the new name: without it a crash right after `rename` may
+ * lose the rename itself even though the file's bytes were synced.
+ */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
+  try {
+    await handle.sync()
+  } catch (error) {
+    // Some filesystems cannot fsync a directory; the data itself is already on disk.
+    if (errnoCode(error) !== 'EINVAL' && errnoCode(error) !== 'EBADF') throw error
+  } finally {
+    await handle.close().catch(() => {})
+  }
+}

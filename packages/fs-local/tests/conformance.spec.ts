@@ -1,0 +1,13 @@
+import { describeConformance } from '@deepseek-ai/dsh-fs/conformance'
+import { localFixture } from './fixture'
+
+describeConformance('LocalFileSystem', {
+  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true },
+  setup: () => localFixture(),
+})
+
+describeConformance('LocalFileSystem with a containment root', {
+  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true },
+  // The same contract must hold when every target is also checked against a root.
+  setup: () => localFixture({}, true),
+})

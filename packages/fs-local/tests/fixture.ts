@@ -1,0 +1,63 @@
+import type { ConformanceFixture } from '@deepseek-ai/dsh-fs/conformance'
+import { Context } from 'cordis'
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { LocalDisk, LocalFileSystem, type LocalFileSystemConfig } from '../src'
+
+export const run = promisify(execFile)
+
+/** A fresh real temp directory; removed by the returned disposer. */
+export async function tempDir(prefix = 'dsh-fs-local-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix))
+}
+
+export interface LocalFixture extends ConformanceFixture {
+  fs: LocalFileSystem
+  dir: string
+}
+
+/**
+ * A `LocalFileSystem` on a fresh temp directory, registered on a real Cordis context. The
+ * publication hook reaches the I/O core through the provider's optional third constructor argument
+ * (an instrumented `LocalDisk`), which Cordis itself never passes.
+ */
+export async function localFixture(config: Omit<LocalFileSystemConfig, 'cwd'> = {}, rootAtDir = false): Promise<LocalFixture> {
+  const dir = await tempDir()
+  const hooks: (() => Promise<void>)[] = []
+  const options = LocalFileSystem.Config.parse({ ...config, cwd: dir, ...(rootAtDir ? { root: dir } : {}) })
+  const disk = new LocalDisk({ ...options, beforePublish: async () => { for (const hook of hooks.splice(0)) await hook() } })
+  const ctx = new Context()
+  const fs = new LocalFileSystem(ctx, options, disk)
+  const at = (name: string) => join(dir, name)
+  return {
+    fs,
+    dir,
+    path: at,
+    beforeNextPublish: (hook) => void hooks.push(hook),
+    external: {
+      async write(name, data) {
+        await mkdir(dirname(at(name)), { recursive: true })
+        await writeFile(at(name), data)
+      },
+      async read(name) {
+        return readFile(at(name)).then((buffer) => new Uint8Array(buffer), () => undefined)
+      },
+      remove: (name) => rm(at(name), { recursive: true, force: true }),
+      mkdir: async (name) => void (await mkdir(at(name), { recursive: true })),
+      async rewriteKeepingMtime(name, data) {
+        const before = await stat(at(name))
+        await writeFile(at(name), data)
+        await utimes(at(name), before.atime, before.mtime)
+      },
+      symlink: async (target, name) => {
+        await mkdir(dirname(at(name)), { recursive: true })
+        await symlink(target, at(name))
+      },
+      mkfifo: async (name) => void (await run('mkfifo', [at(name)])),
+    },
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  }
+}
