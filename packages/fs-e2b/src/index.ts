@@ -1,0 +1,95 @@
+import { FileSystem, type FsEditRequest, type FsResolveOptions, type FsTarget, type FsVersion, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import { type Context, Service } from 'cordis'
+import { Sandbox } from 'e2b'
+import { posix } from 'node:path'
+import { z } from 'zod'
+import { openSandbox, probeSandbox } from './connect'
+import { SandboxFs } from './sandbox-fs'
+
+export { SandboxFs, type SandboxFsOptions } from './sandbox-fs'
+export { openSandbox, probeSandbox, type OpenedSandbox, type SandboxSource } from './connect'
+
+const Config = z.object({
+  sandboxId: z.string().min(1).optional().describe('Connect to this running sandbox (never killed by the plugin).'),
+  template: z.string().min(1).optional().describe('Create a sandbox from this template; it is killed on dispose.'),
+  sandbox: z.custom<Sandbox>((value) => value instanceof Sandbox, 'expected an e2b Sandbox instance').optional()
+    .describe('A sandbox handed over programmatically; the caller keeps ownership.'),
+  apiKey: z.string().optional().describe('E2B API key; default: env E2B_API_KEY.'),
+  cwd: z.string().optional().describe('Where relative paths resolve from; default: the sandbox user\'s home.'),
+  debug: z.boolean().optional().describe('SDK debug mode: talk to envd at `sandboxUrl` directly (the emulator).'),
+  sandboxUrl: z.string().optional(),
+  domain: z.string().optional(),
+  requestTimeoutMs: z.number().int().nonnegative().optional(),
+}).refine(
+  (config) => [config.sandbox, config.sandboxId, config.template].filter((value) => value !== undefined).length === 1,
+  { message: 'give exactly one of `sandboxId` (connect), `template` (create) or `sandbox` (an instance)' },
+)
+
+export type E2BFileSystemConfig = z.input<typeof Config>
+
+/**
+ * `ctx.fs` inside an E2B sandbox. The service becomes available only once the sandbox is
+ * connected and probed (Cordis keeps the fiber loading until `[Service.init]` settles), so
+ * dependents never see a provider that cannot answer yet.
+ */
+export class E2BFileSystem extends FileSystem {
+  static Config = Config
+  // Plain (not `#`) fields: Cordis hands out `ctx.fs` as a proxy over this object, and private
+  // names do not pass through a proxy.
+  private readonly config: z.output<typeof Config>
+  private core: SandboxFs | undefined
+
+  constructor(ctx: Context, config: E2BFileSystemConfig) {
+    super(ctx)
+    this.config = config as z.output<typeof Config>
+  }
+
+  async [Service.init](): Promise<void> {
+    const { sandbox, owned } = await openSandbox(this.config)
+    // Registered before the probe, so a sandbox we created is killed even if the probe fails.
+    if (owned) this.ctx.effect(() => () => void sandbox.kill().catch(() => undefined), 'e2b sandbox')
+    const { home } = await probeSandbox(sandbox)
+    const cwd = this.config.cwd === undefined ? home : posix.resolve(home, this.config.cwd)
+    this.core = new SandboxFs({ sandbox, cwd, home })
+  }
+
+  /** The sandbox this provider talks to (for callers that need its id or other SDK calls). */
+  get sandbox(): Sandbox {
+    return this.ready.sandbox
+  }
+
+  resolve(path: string, opts?: FsResolveOptions) {
+    return this.ready.resolve(path, opts)
+  }
+
+  stat(target: FsTarget, signal?: AbortSignal) {
+    return this.ready.stat(target, signal)
+  }
+
+  readText(target: FsTarget, signal?: AbortSignal) {
+    return this.ready.readText(target, signal)
+  }
+
+  streamText(target: FsTarget, signal?: AbortSignal) {
+    return this.ready.streamText(target, signal)
+  }
+
+  listDir(target: FsTarget, signal?: AbortSignal) {
+    return this.ready.listDir(target, signal)
+  }
+
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal) {
+    return this.ready.writeText(target, content, expected, signal)
+  }
+
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal) {
+    return this.ready.editText(target, edit, expected, signal)
+  }
+
+  private get ready(): SandboxFs {
+    if (!this.core) throw new Error('E2BFileSystem is not connected yet: inject `fs` and wait for it')
+    return this.core
+  }
+}
+
+export default E2BFileSystem

@@ -1,0 +1,76 @@
+import { FsError, type FsEntryType, type FsInfo, type FsVersion } from '@deepseek-ai/dsh-fs'
+
+/** A stat line of the scripts, read back: the version is the line's third field, kept verbatim. */
+export function parseStatLine(line: string, path: string): FsInfo {
+  const match = /^([0-9a-f]+) (\d+) (\d+:\d+:\d+:\d+\.\d+:\d+\.\d+)$/.exec(line.trim())
+  if (!match) throw new FsError('FS_IO_ERROR', `unexpected stat output for ${path}: ${JSON.stringify(line.slice(0, 200))}`, { path })
+  const type = typeOfMode(Number.parseInt(match[1]!, 16))
+  const info: FsInfo = { type, version: match[3] as FsVersion }
+  if (type === 'file') info.size = Number(match[2])
+  return info
+}
+
+function typeOfMode(mode: number): FsEntryType {
+  const format = mode & 0o170000
+  if (format === 0o100000) return 'file'
+  if (format === 0o040000) return 'directory'
+  return 'other'
+}
+
+/** What `READ` printed: the stat line before and after the bytes, and the bytes themselves. */
+export interface ReadSnapshot {
+  info: FsInfo
+  bytes: Uint8Array
+  /** False when the file changed while it was being read: the bytes may belong to no version. */
+  consistent: boolean
+}
+
+export function parseRead(output: string, path: string): ReadSnapshot {
+  const [before = '', base64 = '', after = ''] = output.split('\n')
+  const info = parseStatLine(before, path)
+  const bytes = Buffer.from(base64, 'base64')
+  const end = parseStatLine(after, path)
+  return { info, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), consistent: end.version === info.version }
+}
+
+export type ResolvedKey = { kind: 'real'; path: string } | { kind: 'dangling'; parent: string }
+
+export function parseResolve(output: string, path: string): ResolvedKey {
+  const tag = output[0]
+  const real = output.slice(1).replace(/\0$/, '')
+  if (real.startsWith('/') && tag === 'K') return { kind: 'real', path: real }
+  if (real.startsWith('/') && tag === 'D') return { kind: 'dangling', parent: real }
+  throw new FsError('FS_IO_ERROR', `unexpected realpath output for ${path}: ${JSON.stringify(output.slice(0, 200))}`, { path })
+}
+
+export interface ListedEntry {
+  name: string
+  info: FsInfo
+  /** The realpath of a symlink entry (its identity); absent for everything else. */
+  real?: string
+}
+
+/** Reads `LIST`'s NUL-separated records back into entries, sorted by name. */
+export function parseList(output: string, path: string): ListedEntry[] {
+  const records = output.split('\0')
+  const entries = new Map<string, ListedEntry>()
+  const links = new Map<string, string>()
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!
+    if (record.startsWith('E')) {
+      // `E<mode> <size> <version> ./<name>`: the name is everything after the third space.
+      const fields = /^E(\S+ \S+ \S+) \.\/([\s\S]+)$/.exec(record)
+      if (!fields) throw new FsError('FS_IO_ERROR', `unexpected listing output for ${path}`, { path })
+      entries.set(fields[2]!, { name: fields[2]!, info: parseStatLine(fields[1]!, path) })
+    } else if (record.startsWith('L')) {
+      links.set(record.slice(1), records[++i] ?? '')
+    } else if (record !== '') {
+      throw new FsError('FS_IO_ERROR', `unexpected listing output for ${path}`, { path })
+    }
+  }
+  for (const [name, real] of links) {
+    const entry = entries.get(name)
+    if (entry && real.startsWith('/')) entry.real = real
+  }
+  return [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}

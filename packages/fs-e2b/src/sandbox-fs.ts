@@ -1,0 +1,226 @@
+import {
+  checkEditGuard, checkWriteGuard, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted, Utf8StreamDecoder,
+  type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
+  type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+} from '@deepseek-ai/dsh-fs'
+import type { Sandbox } from 'e2b'
+import { posix } from 'node:path'
+import { statusError, toFsError } from './errors'
+import { parseList, parseRead, parseResolve, parseStatLine } from './parse'
+import { uploadAndPublish } from './publish'
+import { LIST, READ, RESOLVE, STAT } from './scripts'
+import { type ControlResult, runControl } from './shell'
+import { statusOf } from './status'
+
+/** How many times an unguarded mutation re-reads after losing a race before it gives up. */
+const MAX_ATTEMPTS = 4
+
+/** What one `READ` found at a target. `bytes` is present only for a regular file read with content. */
+type Observed =
+  | { kind: 'absent' }
+  | { kind: 'dangling' }
+  | { kind: 'present'; info: FsInfo; bytes?: Uint8Array }
+
+export interface SandboxFsOptions {
+  sandbox: Sandbox
+  /** Where relative paths resolve from (absolute, in the sandbox). */
+  cwd: string
+  /** What `~` expands to. */
+  home: string
+}
+
+/**
+ * The `FileSystem` contract over one E2B sandbox, without Cordis: every operation is one control
+ * script (`scripts.ts`) and, for writes, one upload. Mutations of one target are serialised in
+ * this process by a `KeyedLock`, and across processes by the directory lock the publishing script
+ * takes, so the version check and the rename are one step for every writer.
+ */
+export class SandboxFs {
+  readonly sandbox: Sandbox
+  readonly cwd: string
+  readonly home: string
+  #lock = new KeyedLock<FsTargetKey>()
+
+  constructor(options: SandboxFsOptions) {
+    this.sandbox = options.sandbox
+    this.cwd = options.cwd
+    this.home = options.home
+  }
+
+  async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    throwIfAborted(opts.signal, path)
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
+      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path: String(path) })
+    }
+    const base = opts.cwd === undefined ? this.cwd : posix.resolve(this.cwd, this.#expandHome(opts.cwd))
+    const absolute = posix.resolve(base, this.#expandHome(path))
+    const result = await this.#run(RESOLVE, [absolute], absolute, opts.signal)
+    if (result.exitCode !== 0) throw statusError(result, absolute)
+    const resolved = parseResolve(result.output, absolute)
+    const key = resolved.kind === 'real' ? resolved.path : posix.join(resolved.parent, posix.basename(absolute))
+    return { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    const path = target.displayPath
+    throwIfAborted(signal, path)
+    const result = await this.#run(STAT, [target.targetKey], path, signal)
+    if (result.exitCode === 0) return parseStatLine(result.output, path)
+    const status = statusOf(result.exitCode)
+    // Nothing a stat can follow is there: missing, under a file, or a link to nothing.
+    if (status === 'ABSENT' || status === 'NOT_DIRECTORY' || status === 'DANGLING') return undefined
+    throw statusError(result, path)
+  }
+
+  async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+    const path = target.displayPath
+    throwIfAborted(signal, path)
+    return decodeText(this.#fileBytes(await this.#observe(target, true, signal), path), path).text
+  }
+
+  async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    const path = target.displayPath
+    throwIfAborted(signal, path)
+    // The type is checked remotely first: a FIFO is refused here, never opened by a download.
+    this.#fileBytes(await this.#observe(target, false, signal), path, false)
+    const decoder = new Utf8StreamDecoder(path)
+    try {
+      const stream = await this.sandbox.files.read(target.targetKey, { format: 'stream', ...(signal ? { signal } : {}) })
+      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+        throwIfAborted(signal, path)
+        const text = decoder.push(chunk)
+        if (text) yield text
+      }
+    } catch (error) {
+      throw toFsError(error, path, signal)
+    }
+    const rest = decoder.end()
+    if (rest) yield rest
+  }
+
+  async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+    const path = target.displayPath
+    throwIfAborted(signal, path)
+    const result = await this.#run(LIST, [target.targetKey], path, signal)
+    if (result.exitCode !== 0) throw statusError(result, path, { DANGLING: 'FS_NOT_FOUND' })
+    return parseList(result.output, path).map(({ name, info, real }) => {
+      const entry: FsDirEntry = {
+        name,
+        type: info.type,
+        target: { targetKey: (real ?? posix.join(target.targetKey, name)) as FsTargetKey, displayPath: posix.join(path, name) },
+        version: info.version,
+      }
+      if (info.size !== undefined) entry.size = info.size
+      return entry
+    })
+  }
+
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    const path = target.displayPath
+    return this.#lock.run(target.targetKey, async () => {
+      for (let attempt = 1; ; attempt++) {
+        throwIfAborted(signal, path)
+        // A guarded create needs no probe: the publication itself refuses anything in the way.
+        const current = expected?.kind === 'createIfAbsent' ? undefined : this.#writable(await this.#observe(target, true, signal), path)
+        checkWriteGuard(current?.info, expected, path)
+        const plan = planWrite(current?.bytes ?? null, content, path)
+        try {
+          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes,
+            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, signal)
+          return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
+        } catch (error) {
+          // Without a guard, losing a race only means the plan was made from old bytes: plan again.
+          if (expected !== undefined || !lostRace(error)) throw error
+          if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
+        }
+      }
+    })
+  }
+
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    const path = target.displayPath
+    return this.#lock.run(target.targetKey, async () => {
+      for (let attempt = 1; ; attempt++) {
+        throwIfAborted(signal, path)
+        const observed = await this.#observe(target, true, signal)
+        const current = observed.kind === 'present' ? observed : undefined
+        // The version is judged before any matching, so a stale edit never reports a match error.
+        checkEditGuard(current?.info, expected, path)
+        const plan = planEdit(current!.bytes!, edit, path)
+        if (sameBytes(plan.bytes, current!.bytes!)) {
+          return { version: current!.info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
+        }
+        try {
+          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal)
+          return { version: info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
+        } catch (error) {
+          if (expected !== undefined || !lostRace(error)) throw error
+          if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
+        }
+      }
+    })
+  }
+
+  /**
+   * One `READ` of the target. With `content`, the bytes come with the version they belong to: a
+   * read that overlapped a change is repeated, so an edit never splices bytes of one version and
+   * publishes them against another.
+   */
+  async #observe(target: FsTarget, content: boolean, signal?: AbortSignal): Promise<Observed> {
+    const path = target.displayPath
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.#run(READ, [target.targetKey, content ? 'content' : 'meta'], path, signal)
+      const status = statusOf(result.exitCode)
+      if (status === 'ABSENT') return { kind: 'absent' }
+      if (status === 'DANGLING') return { kind: 'dangling' }
+      if (status === 'NOT_REGULAR') return { kind: 'present', info: parseStatLine(result.output.split('\n')[0]!, path) }
+      if (result.exitCode !== 0) throw statusError(result, path)
+      if (!content) return { kind: 'present', info: parseStatLine(result.output.split('\n')[0]!, path) }
+      const snapshot = parseRead(result.output, path)
+      if (snapshot.consistent) return { kind: 'present', info: snapshot.info, bytes: snapshot.bytes }
+      if (attempt >= MAX_ATTEMPTS) throw new FsError('FS_IO_ERROR', `${path} kept changing while it was read`, { path })
+      throwIfAborted(signal, path)
+    }
+  }
+
+  /** The bytes of a regular file, or the reader's error for anything else. */
+  #fileBytes(observed: Observed, path: string, needBytes = true): Uint8Array {
+    if (observed.kind !== 'present') throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
+    if (observed.info.type !== 'file') {
+      const what = observed.info.type === 'directory' ? 'a directory' : 'a special file'
+      throw new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
+    }
+    return needBytes ? observed.bytes! : new Uint8Array(0)
+  }
+
+  /** A writer's view: a dangling symlink is something in the way, not an empty slot. */
+  #writable(observed: Observed, path: string): { info: FsInfo; bytes?: Uint8Array } | undefined {
+    if (observed.kind === 'dangling') throw new FsError('FS_NOT_REGULAR_FILE', `${path} is a symlink to nothing`, { path })
+    return observed.kind === 'present' ? observed : undefined
+  }
+
+  async #run(script: string, args: string[], path: string, signal?: AbortSignal): Promise<ControlResult> {
+    try {
+      return await runControl(this.sandbox, script, args, signal === undefined ? {} : { signal })
+    } catch (error) {
+      throw toFsError(error, path, signal)
+    }
+  }
+
+  #expandHome(path: string): string {
+    if (path === '~') return this.home
+    return path.startsWith('~/') ? posix.join(this.home, path.slice(2)) : path
+  }
+}
+
+function lostRace(error: unknown): boolean {
+  return FsError.is(error, 'FS_STALE_VERSION') || FsError.is(error, 'FS_NOT_OBSERVED')
+}
+
+function busy(path: string, cause: unknown): FsError {
+  return new FsError('FS_IO_ERROR', `${path} kept changing under concurrent writers; nothing was written`, { path, cause })
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b)
+}
