@@ -1,0 +1,33 @@
+import type { Context } from 'cordis'
+import type {} from '@deepseek-ai/dsh-tools'
+import { Config, type McpConfigInput } from './config'
+import { serveHttp } from './http'
+import { serveStdio } from './stdio'
+
+export { Config, type McpConfig, type McpConfigInput } from './config'
+export { createMcpServer, ERROR_META_KEY, type McpServerOptions } from './server'
+export { rejectForeignHost, isLoopback } from './host-check'
+export type { ToolRegistry } from '@deepseek-ai/dsh-tools'
+
+declare module 'cordis' {
+  interface Events {
+    /** The HTTP endpoint is accepting sessions at `url` (the real port when `port: 0`). */
+    'mcp/listening'(url: string): void
+    /** The stdio client hung up (stdin ended): a host usually exits now. */
+    'mcp/disconnect'(transport: 'stdio'): void
+  }
+}
+
+export const name = 'dsh-mcp'
+export const inject = ['tools']
+
+export async function apply(ctx: Context, input: McpConfigInput): Promise<void> {
+  const config = Config.parse(input)
+  if (config.transport === 'http') return serveHttp(ctx, config)
+  // Under the Cordis loader, answer the client's initialize only once every entry has loaded, so the
+  // tool list and the instructions are complete; `await: true` is the loader's own hold for this.
+  if (ctx.get('loader') === undefined) return serveStdio(ctx)
+  ctx.plugin({ name: 'dsh-mcp-stdio', inject: { tools: null, loader: { await: true } }, apply: serveStdio })
+}
+
+export default { name, inject, Config, apply }

@@ -1,0 +1,57 @@
+import type { ToolRegistry } from '@deepseek-ai/dsh-tools'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { createRequire } from 'node:module'
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
+
+/** Where an error code travels in a `tools/call` result: MCP has no field for it, `_meta` is the extension point. */
+export const ERROR_META_KEY = 'ai.deepseek.dsh/error'
+
+/**
+ * What one MCP server instance needs from the host. `session` is the policy owner of every call
+ * this server forwards: one object per MCP session, never shared, so observations never leak.
+ */
+export interface McpServerOptions {
+  tools: ToolRegistry
+  session: object
+  /** The rendered system prompt, sent as the server's instructions when non-empty. */
+  instructions?: string | undefined
+}
+
+/**
+ * A low-level SDK `Server` that serves `ctx.tools`. The low-level class is used on purpose:
+ * `McpServer` wants zod shapes and would convert them again, while `ctx.tools.list()` already
+ * hands out the JSON Schemas the model must see.
+ */
+export function createMcpServer(options: McpServerOptions): Server {
+  const { tools, session } = options
+  const server = new Server(
+    { name: 'dsh', version },
+    { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+  )
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.list().map((listing): Tool => ({
+      name: listing.name,
+      description: listing.description,
+      inputSchema: listing.inputSchema as Tool['inputSchema'],
+    })),
+  }))
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const result = await tools.execute({
+      name: request.params.name,
+      arguments: request.params.arguments ?? {},
+      callId: `mcp_${String(extra.requestId)}`,
+      signal: extra.signal,
+      agent: { session },
+    })
+    return {
+      content: result.content.map((part) => ({ type: 'text', text: part.text })),
+      isError: result.isError,
+      ...(result.error === undefined ? {} : { _meta: { [ERROR_META_KEY]: { ...result.error } } }),
+    }
+  })
+  return server
+}

@@ -1,0 +1,41 @@
+import { FsError } from '@deepseek-ai/dsh-fs'
+import tools, { defineTool } from '@deepseek-ai/dsh-tools'
+import { Context } from 'cordis'
+import { z } from 'zod'
+
+/**
+ * A real tool runtime with two small tools that make the bridge observable: `whoami` tells which
+ * policy owner (session object) a call ran under, `fail` throws a coded FsError like a file tool.
+ */
+export async function toolContext(): Promise<Context> {
+  const ctx = new Context()
+  await ctx.plugin(tools)
+  const owners = new WeakMap<object, number>()
+  let next = 0
+  await ctx.plugin({
+    inject: ['tools', 'systemPrompt'],
+    apply(inner: Context) {
+      inner.tools.register(defineTool({
+        name: 'whoami',
+        description: 'Names the session this call belongs to.',
+        inputSchema: z.object({ note: z.string().optional().describe('Ignored.') }),
+        execute: (_input, exec) => {
+          const session = exec.agent?.session
+          if (session === undefined) return 'no session'
+          if (!owners.has(session)) owners.set(session, ++next)
+          return `session ${owners.get(session)}`
+        },
+      }))
+      inner.tools.register(defineTool({
+        name: 'fail',
+        description: 'Fails like an edit of an unread file.',
+        inputSchema: z.object({}),
+        execute: () => {
+          throw new FsError('FS_NOT_OBSERVED', 'a.txt has not been read in this session: read the file, then retry')
+        },
+      }))
+      inner.systemPrompt.section({ name: 'rules', order: 1, text: 'Read a file before you edit it.' })
+    },
+  })
+  return ctx
+}

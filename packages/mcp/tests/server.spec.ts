@@ -1,0 +1,57 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { describe, expect, it } from 'vitest'
+import { createMcpServer, ERROR_META_KEY } from '../src/index'
+import { toolContext } from './fixtures'
+
+async function connect(options: Parameters<typeof createMcpServer>[0]): Promise<Client> {
+  const server = createMcpServer(options)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'test', version: '0.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+describe('the MCP server over ctx.tools', () => {
+  it('lists every registered tool with its JSON Schema as is', async () => {
+    const ctx = await toolContext()
+    const client = await connect({ tools: ctx.tools, session: {} })
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'fail'])
+    expect(tools[0]!.inputSchema).toEqual(ctx.tools.list()[0]!.inputSchema)
+    expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, properties: { note: { type: 'string' } } })
+  })
+
+  it('sends the rendered system prompt as the server instructions', async () => {
+    const ctx = await toolContext()
+    const client = await connect({ tools: ctx.tools, session: {}, instructions: ctx.systemPrompt.render() })
+    expect(client.getInstructions()).toBe('Read a file before you edit it.')
+  })
+
+  it('runs every call of one server under the same session object', async () => {
+    const ctx = await toolContext()
+    const first = await connect({ tools: ctx.tools, session: {} })
+    const second = await connect({ tools: ctx.tools, session: {} })
+    const text = async (client: Client) => ((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text
+    expect([await text(first), await text(second), await text(first)]).toEqual(['session 1', 'session 2', 'session 1'])
+  })
+
+  it('returns a tool failure as isError with the error code in _meta', async () => {
+    const ctx = await toolContext()
+    const client = await connect({ tools: ctx.tools, session: {} })
+    const result = await client.callTool({ name: 'fail', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(result.content).toEqual([{ type: 'text', text: 'a.txt has not been read in this session: read the file, then retry' }])
+    expect(result._meta?.[ERROR_META_KEY]).toMatchObject({ code: 'FS_NOT_OBSERVED' })
+  })
+
+  it('answers an unknown argument with the runtime validation message, not a protocol error', async () => {
+    const ctx = await toolContext()
+    const client = await connect({ tools: ctx.tools, session: {} })
+    const result = await client.callTool({ name: 'whoami', arguments: { nots: 'x' } })
+    expect(result.isError).toBe(true)
+    expect(result._meta?.[ERROR_META_KEY]).toMatchObject({ code: 'INVALID_ARGUMENTS' })
+    expect((result.content as { text: string }[])[0]!.text).toContain('note')
+  })
+})
