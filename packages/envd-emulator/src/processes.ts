@@ -160,10 +160,25 @@ export class ProcessTable {
     return [...this.processes.values()]
   }
 
-  /** SIGKILLs every process group still running and waits until each has been reaped. */
+  /**
+   * SIGKILLs every process group still running and waits until each leader has been reaped and
+   * its group has emptied (bounded: a reparented zombie nobody reaps must not hang close()).
+   */
   async killAll(): Promise<void> {
     const running = this.list()
     for (const proc of running) proc.signal('SIGKILL')
     await Promise.all(running.map((proc) => proc.done))
+    for (let tries = 0; tries < 50 && running.some((proc) => groupExists(proc.pid)); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch {
+    return false
   }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,11 +33,12 @@ export function connectSdk(url: string): Promise<Sandbox> {
   return Sandbox.connect('emulated', { debug: true, sandboxUrl: url })
 }
 
-/** True while a process with this pid exists (signal 0 probes without signalling). */
+/** True while a process with this pid runs: it exists and is not a zombie awaiting its reaper. */
 export function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0)
-    return true
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The state letter follows the parenthesised command name, which may itself hold spaces.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
   } catch {
     return false
   }
