@@ -1,0 +1,28 @@
+/** `DSH_BENCH_QUICK=1`: small inputs and few rounds, to check the suite runs end to end (figures not meaningful). */
+export const QUICK = process.env.DSH_BENCH_QUICK === '1'
+
+const KiB = 1024
+const MiB = 1024 * KiB
+const GiB = 1024 * MiB
+
+export const sizes = { KiB, MiB, GiB }
+
+export const config = {
+  b1: {
+    /** The spec's ~1 GiB, ~12 M lines: 90-byte lines on average. */
+    fileBytes: QUICK ? 16 * MiB : GiB,
+    rounds: QUICK ? 5 : 21,
+    warmup: QUICK ? 1 : 3,
+  },
+  b2: {
+    sizes: QUICK ? [4 * KiB, MiB] : [4 * KiB, MiB, 64 * MiB],
+    /** Rounds per size: fsync dominates, so large sizes get fewer rounds to stay inside the time budget. */
+    rounds: (bytes: number) => (QUICK ? 3 : bytes >= 64 * MiB ? 7 : bytes >= MiB ? 21 : 41),
+    warmup: QUICK ? 1 : 2,
+  },
+  b3: { fileBytes: QUICK ? MiB : 10 * MiB, rounds: QUICK ? 3 : 21, warmup: QUICK ? 1 : 2 },
+  b4: { fileBytes: 16 * KiB, rounds: QUICK ? 50 : 1000, warmup: QUICK ? 10 : 100 },
+  b5: { fileBytes: 64 * KiB },
+  b6: { latencyMs: 20, rounds: QUICK ? 2 : 7 },
+  b7: { calls: QUICK ? 50 : 500, warmup: QUICK ? 10 : 50 },
+}

@@ -1,0 +1,41 @@
+import { now } from './clock'
+
+/** One contender of a comparison. `prepare` runs untimed before every timed `run` (fresh names, cleanup). */
+export interface Variant {
+  name: string
+  prepare?: (round: number) => Promise<void> | void
+  run: (round: number) => Promise<unknown>
+}
+
+export interface InterleaveOptions {
+  rounds: number
+  /** Untimed rounds first: JIT, page cache and lazy imports settle before anything is recorded. */
+  warmup: number
+}
+
+export interface InterleaveResult {
+  /** Milliseconds per timed round, by variant name. */
+  samples: Record<string, number[]>
+  /** The variant names in the order they ran, warmup included (A B A B …). */
+  order: string[]
+}
+
+/**
+ * Runs the variants alternately, A B A B …, so slow drift of the machine (other processes, thermal
+ * state, page cache) hits every variant alike and ratios of medians stay meaningful on a busy box.
+ */
+export async function interleave(variants: readonly Variant[], options: InterleaveOptions): Promise<InterleaveResult> {
+  const samples: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v.name, []]))
+  const order: string[] = []
+  for (let round = 0; round < options.warmup + options.rounds; round++) {
+    for (const variant of variants) {
+      await variant.prepare?.(round)
+      const start = now()
+      await variant.run(round)
+      const elapsed = now() - start
+      order.push(variant.name)
+      if (round >= options.warmup) samples[variant.name]!.push(elapsed)
+    }
+  }
+  return { samples, order }
+}

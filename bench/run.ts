@@ -1,0 +1,38 @@
+import { writeFile } from 'node:fs/promises'
+import { runB2 } from './cases/b2-durable-write'
+import type { CaseResult } from './harness/case'
+import { QUICK } from './harness/config'
+import { loadAverage, machineInfo } from './harness/machine'
+import { REPORT } from './harness/paths'
+import { renderReport } from './harness/report'
+import { Scratch } from './harness/scratch'
+import { versionInfo } from './harness/versions'
+
+const started = Date.now()
+const loadBefore = loadAverage()
+const scratch = await Scratch.create()
+const cases: CaseResult[] = []
+const only = process.env.DSH_BENCH_ONLY?.split(',')
+const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B2', runB2]]
+try {
+  for (const [id, runner] of runners) {
+    if (only && !only.includes(id)) continue
+    const t = Date.now()
+    process.stderr.write(`${id}…\n`)
+    cases.push(await runner(scratch))
+    process.stderr.write(`${id} done in ${((Date.now() - t) / 1000).toFixed(1)} s\n`)
+  }
+} finally {
+  await scratch.remove()
+}
+const report = renderReport({
+  machine: machineInfo(scratch.root.replace(/\/[^/]+$/, '')),
+  versions: versionInfo(),
+  quick: QUICK,
+  startedAt: new Date(started).toISOString(),
+  wallSeconds: (Date.now() - started) / 1000,
+  loadBefore,
+  loadAfter: loadAverage(),
+}, cases)
+await writeFile(REPORT, report)
+process.stderr.write(`wrote ${REPORT}\n`)
