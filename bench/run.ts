@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { runB2 } from './cases/b2-durable-write'
+import { runB3 } from './cases/b3-edit'
 import type { CaseResult } from './harness/case'
 import { QUICK } from './harness/config'
 import { loadAverage, machineInfo } from './harness/machine'
@@ -13,7 +14,7 @@ const loadBefore = loadAverage()
 const scratch = await Scratch.create()
 const cases: CaseResult[] = []
 const only = process.env.DSH_BENCH_ONLY?.split(',')
-const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B2', runB2]]
+const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B2', runB2], ['B3', runB3]]
 try {
   for (const [id, runner] of runners) {
     if (only && !only.includes(id)) continue

@@ -1,0 +1,76 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { FsVersion } from '../../packages/fs/src/index'
+import { editByHand } from '../harness/baselines'
+import { type CaseResult, fmtBytes, fmtMs, fmtRatio } from '../harness/case'
+import { config } from '../harness/config'
+import { interleave } from '../harness/interleave'
+import type { Scratch } from '../harness/scratch'
+import { ratio, summarize } from '../harness/stats'
+import { expectOk, toolStack } from '../harness/tool-stack'
+import { textOfSize } from '../inputs/text'
+
+const TITLE = 'edit'
+const BASELINE = 'read (`fs.readFile`) + literal replace of the one occurrence + `write-file-atomic` (`fsync: true`)'
+const LIMIT = 1.2
+
+/** A text of about `bytes` with one unique line in its middle, the one every round edits. */
+function fileWithMarker(bytes: number): string {
+  const text = textOfSize(bytes, 3)
+  const middle = text.indexOf('\n', text.length >> 1) + 1
+  return `${text.slice(0, middle)}const marker = 'even'\n${text.slice(middle)}`
+}
+
+/**
+ * A one-line `edit` through `ctx.tools` with the policy loaded (the default stack: the file is read
+ * once first, every edit then carries the version the previous one produced), and the provider's
+ * `editText` alone, against doing it by hand. Rounds flip the line between two values.
+ */
+export async function runB3(scratch: Scratch): Promise<CaseResult> {
+  const dir = await scratch.dir('b3')
+  const bytes = config.b3.fileBytes
+  const content = fileWithMarker(bytes)
+  for (const name of ['tool.txt', 'provider.txt', 'hand.txt']) await writeFile(join(dir, name), content)
+  const stack = await toolStack(dir, { policy: true })
+  const lines = ["const marker = 'even'", "const marker = 'odd'"]
+  const from = (round: number) => lines[round % 2]!
+  const to = (round: number) => lines[(round + 1) % 2]!
+  try {
+    expectOk(await stack.call('read', { file_path: 'tool.txt', limit: 1 }), 'read before edit')
+    const providerTarget = await stack.fs.resolve(join(dir, 'provider.txt'))
+    let version: FsVersion = (await stack.fs.stat(providerTarget))!.version
+    const { samples } = await interleave([
+      {
+        name: 'tool',
+        run: async (round) => expectOk(await stack.call('edit', { file_path: 'tool.txt', old_string: from(round), new_string: to(round) }), 'edit'),
+      },
+      {
+        name: 'provider',
+        run: async (round) => {
+          const outcome = await stack.fs.editText(providerTarget, { oldString: from(round), newString: to(round), replaceAll: false }, { version })
+          version = outcome.version
+        },
+      },
+      { name: 'hand', run: (round) => editByHand(join(dir, 'hand.txt'), from(round), to(round)) },
+    ], config.b3)
+    const tool = summarize(samples.tool!)
+    const provider = summarize(samples.provider!)
+    const hand = summarize(samples.hand!)
+    const r = ratio(tool, hand)
+    return {
+      id: 'B3', title: TITLE, baseline: BASELINE,
+      tables: [{
+        header: ['subject', 'file', 'rounds', 'time', 'ratio to baseline'],
+        rows: [
+          ['`edit` tool via `ctx.tools` (policy loaded)', fmtBytes(Buffer.byteLength(content)), String(tool.n), fmtMs(tool), fmtRatio(r)],
+          ['`ctx.fs.editText` (version-guarded)', '', String(provider.n), fmtMs(provider), fmtRatio(ratio(provider, hand))],
+          ['baseline: read + replace + write-file-atomic', '', String(hand.n), fmtMs(hand), '1.00×'],
+        ],
+      }],
+      verdicts: [{ target: `one-line edit of ${fmtBytes(bytes)}: ≤ ${LIMIT}× baseline`, measured: fmtRatio(r), met: r <= LIMIT }],
+      notes: ['Both sides fsync the new file; dsh also fsyncs the directory after the rename (see B2).'],
+    }
+  } finally {
+    await stack.dispose()
+  }
+}
