@@ -19,9 +19,10 @@ function sh(strings: TemplateStringsArray): string {
 const PRELUDE = sh`set -u -o pipefail
 printf '\036dsh\036'
 stat_of() { stat -L -c '%f %s %d:%i:%s:%.9Y:%.9Z' -- "$1" 2>/dev/null; }
+# Sets $kind from a stat line's hex mode (a variable, not output: no subshell to fork).
 kind_of() {
   local m=$(( 16#\${1%% *} & 0xF000 ))
-  if (( m == 0x8000 )); then echo file; elif (( m == 0x4000 )); then echo dir; else echo other; fi
+  if (( m == 0x8000 )); then kind=file; elif (( m == 0x4000 )); then kind=dir; else kind=other; fi
 }
 # stat failed: say whether the path is a dangling link, sits under a file, behind a closed
 # directory, or simply does not exist.
@@ -73,7 +74,7 @@ printf '%s' "$s"
  */
 export const READ = PRELUDE + sh`s=$(stat_of "$1") || why_missing "$1"
 printf '%s\n' "$s"
-[ "$(kind_of "$s")" = file ] || exit $NOT_REGULAR
+kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
 [ -r "$1" ] || exit $DENIED
 [ "$2" = content ] || exit 0
 dd if="$1" iflag=nonblock bs=65536 status=none | base64 -w 0 || exit 1
@@ -87,7 +88,7 @@ stat_of "$1" || exit 1
  * symlink. Staging directories of writers in flight are hidden.
  */
 export const LIST = PRELUDE + sh`s=$(stat_of "$1") || why_missing "$1"
-[ "$(kind_of "$s")" = dir ] || exit $NOT_DIRECTORY
+kind_of "$s"; [ $kind = dir ] || exit $NOT_DIRECTORY
 cd -- "$1" 2>/dev/null && [ -r . ] || exit $DENIED
 find . -mindepth 1 -maxdepth 1 ! -name '.dsh-stage-*' -print0 \
   | xargs -0r stat -L --printf 'E%f %s %d:%i:%s:%.9Y:%.9Z %n\0' -- 2>/dev/null
@@ -133,7 +134,7 @@ exec 9<"$dir" || exit $DENIED
 flock -w 30 9 || exit $BUSY
 s=$(stat_of "$target") || { [ -L "$target" ] && exit $NOT_REGULAR; exit $STALE; }
 [ "\${s#* * }" = "$expected" ] || exit $STALE
-[ "$(kind_of "$s")" = file ] || exit $NOT_REGULAR
+kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
 # The replacement keeps the mode of the file it replaces (and its owner, when we may set it).
 chmod --reference="$target" -- "$stage" 2>/dev/null
 [ "$(id -u)" = 0 ] && chown --reference="$target" -- "$stage" 2>/dev/null
