@@ -5,14 +5,24 @@ import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from '
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { afterAll } from 'vitest'
 import { LocalDisk, LocalFileSystem, type LocalFileSystemConfig } from '../src'
 
 export const run = promisify(execFile)
 
-/** A fresh real temp directory; removed by the returned disposer. */
+const made: string[] = []
+
+/** A fresh real temp directory, removed after the spec file that made it has run. */
 export async function tempDir(prefix = 'dsh-fs-local-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix))
+  const dir = await mkdtemp(join(tmpdir(), prefix))
+  made.push(dir)
+  return dir
 }
+
+// Registered when a spec file imports this module, so it runs after that file's tests.
+afterAll(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+})
 
 export interface LocalFixture extends ConformanceFixture {
   fs: LocalFileSystem

@@ -1,0 +1,53 @@
+import { FileSystem } from '@deepseek-ai/dsh-fs'
+import { expectFsError } from '@deepseek-ai/dsh-fs/conformance'
+import { Context } from 'cordis'
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import DefaultExport, { LocalFileSystem } from '../src'
+import { tempDir } from './fixture'
+
+describe('Cordis wiring', () => {
+  it('provides ctx.fs through ctx.plugin with a zod-validated config, and removes it on dispose', async () => {
+    expect(DefaultExport).toBe(LocalFileSystem)
+    const dir = await tempDir()
+    const ctx = new Context()
+    const fiber = await ctx.plugin(LocalFileSystem, { cwd: dir, root: dir })
+    expect(ctx.fs).toBeInstanceOf(FileSystem)
+    const target = await ctx.fs.resolve('hello.txt')
+    expect(target.targetKey).toBe(join(dir, 'hello.txt'))
+    await ctx.fs.writeText(target, 'hi')
+    expect(await readFile(join(dir, 'hello.txt'), 'utf8')).toBe('hi')
+    await expectFsError(ctx.fs.resolve('../outside.txt'), 'FS_OUTSIDE_ROOT')
+    await fiber.dispose()
+    expect(ctx.get('fs')).toBeUndefined()
+    await rm(dir, { recursive: true })
+  })
+
+  it('defaults every field, so a loader entry without config works', async () => {
+    const ctx = new Context()
+    await ctx.plugin(LocalFileSystem)
+    expect((await ctx.fs.resolve('x')).displayPath).toBe(join(process.cwd(), 'x'))
+  })
+
+  it('rejects a bad config instead of starting', async () => {
+    const ctx = new Context()
+    await expect(ctx.plugin(LocalFileSystem, { cwd: 42 } as never)).rejects.toThrow()
+    await expect(ctx.plugin(LocalFileSystem, { diffMaxBytes: -1 })).rejects.toThrow()
+    expect(ctx.get('fs')).toBeUndefined()
+  })
+
+  it('fails FS_INVALID_PATH for a name too long for the OS and FS_NOT_DIRECTORY below a file', async () => {
+    const dir = await tempDir()
+    const ctx = new Context()
+    await ctx.plugin(LocalFileSystem, { cwd: dir })
+    await expectFsError(ctx.fs.resolve('n'.repeat(300)), 'FS_INVALID_PATH')
+    // A path longer than PATH_MAX whose components are each fine: resolvable, but no syscall takes it.
+    await expectFsError(ctx.fs.writeText(await ctx.fs.resolve(`${'d/'.repeat(2100)}x`), 'x'), 'FS_INVALID_PATH')
+    await ctx.fs.writeText(await ctx.fs.resolve('file'), 'x')
+    await expectFsError(ctx.fs.writeText(await ctx.fs.resolve('file/child.txt'), 'x'), 'FS_NOT_DIRECTORY')
+    await expectFsError(ctx.fs.readText(await ctx.fs.resolve('file/child.txt')), 'FS_NOT_DIRECTORY')
+    expect(await readFile(join(dir, 'file'), 'utf8')).toBe('x')
+    await rm(dir, { recursive: true })
+  })
+})
