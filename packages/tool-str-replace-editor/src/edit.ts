@@ -1,0 +1,131 @@
+import { FsError, type FsTarget, type FsVersion, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import { countLines, insertLines, lineAt, occurrenceLines, snippetSpan } from './lines'
+import { render } from './render'
+import { type Editor, explain, invalid, missing, withText } from './runtime'
+import type { Input } from './schema'
+import { collectWindow, type NumberedLine, single } from './window'
+
+/**
+ * `create` always publishes with `createIfAbsent`, with or without the policy and whatever the
+ * policy would answer: it makes new files only, like the editor models were trained on, so an
+ * existing file (seen or not) is refused with `FS_NOT_OBSERVED` and left intact. Replacing a whole
+ * file is the `write` tool's job. The write-intent waterfall is therefore not consulted.
+ */
+export async function create(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+  if (input.file_text === undefined) throw missing('file_text', 'create')
+  const target = await editor.resolve(input.path, exec)
+  let version: FsVersion
+  try {
+    ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { kind: 'createIfAbsent' }, exec.signal))
+  } catch (error) {
+    if (FsError.is(error, 'FS_NOT_OBSERVED')) throw withText(error, render.alreadyExists(target.displayPath))
+    throw error
+  }
+  editor.observe(target, { kind: 'present', version }, exec)
+  return render.created(target.displayPath)
+}
+
+/**
+ * `str_replace`: the edit-intent waterfall gives the guard (the policy's version, or `undefined`
+ * without a policy), then one guarded `editText`, which matches literally and keeps BOM and line
+ * endings. Zero `stat`s. Without a guard, `FS_STALE_VERSION` can only mean the file is missing:
+ * that is this command's metadata miss, recorded as `absent`. With a guard, a vanished file stays
+ * stale: the model's copy is what is wrong, and re-viewing records the absence.
+ */
+export async function strReplace(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+  const oldStr = input.old_str
+  if (oldStr === undefined) throw missing('old_str', 'str_replace')
+  const newStr = input.new_str ?? ''
+  const target = await editor.resolve(input.path, exec)
+  const path = target.displayPath
+  if (oldStr.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', render.oldStrEmpty(path), { path })
+  const guard = await intent(editor, target, exec, 'str_replace')
+  let outcome
+  try {
+    outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, guard, exec.signal)
+  } catch (error) {
+    if (FsError.is(error, 'FS_STALE_VERSION') && guard === undefined) throw editor.absent(target, exec)
+    if (FsError.is(error, 'FS_EDIT_NOT_FOUND')) throw withText(error, render.oldStrNotFound(path, oldStr))
+    if (FsError.is(error, 'FS_AMBIGUOUS_EDIT')) throw withText(error, render.oldStrAmbiguous(oldStr, await ambiguity(editor, target, oldStr, exec)))
+    throw explain(error, 'str_replace', target)
+  }
+  editor.observe(target, { kind: 'present', version: outcome.version }, exec)
+  if (outcome.before !== null) editor.histories.of(exec.agent?.session).push(target.targetKey, outcome.before, outcome.version)
+  else editor.histories.of(exec.agent?.session).forget(target.targetKey)
+
+  // Where the edit landed: the match in the old text, else (no old text above the provider's
+  // diff bound) the first place the new text appears.
+  const at = outcome.before === null
+    ? normalizeLineEndings(outcome.after).indexOf(normalizeLineEndings(newStr))
+    : normalizeLineEndings(outcome.before).indexOf(normalizeLineEndings(oldStr))
+  const first = lineAt(normalizeLineEndings(outcome.before ?? outcome.after), Math.max(at, 0))
+  const changed = normalizeLineEndings(newStr).split('\n').length
+  return render.edited(path, await snippet(editor, outcome.after, first, changed))
+}
+
+/**
+ * `insert`: the guard comes from the edit-intent waterfall; without a policy it is the version of
+ * one `stat` taken before the read (a miss there records `absent`). The new text is built from one
+ * read and published with `replaceIfVersion`, so a file changed after that version is never
+ * overwritten. Existing bytes are kept; the inserted lines take the file's line ending and the
+ * provider keeps the BOM.
+ */
+export async function insert(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+  if (input.insert_line === undefined) throw missing('insert_line', 'insert')
+  if (input.new_str === undefined) throw missing('new_str', 'insert')
+  const target = await editor.resolve(input.path, exec)
+  let version = (await intent(editor, target, exec, 'insert'))?.version
+  if (version === undefined) {
+    const info = await editor.ctx.fs.stat(target, exec.signal)
+    if (info === undefined) throw editor.absent(target, exec)
+    version = info.version
+  }
+  let text: string
+  try {
+    text = await editor.ctx.fs.readText(target, exec.signal)
+  } catch (error) {
+    // Gone since the version the guard names: the guard is stale, as `str_replace` would report.
+    if (FsError.is(error, 'FS_NOT_FOUND')) throw withText(error, render.stale('insert', target.displayPath))
+    throw error
+  }
+  const total = countLines(text)
+  if (input.insert_line < 0 || input.insert_line > total) throw invalid(render.insertLineOutOfRange(input.insert_line, total))
+  const insertion = insertLines(text, input.insert_line, input.new_str)
+  let outcome
+  try {
+    outcome = await editor.ctx.fs.writeText(target, insertion.text, { kind: 'replaceIfVersion', version }, exec.signal)
+  } catch (error) {
+    throw explain(error, 'insert', target)
+  }
+  editor.observe(target, { kind: 'present', version: outcome.version }, exec)
+  editor.histories.of(exec.agent?.session).push(target.targetKey, text, outcome.version)
+  return render.inserted(target.displayPath, await snippet(editor, outcome.after, insertion.firstLine, insertion.lineCount))
+}
+
+/** The edit-intent decision; the default (no policy) is no guard. Policy refusals get their remedy. */
+async function intent(editor: Editor, target: FsTarget, exec: ToolExecution, command: 'str_replace' | 'insert') {
+  try {
+    return await editor.ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
+  } catch (error) {
+    throw explain(error, command, target)
+  }
+}
+
+/** The lines of an ambiguous match, read again only on this failure path; omitted if that read fails. */
+async function ambiguity(editor: Editor, target: FsTarget, oldStr: string, exec: ToolExecution): Promise<number[] | undefined> {
+  try {
+    const lines = occurrenceLines(await editor.ctx.fs.readText(target, exec.signal), oldStr)
+    return lines.length > 1 ? lines : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Four lines around the change, numbered like `view`, with the same per-line cap. */
+async function snippet(editor: Editor, after: string, firstLine: number, changedLines: number): Promise<NumberedLine[]> {
+  const { start, end } = snippetSpan(firstLine, changedLines, countLines(after))
+  if (end < start) return []
+  const limits = { ...editor.window, maxLines: end - start + 1, maxBytes: Number.POSITIVE_INFINITY }
+  return (await collectWindow(single(after), start, end, limits)).lines
+}

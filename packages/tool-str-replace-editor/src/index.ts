@@ -1,0 +1,34 @@
+import type {} from '@deepseek-ai/dsh-fs'
+import { defineTool } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import type { z } from 'zod'
+import { create, insert, strReplace } from './edit'
+import { DESCRIPTION, PROMPT_SECTION } from './render'
+import { Editor } from './runtime'
+import { Config, InputSchema } from './schema'
+import { undoEdit } from './undo'
+import { view } from './view'
+
+export { Config, InputSchema, COMMANDS, type EditorConfig, type Input } from './schema'
+export { EditHistory, EditHistories, type HistoryLimits } from './history'
+// Re-exported so that the `fs/*` event augmentation travels with this package's types.
+export type { FsObservation } from '@deepseek-ai/dsh-fs'
+
+export const name = 'dsh-tool-str-replace-editor'
+export const inject = ['fs', 'tools', 'systemPrompt']
+
+const commands = { view, create, str_replace: strReplace, insert, undo_edit: undoEdit }
+
+/** Registers `str_replace_editor` and its prompt section; undo history lives as long as the plugin. */
+export function apply(ctx: Context, config: z.input<typeof Config>): void {
+  const editor = new Editor(ctx, Config.parse(config))
+  ctx.tools.register(defineTool({
+    name: 'str_replace_editor',
+    description: DESCRIPTION,
+    inputSchema: InputSchema,
+    execute: (input, exec) => commands[input.command](editor, input, exec),
+  }))
+  ctx.systemPrompt.section({ name: 'str_replace_editor', order: 40, text: PROMPT_SECTION })
+}
+
+export default { name, inject, Config, apply }

@@ -1,0 +1,126 @@
+// Every text the model sees from str_replace_editor is written here, in the wording models know
+// from Anthropic's text editor tool, plus the one next step that works after a failure.
+import { numberLine, type NumberedLine, type TextWindow } from './window'
+
+export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
+
+const numbered = (lines: NumberedLine[]): string => lines.map(numberLine).join('\n')
+
+/** Why a window stopped early, and the exact call that shows the rest. */
+function continuation(window: TextWindow, end: number | undefined, limits: { maxLines: number; maxBytes: number }): string {
+  if (window.nextLine === undefined) return ''
+  const why = window.limit === 'lines' ? `${limits.maxLines} lines` : `${Math.round(limits.maxBytes / 1024)} KiB`
+  return `\n[Output cut at ${why}. To see more, view again with view_range [${window.nextLine}, ${end ?? -1}].]`
+}
+
+export const render = {
+  viewFile(path: string, window: TextWindow, end: number | undefined, limits: { maxLines: number; maxBytes: number }): string {
+    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines)
+    return `Here's the result of running \`cat -n\` on ${path}:\n${body}${continuation(window, end, limits)}\n`
+  },
+
+  viewDirectory(path: string, paths: string[], cutAt: number | undefined): string {
+    const cut = cutAt === undefined ? '' : `\n[Listing cut at ${cutAt} entries. View a subdirectory to see more.]`
+    return `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${[path, ...paths].join('\n')}${cut}\n`
+  },
+
+  created: (path: string) => `File created successfully at: ${path}`,
+
+  edited(path: string, snippet: NumberedLine[]): string {
+    return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n`
+      + `${numbered(snippet)}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`
+  },
+
+  inserted(path: string, snippet: NumberedLine[]): string {
+    return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n`
+      + `${numbered(snippet)}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). `
+      + 'Edit the file again if necessary.'
+  },
+
+  undone(path: string, window: TextWindow, limits: { maxLines: number; maxBytes: number }): string {
+    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines)
+    return `Last edit to ${path} undone successfully. Here's the result of running \`cat -n\` on ${path}:\n`
+      + `${body}${continuation(window, undefined, limits)}\n`
+  },
+
+  // Failures: the familiar sentence first, then the one next step that works.
+
+  missingParameter: (name: string, command: Command) => `Parameter \`${name}\` is required for command: ${command}`,
+
+  viewRangeOnDirectory: () => 'The `view_range` parameter is not allowed when `path` points to a directory.',
+
+  viewRangeShape: () => 'Invalid `view_range` parameter. It should be a list of two integers.',
+
+  /** `total` is unknown when the start is below 1: the file is not read just to count its lines. */
+  viewRangeStart: (range: readonly number[], total: number | undefined) =>
+    `Invalid \`view_range\` parameter: [${range.join(', ')}]. Its first element \`${range[0]}\` should be within the range of lines of the file: `
+    + (total === undefined ? 'line numbers start at 1' : `[1, ${total}]`),
+
+  viewRangeEndPastFile: (range: readonly number[], total: number) =>
+    `Invalid \`view_range\` parameter: [${range.join(', ')}]. Its second element \`${range[1]}\` should be smaller than the number of lines in the file: \`${total}\``,
+
+  viewRangeEndBeforeStart: (range: readonly number[]) =>
+    `Invalid \`view_range\` parameter: [${range.join(', ')}]. Its second element \`${range[1]}\` should be larger or equal than its first \`${range[0]}\``,
+
+  insertLineOutOfRange: (line: number, total: number) =>
+    `Invalid \`insert_line\` parameter: ${line}. It should be within the range of lines of the file: [0, ${total}]`,
+
+  notFound: (path: string) =>
+    `The path ${path} does not exist. Please provide a valid path. To make a new file there, use the \`create\` command.`,
+
+  notRegularFile: (path: string) => `The path ${path} is not a regular file or directory, so it cannot be viewed.`,
+
+  alreadyExists: (path: string) =>
+    `File already exists at: ${path}. Cannot overwrite files using command \`create\`. `
+    + 'View the file, then change it with `str_replace` or `insert`.',
+
+  oldStrNotFound: (path: string, oldStr: string) =>
+    `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
+
+  oldStrEmpty: (path: string) =>
+    `No replacement was performed, old_str is empty. Quote text that appears verbatim in ${path}, or use \`insert\` to add lines.`,
+
+  oldStrAmbiguous: (oldStr: string, lines: number[] | undefined) =>
+    `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\``
+    + `${lines === undefined ? '' : ` in lines [${lines.join(', ')}]`}. Please ensure it is unique`,
+
+  stale(command: Command, path: string): string {
+    return `${nothingDone(command)}: ${path} has changed since you last viewed it. Re-read the file, then retry.`
+  },
+
+  notObserved(command: Command, path: string): string {
+    return `${nothingDone(command)}: ${path} has not been viewed in this session. View the file, then retry.`
+  },
+
+  noHistory: (path: string) => `No edit history found for ${path}.`,
+
+  undoStale: (path: string) =>
+    `Cannot undo the last edit to ${path}: the file has changed since that edit, and undo never overwrites a later change. `
+    + 'Re-read the file, then revert by hand with `str_replace` if still needed.',
+}
+
+function nothingDone(command: Command): string {
+  if (command === 'str_replace') return 'No replacement was performed'
+  if (command === 'insert') return 'No insertion was performed'
+  return 'Nothing was changed'
+}
+
+/** The tool's description, shown with its schema. */
+export const DESCRIPTION = [
+  'Custom editing tool for viewing, creating and editing files.',
+  '* `view` shows a file with line numbers (`cat -n`), or lists a directory two levels deep (hidden items excluded).',
+  '* `create` makes a new file with `file_text`; it never overwrites an existing file.',
+  '* `str_replace` replaces `old_str` with `new_str`; `old_str` must match exactly one place in the file, whitespace included.',
+  '* `insert` adds `new_str` as whole lines after line `insert_line` (0 inserts at the top).',
+  '* `undo_edit` reverts the last `str_replace` or `insert` on the file, unless the file changed since.',
+  'View a file before editing it; relative paths resolve against the working directory.',
+].join('\n')
+
+/** The system prompt section for this tool. */
+export const PROMPT_SECTION = [
+  '# str_replace_editor',
+  'View a file with `str_replace_editor` before you change it with `str_replace` or `insert`; the edit is refused if the file',
+  'changed since you last viewed it, and re-viewing it is the fix. Quote `old_str` exactly, with enough surrounding lines to be',
+  'unique. `create` only makes new files: to change an existing file, edit it. `undo_edit` reverts your last edit of a file',
+  'only while nobody else has changed the file since.',
+].join('\n')

@@ -1,0 +1,30 @@
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { render } from './render'
+import { type Editor, withText } from './runtime'
+import type { Input } from './schema'
+import { collectWindow, single } from './window'
+
+/**
+ * `undo_edit`: puts back the text from before this session's last `str_replace`/`insert` of the
+ * file, as a `replaceIfVersion` at the version that edit produced. Any later change, by anyone,
+ * moved the version, so the provider refuses with `FS_STALE_VERSION` and the file is not touched.
+ * The policy is not asked: the guard here is stricter than any observation it holds.
+ */
+export async function undoEdit(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+  const target = await editor.resolve(input.path, exec)
+  const history = editor.histories.of(exec.agent?.session)
+  const entry = history.peek(target.targetKey)
+  if (entry === undefined) throw new ToolError('NO_EDIT_HISTORY', render.noHistory(target.displayPath))
+  let outcome
+  try {
+    outcome = await editor.ctx.fs.writeText(target, entry.previous, { kind: 'replaceIfVersion', version: entry.written }, exec.signal)
+  } catch (error) {
+    if (FsError.is(error, 'FS_STALE_VERSION')) throw withText(error, render.undoStale(target.displayPath))
+    throw error
+  }
+  history.popTo(target.targetKey, outcome.version)
+  editor.observe(target, { kind: 'present', version: outcome.version }, exec)
+  const window = await collectWindow(single(outcome.after), 1, undefined, editor.window)
+  return render.undone(target.displayPath, window, editor.window)
+}

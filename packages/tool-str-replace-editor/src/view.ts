@@ -1,0 +1,80 @@
+import { FsError, type FsDirEntry, type FsTarget } from '@deepseek-ai/dsh-fs'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import { render } from './render'
+import { type Editor, invalid } from './runtime'
+import type { Input } from './schema'
+import { collectWindow } from './window'
+
+/**
+ * `view`: one `stat` routes the call. Nothing there → `absent` is recorded and the call fails
+ * `FS_NOT_FOUND`; a directory is listed; a file is shown as a numbered window and recorded present
+ * at the stat's version (a writer racing the read can at worst make the next edit spuriously stale).
+ */
+export async function view(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+  const range = input.view_range
+  if (range !== undefined) checkRangeShape(range)
+  const target = await editor.resolve(input.path, exec)
+  const info = await editor.ctx.fs.stat(target, exec.signal)
+  if (info === undefined) throw editor.absent(target, exec)
+  if (info.type === 'directory') {
+    if (range !== undefined) throw invalid(render.viewRangeOnDirectory())
+    return listTwoLevels(editor, target, exec)
+  }
+  if (info.type !== 'file') {
+    throw new FsError('FS_NOT_REGULAR_FILE', render.notRegularFile(target.displayPath), { path: target.displayPath })
+  }
+
+  const start = range?.[0] ?? 1
+  const end = range === undefined || range[1] === -1 ? undefined : range[1]
+  const window = await collectWindow(editor.ctx.fs.streamText(target, exec.signal), start, end, editor.window)
+  // The window reached the end of the file before the range did: the range names lines that do not exist.
+  if (range !== undefined && window.totalLines !== undefined) {
+    if (start > window.totalLines && !(start === 1 && window.totalLines === 0 && end === undefined)) {
+      throw invalid(render.viewRangeStart(range, window.totalLines))
+    }
+    if (end !== undefined && end > window.totalLines) throw invalid(render.viewRangeEndPastFile(range, window.totalLines))
+  }
+  editor.observe(target, { kind: 'present', version: info.version }, exec)
+  return render.viewFile(target.displayPath, window, end, editor.window)
+}
+
+/** The checks that need no I/O, in the order models know them. */
+function checkRangeShape(range: number[]): void {
+  if (range.length !== 2) throw invalid(render.viewRangeShape())
+  const [start, end] = range as [number, number]
+  if (start < 1) throw invalid(render.viewRangeStart(range, undefined))
+  if (end !== -1 && end < start) throw invalid(render.viewRangeEndBeforeStart(range))
+}
+
+const visible = (entry: FsDirEntry) => !entry.name.startsWith('.')
+
+/** Two levels, hidden entries skipped (and not descended into), children right after their parent. */
+async function listTwoLevels(editor: Editor, dir: FsTarget, exec: ToolExecution): Promise<string> {
+  const limit = editor.config.listLimit
+  const paths: string[] = []
+  let cut = false
+  for (const entry of (await editor.ctx.fs.listDir(dir, exec.signal)).filter(visible)) {
+    if (paths.length >= limit) {
+      cut = true
+      break
+    }
+    paths.push(entry.target.displayPath)
+    if (entry.type !== 'directory') continue
+    let children: FsDirEntry[]
+    try {
+      children = (await editor.ctx.fs.listDir(entry.target, exec.signal)).filter(visible)
+    } catch (error) {
+      // An unreadable subdirectory is still listed itself; only an abort ends the whole view.
+      if (FsError.is(error, 'FS_ABORTED')) throw error
+      continue
+    }
+    for (const child of children) {
+      if (paths.length >= limit) {
+        cut = true
+        break
+      }
+      paths.push(child.target.displayPath)
+    }
+  }
+  return render.viewDirectory(dir.displayPath, paths, cut ? limit : undefined)
+}
