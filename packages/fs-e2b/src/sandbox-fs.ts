@@ -12,8 +12,12 @@ import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
 import { statusOf } from './status'
 
-/** How many times an unguarded mutation re-reads after losing a race before it gives up. */
-const MAX_ATTEMPTS = 4
+/**
+ * How many times an unguarded mutation re-reads after losing a race before it gives up. Every lost
+ * compare-and-swap means another writer won, so among a bounded crowd of one-shot writers each
+ * one needs at most as many attempts as there are writers; the jittered pause spreads them out.
+ */
+const MAX_ATTEMPTS = 10
 
 /** What one `READ` found at a target. `bytes` is present only for a regular file read with content. */
 type Observed =
@@ -132,6 +136,7 @@ export class SandboxFs {
           // Without a guard, losing a race only means the plan was made from old bytes: plan again.
           if (expected !== undefined || !lostRace(error)) throw error
           if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
+          await backoff(attempt)
         }
       }
     })
@@ -156,6 +161,7 @@ export class SandboxFs {
         } catch (error) {
           if (expected !== undefined || !lostRace(error)) throw error
           if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
+          await backoff(attempt)
         }
       }
     })
@@ -215,6 +221,10 @@ export class SandboxFs {
 
 function lostRace(error: unknown): boolean {
   return FsError.is(error, 'FS_STALE_VERSION') || FsError.is(error, 'FS_NOT_OBSERVED')
+}
+
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resume) => setTimeout(resume, Math.random() * 40 * Math.min(attempt, 5)))
 }
 
 function busy(path: string, cause: unknown): FsError {
