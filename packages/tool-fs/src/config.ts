@@ -1,0 +1,16 @@
+import { z } from 'zod'
+
+export const Config = z.object({
+  readLimit: z.number().int().min(1).default(2000)
+    .describe('Most lines one read returns; a window cut here ends with offset=N to continue.'),
+  readMaxLineLength: z.number().int().min(1).default(2000)
+    .describe('Characters shown of one line; longer lines are cut and flagged.'),
+  readMaxBytes: z.number().int().min(1).default(50 * 1024)
+    .describe('Byte budget of the numbered lines of one read.'),
+  readStreamThreshold: z.number().int().min(0).default(256 * 1024)
+    .describe('Files larger than this (bytes) are streamed, so a read costs what its window costs.'),
+  editSnippetContext: z.number().int().min(0).default(3)
+    .describe('Unchanged lines shown around the first change in an edit result.'),
+}).prefault({})
+
+export type Config = z.output<typeof Config>

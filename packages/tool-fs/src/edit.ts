@@ -1,0 +1,77 @@
+import { FsError, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import { z } from 'zod'
+import { type LineChanges, lineChanges } from './changes'
+import type { Config } from './config'
+import { resolveTarget } from './paths'
+import { renderEdit, renderFailure } from './render'
+import { cutCodePoints, type WindowLine } from './window'
+
+export const editInput = z.object({
+  file_path: z.string().describe('The file to edit: absolute, or relative to the working directory.'),
+  old_string: z.string().describe('The exact text to replace, copied from the file (without line numbers).'),
+  new_string: z.string().describe('The text to put in its place.'),
+  replace_all: z.boolean().default(false).describe('Replace every occurrence; otherwise old_string must occur exactly once.'),
+})
+
+/** The longest changed region a snippet shows before it stops. */
+const SNIPPET_MAX_CHANGED = 12
+
+/**
+ * `edit`: the version guard comes from the `fs/edit-intent` waterfall (the policy refuses unseen
+ * or absent targets there); the provider checks it before matching, so a stale edit is reported
+ * stale and never as a match error. Zero stats in the tool, with or without the policy.
+ */
+export function editTool(ctx: Context, config: Config) {
+  return defineTool({
+    name: 'edit',
+    description: 'Replace exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
+      + 'unless replace_all is true. Read the file first; the edit fails if the file changed since.',
+    inputSchema: editInput,
+    concurrency: 'exclusive',
+    async execute(input, exec) {
+      if (input.old_string === input.new_string) {
+        throw new ToolError('INVALID_ARGUMENTS', 'old_string and new_string are identical, so the edit would change nothing.')
+      }
+      try {
+        const target = await resolveTarget(ctx, input.file_path, exec)
+        const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
+        const outcome = await ctx.fs.editText(
+          target,
+          { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all },
+          expected,
+          exec.signal,
+        )
+        ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
+        const changes = outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
+        return renderEdit({
+          path: target.displayPath,
+          replacements: outcome.replacements,
+          ...(changes === undefined ? {} : { changes }),
+          snippet: changes === undefined ? [] : snippet(outcome.after, changes, config),
+        })
+      } catch (error) {
+        if (FsError.is(error)) return renderFailure('edit', error)
+        throw error
+      }
+    },
+  })
+}
+
+/** Numbered lines of the new text around the first change, with a few unchanged lines either side. */
+function snippet(after: string, changes: LineChanges, config: Config): WindowLine[] {
+  if (changes.first === undefined) return []
+  const lines = normalizeLineEndings(after).split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  const { start, end } = changes.first
+  const from = Math.max(1, start - config.editSnippetContext)
+  const to = Math.min(lines.length, Math.min(end, start + SNIPPET_MAX_CHANGED - 1) + config.editSnippetContext)
+  const shown: WindowLine[] = []
+  for (let number = from; number <= to; number++) {
+    const text = lines[number - 1]!
+    const cut = cutCodePoints(text, config.readMaxLineLength)
+    shown.push({ number, text: cut ?? text, cut: cut !== undefined })
+  }
+  return shown
+}

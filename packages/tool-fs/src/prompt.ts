@@ -1,0 +1,12 @@
+/** The system prompt section of the fs tools: the working rules the policy enforces, said up front. */
+export const FS_PROMPT_SECTION = {
+  name: 'fs-tools',
+  order: 100,
+  text: [
+    'Files: use read, write and edit.',
+    '- Read a file before you edit or overwrite it; an edit or overwrite is based on the version you read.',
+    '- If a file changed since you read it, the change is refused: read it again, then retry.',
+    '- read shows numbered lines (number, tab, text); never copy the numbers into old_string.',
+    '- Prefer edit for changes to part of a file; use write to create a file or replace all of it.',
+  ].join('\n'),
+}

@@ -1,0 +1,60 @@
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { defineTool } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import { z } from 'zod'
+import type { Config } from './config'
+import { resolveTarget } from './paths'
+import { renderFailure, renderRead } from './render'
+import { buildWindow } from './window'
+
+export const readInput = z.object({
+  file_path: z.string().describe('The file to read: absolute, or relative to the working directory.'),
+  offset: z.number().int().min(1).optional().describe('The line number to start from (1-based). Default 1.'),
+  limit: z.number().int().min(1).optional().describe('How many lines to read. Default and maximum: the read limit.'),
+})
+
+/**
+ * `read`: one `stat` routes the call. A miss is an observation (`absent`) that lets the policy
+ * allow a guarded create; a regular file is windowed and recorded `present` at the stat's version.
+ * No second stat confirms it: a writer racing the read can only make a later guarded edit stale.
+ */
+export function readTool(ctx: Context, config: Config) {
+  return defineTool({
+    name: 'read',
+    description: 'Read a text file. Lines come numbered like `cat -n` (number, tab, text); the numbers are not part of the file. '
+      + `Returns up to ${config.readLimit} lines from offset; long files end with the offset to continue from. `
+      + 'Read a file before you edit or overwrite it.',
+    inputSchema: readInput,
+    concurrency: 'shared',
+    async execute(input, exec) {
+      try {
+        const target = await resolveTarget(ctx, input.file_path, exec)
+        const path = target.displayPath
+        const info = await ctx.fs.stat(target, exec.signal)
+        if (info === undefined) {
+          ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
+          throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
+        }
+        if (info.type !== 'file') {
+          // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
+          const what = info.type === 'directory' ? 'a directory' : 'a special file'
+          throw new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
+        }
+        const small = info.size !== undefined && info.size <= config.readStreamThreshold
+        const chunks = small ? [await ctx.fs.readText(target, exec.signal)] : ctx.fs.streamText(target, exec.signal)
+        const offset = input.offset ?? 1
+        const window = await buildWindow(chunks, {
+          offset,
+          limit: Math.min(input.limit ?? config.readLimit, config.readLimit),
+          maxLineLength: config.readMaxLineLength,
+          maxBytes: config.readMaxBytes,
+        })
+        ctx.emit('fs/observed', target, { kind: 'present', version: info.version }, exec)
+        return renderRead({ path, offset, window, maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes })
+      } catch (error) {
+        if (FsError.is(error)) return renderFailure('read', error)
+        throw error
+      }
+    },
+  })
+}

@@ -1,0 +1,137 @@
+/** Limits of one read window. `offset` is the 1-based number of the first line shown. */
+export interface WindowOptions {
+  offset: number
+  limit: number
+  maxLineLength: number
+  maxBytes: number
+}
+
+export interface WindowLine {
+  number: number
+  text: string
+  /** The line was longer than `maxLineLength` characters (or the byte budget) and is shown cut. */
+  cut: boolean
+}
+
+export interface ReadWindow {
+  lines: WindowLine[]
+  /** Why the window ended: the end of the file, the line limit, or the byte budget. */
+  end: 'eof' | 'limit' | 'bytes'
+  /** How many lines the file has; known only when the window reached the end of the file. */
+  totalLines?: number
+  /** Where the next window starts, when the file goes on after this one. */
+  nextOffset?: number
+}
+
+/** The bytes a line takes in the rendered output: `cat -n` prefix, text, line feed. */
+export function renderedLineBytes(number: number, text: string): number {
+  return linePrefix(number).length + Buffer.byteLength(text, 'utf8') + 1
+}
+
+/** `cat -n` numbering: the line number right-aligned to width 6, then a tab. */
+export function linePrefix(number: number): string {
+  return `${String(number).padStart(6)}\t`
+}
+
+/**
+ * Cuts a window of lines out of a text stream. It stops consuming the stream as soon as it knows
+ * how the window ends, so the cost follows the window and not the file size: lines before the
+ * offset are counted without being kept, and a line longer than the cap is scanned but not stored.
+ * Breaking out of the `for await` closes the provider's stream (and its file handle).
+ *
+ * Lines end at LF; a CR before it is not shown. A final line without a line feed still counts.
+ * Cuts never split a character: lengths are in code points, budgets in whole UTF-8 sequences.
+ */
+export async function buildWindow(chunks: AsyncIterable<string> | Iterable<string>, options: WindowOptions): Promise<ReadWindow> {
+  const { offset, limit, maxLineLength, maxBytes } = options
+  // Enough UTF-16 units for maxLineLength code points plus a trailing CR, whatever the characters.
+  const keepUnits = maxLineLength * 2 + 2
+  const lines: WindowLine[] = []
+  let bytes = 0
+  let number = 1
+  let buffer = ''
+  let overflow = false
+  let started = false
+  let result: ReadWindow | undefined
+
+  // Called at the end of line `number`; returns the finished window when this line ends it.
+  const completeLine = (): ReadWindow | undefined => {
+    if (number >= offset) {
+      let text = overflow ? buffer : buffer.endsWith('\r') ? buffer.slice(0, -1) : buffer
+      const capped = cutCodePoints(text, maxLineLength)
+      let cut = overflow || capped !== undefined
+      if (capped !== undefined) text = capped
+      let size = renderedLineBytes(number, text)
+      if (bytes + size > maxBytes) {
+        if (lines.length > 0) return { lines, end: 'bytes', nextOffset: number }
+        // A first line that alone exceeds the budget is shown cut, so every window makes progress.
+        text = cutUtf8(text, Math.max(1, maxBytes - linePrefix(number).length - 1))
+        cut = true
+        size = renderedLineBytes(number, text)
+      }
+      lines.push({ number, text, cut })
+      bytes += size
+    }
+    number++
+    buffer = ''
+    overflow = false
+    started = false
+    return undefined
+  }
+
+  scan: for await (const chunk of chunks) {
+    let position = 0
+    while (position < chunk.length) {
+      // The window is full and there is more text: the next line exists.
+      if (lines.length === limit) {
+        result = { lines, end: 'limit', nextOffset: number }
+        break scan
+      }
+      const newline = chunk.indexOf('\n', position)
+      const stop = newline < 0 ? chunk.length : newline
+      started = true
+      if (number >= offset && !overflow) {
+        const room = keepUnits - buffer.length
+        if (stop - position > room) overflow = true
+        buffer += chunk.slice(position, position + Math.min(room, stop - position))
+      }
+      if (newline < 0) break
+      position = newline + 1
+      result = completeLine()
+      if (result !== undefined) break scan
+    }
+  }
+  if (result !== undefined) return result
+  if (started) {
+    const ended = completeLine()
+    if (ended !== undefined) return ended
+  }
+  return { lines, end: 'eof', totalLines: number - 1 }
+}
+
+/** The first `max` code points of `text`, or `undefined` when it is not longer than that. */
+export function cutCodePoints(text: string, max: number): string | undefined {
+  if (text.length <= max) return undefined
+  let units = 0
+  for (let count = 0; count < max && units < text.length; count++) units += isHighSurrogate(text, units) ? 2 : 1
+  return units < text.length ? text.slice(0, units) : undefined
+}
+
+/** The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes` (at least one character). */
+export function cutUtf8(text: string, maxBytes: number): string {
+  let units = 0
+  let bytes = 0
+  while (units < text.length) {
+    const code = text.codePointAt(units)!
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4
+    if (bytes + size > maxBytes && units > 0) break
+    bytes += size
+    units += code >= 0x10000 ? 2 : 1
+  }
+  return text.slice(0, units)
+}
+
+function isHighSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length
+}

@@ -1,0 +1,45 @@
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { defineTool } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import { z } from 'zod'
+import { countLines, lineChanges } from './changes'
+import { resolveTarget } from './paths'
+import { renderFailure, renderWrite } from './render'
+
+export const writeInput = z.object({
+  file_path: z.string().describe('The file to write: absolute, or relative to the working directory.'),
+  content: z.string().describe('The complete new content of the file.'),
+})
+
+/**
+ * `write`: the guard comes from the `fs/write-intent` waterfall (the policy's choice, or no guard
+ * when no policy is loaded) and is checked by the provider inside its critical section. The tool
+ * itself never stats: a probe here would only race the write it is meant to protect.
+ */
+export function writeTool(ctx: Context) {
+  return defineTool({
+    name: 'write',
+    description: 'Create a file, or replace the whole content of an existing one. '
+      + 'Overwriting an existing file requires having read it first (with read), and fails if it changed since. '
+      + 'For changes to part of a file, prefer edit.',
+    inputSchema: writeInput,
+    concurrency: 'exclusive',
+    async execute(input, exec) {
+      try {
+        const target = await resolveTarget(ctx, input.file_path, exec)
+        const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
+        const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
+        ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
+        return renderWrite({
+          path: target.displayPath,
+          operation: outcome.operation,
+          lines: countLines(outcome.after),
+          ...(outcome.before === null ? {} : { changes: lineChanges(outcome.before, outcome.after) }),
+        })
+      } catch (error) {
+        if (FsError.is(error)) return renderFailure('write', error)
+        throw error
+      }
+    },
+  })
+}
