@@ -4,7 +4,7 @@ import { countLines, insertLines, lineAt, occurrenceLines, snippetSpan } from '.
 import { render } from './render'
 import { type Editor, explain, invalid, missing, withText } from './runtime'
 import type { Input } from './schema'
-import { collectWindow, type NumberedLine, single } from './window'
+import { rangeWindow, type WindowLine } from './window'
 
 /**
  * `create` always publishes with `createIfAbsent`, with or without the policy and whatever the
@@ -61,7 +61,7 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
     : normalizeLineEndings(outcome.before).indexOf(normalizeLineEndings(oldStr))
   const first = lineAt(normalizeLineEndings(outcome.before ?? outcome.after), Math.max(at, 0))
   const changed = normalizeLineEndings(newStr).split('\n').length
-  return render.edited(path, await snippet(editor, outcome.after, first, changed))
+  return render.edited(path, await snippet(editor, outcome.after, first, changed), editor.window)
 }
 
 /**
@@ -100,7 +100,7 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   }
   editor.observe(target, { kind: 'present', version: outcome.version }, exec)
   editor.histories.of(exec.agent?.session).push(target.targetKey, text, outcome.version)
-  return render.inserted(target.displayPath, await snippet(editor, outcome.after, insertion.firstLine, insertion.lineCount))
+  return render.inserted(target.displayPath, await snippet(editor, outcome.after, insertion.firstLine, insertion.lineCount), editor.window)
 }
 
 /** The edit-intent decision; the default (no policy) is no guard. Policy refusals get their remedy. */
@@ -123,9 +123,9 @@ async function ambiguity(editor: Editor, target: FsTarget, oldStr: string, exec:
 }
 
 /** Four lines around the change, numbered like `view`, with the same per-line cap. */
-async function snippet(editor: Editor, after: string, firstLine: number, changedLines: number): Promise<NumberedLine[]> {
+async function snippet(editor: Editor, after: string, firstLine: number, changedLines: number): Promise<WindowLine[]> {
   const { start, end } = snippetSpan(firstLine, changedLines, countLines(after))
   if (end < start) return []
   const limits = { ...editor.window, maxLines: end - start + 1, maxBytes: Number.POSITIVE_INFINITY }
-  return (await collectWindow(single(after), start, end, limits)).lines
+  return (await rangeWindow([after], start, end, limits)).lines
 }

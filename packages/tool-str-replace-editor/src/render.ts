@@ -1,21 +1,28 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
-import { numberLine, type NumberedLine, type TextWindow } from './window'
+import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from './window'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
 
-const numbered = (lines: NumberedLine[]): string => lines.map(numberLine).join('\n')
+/** Numbered lines, then a note naming the lines shown cut (as `read` flags them). */
+function numbered(lines: WindowLine[], maxLineLength: number): string {
+  const body = lines.map(numberLine).join('\n')
+  const cut = lines.filter((line) => line.cut).map((line) => line.number)
+  if (cut.length === 0) return body
+  const which = cut.length === 1 ? `Line ${cut[0]} is` : `Lines ${cut.slice(0, 10).join(', ')}${cut.length > 10 ? ', …' : ''} are`
+  return `${body}\n[${which} cut: a line is shown up to ${maxLineLength} characters.]`
+}
 
 /** Why a window stopped early, and the exact call that shows the rest. */
-function continuation(window: TextWindow, end: number | undefined, limits: { maxLines: number; maxBytes: number }): string {
+function continuation(window: TextWindow, end: number | undefined, limits: WindowLimits): string {
   if (window.nextLine === undefined) return ''
-  const why = window.limit === 'lines' ? `${limits.maxLines} lines` : `${Math.round(limits.maxBytes / 1024)} KiB`
+  const why = window.limit === 'lines' ? `${limits.maxLines} lines` : formatBytes(limits.maxBytes)
   return `\n[Output cut at ${why}. To see more, view again with view_range [${window.nextLine}, ${end ?? -1}].]`
 }
 
 export const render = {
-  viewFile(path: string, window: TextWindow, end: number | undefined, limits: { maxLines: number; maxBytes: number }): string {
-    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines)
+  viewFile(path: string, window: TextWindow, end: number | undefined, limits: WindowLimits): string {
+    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
     return `Here's the result of running \`cat -n\` on ${path}:\n${body}${continuation(window, end, limits)}\n`
   },
 
@@ -26,19 +33,19 @@ export const render = {
 
   created: (path: string) => `File created successfully at: ${path}`,
 
-  edited(path: string, snippet: NumberedLine[]): string {
+  edited(path: string, snippet: WindowLine[], limits: WindowLimits): string {
     return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n`
-      + `${numbered(snippet)}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`
+      + `${numbered(snippet, limits.maxLineLength)}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`
   },
 
-  inserted(path: string, snippet: NumberedLine[]): string {
+  inserted(path: string, snippet: WindowLine[], limits: WindowLimits): string {
     return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n`
-      + `${numbered(snippet)}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). `
+      + `${numbered(snippet, limits.maxLineLength)}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). `
       + 'Edit the file again if necessary.'
   },
 
-  undone(path: string, window: TextWindow, limits: { maxLines: number; maxBytes: number }): string {
-    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines)
+  undone(path: string, window: TextWindow, limits: WindowLimits): string {
+    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
     return `Last edit to ${path} undone successfully. Here's the result of running \`cat -n\` on ${path}:\n`
       + `${body}${continuation(window, undefined, limits)}\n`
   },
@@ -97,6 +104,10 @@ export const render = {
   undoStale: (path: string) =>
     `Cannot undo the last edit to ${path}: the file has changed since that edit, and undo never overwrites a later change. `
     + 'Re-read the file, then revert by hand with `str_replace` if still needed.',
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }
 
 function nothingDone(command: Command): string {

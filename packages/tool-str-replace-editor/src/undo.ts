@@ -3,7 +3,7 @@ import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, withText } from './runtime'
 import type { Input } from './schema'
-import { collectWindow, single } from './window'
+import { rangeWindow } from './window'
 
 /**
  * `undo_edit`: puts back the text from before this session's last `str_replace`/`insert` of the
@@ -25,6 +25,6 @@ export async function undoEdit(editor: Editor, input: Input, exec: ToolExecution
   }
   history.popTo(target.targetKey, outcome.version)
   editor.observe(target, { kind: 'present', version: outcome.version }, exec)
-  const window = await collectWindow(single(outcome.after), 1, undefined, editor.window)
+  const window = await rangeWindow([outcome.after], 1, undefined, editor.window)
   return render.undone(target.displayPath, window, editor.window)
 }
