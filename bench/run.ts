@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { runB2 } from './cases/b2-durable-write'
 import { runB3 } from './cases/b3-edit'
+import { runB5 } from './cases/b5-syscalls'
 import type { CaseResult } from './harness/case'
 import { QUICK } from './harness/config'
 import { loadAverage, machineInfo } from './harness/machine'
@@ -14,7 +15,7 @@ const loadBefore = loadAverage()
 const scratch = await Scratch.create()
 const cases: CaseResult[] = []
 const only = process.env.DSH_BENCH_ONLY?.split(',')
-const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B2', runB2], ['B3', runB3]]
+const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B2', runB2], ['B3', runB3], ['B5', runB5]]
 try {
   for (const [id, runner] of runners) {
     if (only && !only.includes(id)) continue

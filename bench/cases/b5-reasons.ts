@@ -1,0 +1,35 @@
+/**
+ * Why the local provider (and the tools on top of it) make each system call, read off an
+ * `strace -f -y` of one operation of each kind and the code of `packages/fs-local/src`.
+ */
+export const SYSCALL_REASONS: Record<string, string> = {
+  readlink: 'glibc `realpath(3)` walks the path one component at a time: `resolve` mints the target key (realpath); with a containment `root` set (the default config) `stat`/mutations re-check the key (`#checkReal`) and the publish re-checks the parent (a directory swapped for a symlink); plus one `readlink(/proc/self/fd/N)` per opened file to learn where the bytes really are',
+  statx: 'read: the tool\'s one `stat` (routing, version), `openRegular`\'s stat (refuse a FIFO/device before opening), `fstat` of the descriptor (the version matches the bytes), `readFile`\'s size fstat. Writes add: the `probe` stat (+ lstat when absent: a dangling symlink is in the way), `mkdir -p` of the parent, the version re-check right before `rename`, Node\'s `rm` lstat of the staged name and of the staging dir, and the final `fstat` of the published inode (its version)',
+  openat: 'the target for reading (replace/edit: inside the lock, to keep BOM/CRLF and check the version), the staged temp file (`O_CREAT|O_EXCL|O_NOFOLLOW`), the parent directory for its fsync',
+  close: 'one per descriptor opened',
+  read: 'the file\'s bytes (one read for a file that fits the buffer)',
+  write: 'the new bytes into the staged file',
+  pwrite64: 'write-file-atomic writes the temp file at offset 0',
+  fsync: 'dsh: the staged file, then the parent directory after `link`/`rename` (without the second a crash can lose the new name); write-file-atomic: the file only',
+  mkdir: '`mkdir -p` of the parent (EEXIST when it is there) and the private 0700 staging directory (`mkdtemp`)',
+  rmdir: 'removes the staging directory after publication',
+  unlink: 'dsh create: drops the staging name after `link` (the published name keeps the inode); wfa: its temp name is renamed away',
+  link: 'guarded create: `link(2)` fails with EEXIST instead of replacing a file that appeared meanwhile',
+  rename: 'atomic replace of the target by the staged file',
+  fchmod: 'replace keeps the previous file\'s mode',
+  fchown: 'replace keeps the previous owner (only when running as root, as here)',
+  chmod: 'write-file-atomic copies the mode of the file it replaces',
+  chown: 'write-file-atomic copies the owner of the file it replaces (as root)',
+  getrandom: 'random suffix of the staging directory (`mkdtemp`)',
+  futex: 'libuv thread pool: every `fs.promises` call is handed to a worker thread and back',
+  'epoll_pwait': 'the event loop waiting for thread-pool completions',
+  'read (event loop)': 'the loop draining the eventfd a worker signals on completion (and the benchmark\'s own stdin handshake)',
+  'write (event loop)': 'a worker signalling completion to the loop through its eventfd',
+  rt_sigaction: 'write-file-atomic (`signal-exit`) installs and removes handlers for every signal on each write, to delete its temp file on a crash',
+  rt_sigprocmask: 'idem, signal-exit',
+  mmap: 'V8 heap growth for the file contents (strings, buffers)',
+  munmap: 'V8 heap release',
+  mprotect: 'V8 heap / code pages',
+  madvise: 'V8 heap release',
+  getpid: 'V8/Node internals',
+}
