@@ -35,13 +35,7 @@ const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid()
  * takes the previous file's mode (and its owner when we are root, since only root may give a file away).
  */
 export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined): Promise<Staged> {
-  try {
-    await mkdir(parent, { recursive: true })
-  } catch (error) {
-    // `mkdir -p` over a path whose last component is a file reports EEXIST.
-    if (errnoCode(error) === 'EEXIST') throw new FsError('FS_NOT_DIRECTORY', `${parent} is not a directory`, { cause: error, path: parent })
-    throw error
-  }
+  await makeParents(parent)
   const dir = await makeStaging(parent)
   const file = join(dir, 'content')
   let handle: FileHandle | undefined
@@ -64,6 +58,26 @@ export async function stage(parent: string, bytes: Uint8Array, previous: Previou
     await rm(dir, { recursive: true, force: true }).catch(() => {})
     throw error
   }
+}
+
+/**
+ * `mkdir -p`, then fsync of every directory that gained an entry, so the new directories survive a
+ * crash together with the file published into them (the parent itself is synced after publication).
+ */
+async function makeParents(parent: string): Promise<void> {
+  let first: string | undefined
+  try {
+    first = await mkdir(parent, { recursive: true })
+  } catch (error) {
+    // `mkdir -p` over a path whose last component is a file reports EEXIST.
+    if (errnoCode(error) === 'EEXIST') throw new FsError('FS_NOT_DIRECTORY', `${parent} is not a directory`, { cause: error, path: parent })
+    throw error
+  }
+  if (first === undefined) return
+  for (let dir = parent; dir !== dirname(first); dir = dirname(dir)) {
+    if (dir !== parent) await syncDirectory(dir)
+  }
+  await syncDirectory(dirname(first))
 }
 
 /** Atomically replaces (or creates) `destination` with the staged file. */

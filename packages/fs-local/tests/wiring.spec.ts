@@ -51,3 +51,32 @@ describe('Cordis wiring', () => {
     await rm(dir, { recursive: true })
   })
 })
+
+describe('size bounds', () => {
+  it('reports no `before` text above diffMaxBytes but still writes and edits', async () => {
+    const dir = await tempDir()
+    const ctx = new Context()
+    await ctx.plugin(LocalFileSystem, { cwd: dir, diffMaxBytes: 8 })
+    const target = await ctx.fs.resolve('f.txt')
+    expect(await ctx.fs.writeText(target, 'short')).toMatchObject({ operation: 'create', before: null })
+    expect(await ctx.fs.writeText(target, 'a longer text')).toMatchObject({ before: 'short', after: 'a longer text' })
+    expect(await ctx.fs.writeText(target, 'next')).toMatchObject({ before: null, after: 'next' })
+    await ctx.fs.writeText(target, 'x'.repeat(20))
+    const edit = await ctx.fs.editText(target, { oldString: 'xx', newString: 'y', replaceAll: true })
+    expect(edit).toMatchObject({ before: null, after: 'y'.repeat(10), replacements: 10 })
+    expect(await readFile(join(dir, 'f.txt'), 'utf8')).toBe('y'.repeat(10))
+  })
+
+  it('fails FS_TOO_LARGE reading or editing a file above maxTextBytes, and streams it instead', async () => {
+    const dir = await tempDir()
+    const ctx = new Context()
+    await ctx.plugin(LocalFileSystem, { cwd: dir, maxTextBytes: 1024 })
+    const target = await ctx.fs.resolve('big.txt')
+    await ctx.fs.writeText(target, 'z'.repeat(2048))
+    await expectFsError(ctx.fs.readText(target), 'FS_TOO_LARGE')
+    await expectFsError(ctx.fs.editText(target, { oldString: 'z', newString: 'a', replaceAll: true }), 'FS_TOO_LARGE')
+    let streamed = ''
+    for await (const chunk of ctx.fs.streamText(target)) streamed += chunk
+    expect(streamed).toBe('z'.repeat(2048))
+  })
+})
