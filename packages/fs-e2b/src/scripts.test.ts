@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process'
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { parseStatLine } from './parse'
+import { LIST, PUBLISH, READ, STAT } from './scripts'
+import { controlCommand, scriptOutput } from './shell'
+import { STATUS } from './status'
+
+// The scripts run here under the local bash, with the same command line the sandbox receives:
+// the exit-code table is checked against real files, FIFOs and links.
+function runLocal(script: string, args: string[]): Promise<{ exitCode: number; output: string }> {
+  return new Promise((done) => {
+    execFile('bash', ['-c', controlCommand(script, args)], { timeout: 5000 }, (error, stdout) => {
+      const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+      done({ exitCode, output: scriptOutput(stdout) ?? '' })
+    })
+  })
+}
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dsh-e2b-scripts-'))
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+async function staged(name: string, text: string): Promise<string> {
+  const stage = join(dir, '.dsh-stage-0123456789abcdef', name)
+  await mkdir(join(dir, '.dsh-stage-0123456789abcdef'), { recursive: true })
+  await writeFile(stage, text)
+  return stage
+}
+
+describe('STAT and READ', () => {
+  it('tell a missing path, a path under a file and a dangling link apart', async () => {
+    await writeFile(join(dir, 'f'), 'x')
+    await symlink('nowhere', join(dir, 'dangling'))
+    expect((await runLocal(STAT, [join(dir, 'missing')])).exitCode).toBe(STATUS.ABSENT)
+    expect((await runLocal(STAT, [join(dir, 'f', 'child')])).exitCode).toBe(STATUS.NOT_DIRECTORY)
+    expect((await runLocal(STAT, [join(dir, 'dangling')])).exitCode).toBe(STATUS.DANGLING)
+  })
+
+  it('refuse a FIFO as NOT_REGULAR without opening it', async () => {
+    await new Promise((done) => execFile('mkfifo', [join(dir, 'pipe')], done))
+    const result = await runLocal(READ, [join(dir, 'pipe'), 'content'])
+    expect(result.exitCode).toBe(STATUS.NOT_REGULAR)
+    expect(parseStatLine(result.output.split('\n')[0]!, 'pipe').type).toBe('other')
+  })
+
+  it('print the bytes between two equal stat lines', async () => {
+    await writeFile(join(dir, 'f'), Uint8Array.of(0, 1, 2, 0xff))
+    const result = await runLocal(READ, [join(dir, 'f'), 'content'])
+    const [before, base64, after] = result.output.split('\n')
+    expect(result.exitCode).toBe(0)
+    expect([...Buffer.from(base64!, 'base64')]).toEqual([0, 1, 2, 0xff])
+    expect(after).toBe(before)
+  })
+})
+
+describe('PUBLISH create', () => {
+  it('links the staged file in place and removes the staging directory', async () => {
+    const stage = await staged('new.txt', 'mine')
+    const result = await runLocal(PUBLISH, ['create', join(dir, 'new.txt'), stage, ''])
+    expect(result.exitCode).toBe(0)
+    expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('mine')
+    expect((await stat(join(dir, 'new.txt'))).nlink).toBe(1)
+    expect(await readdir(dir)).toEqual(['new.txt'])
+  })
+
+  it('never replaces what is already there, and says what it is', async () => {
+    await writeFile(join(dir, 'file'), 'theirs')
+    await mkdir(join(dir, 'directory'))
+    await symlink('nowhere', join(dir, 'dangling'))
+    for (const [name, status] of [['file', STATUS.EXISTS], ['directory', STATUS.NOT_REGULAR], ['dangling', STATUS.NOT_REGULAR]] as const) {
+      const stage = await staged(name, 'mine')
+      expect((await runLocal(PUBLISH, ['create', join(dir, name), stage, ''])).exitCode).toBe(status)
+    }
+    expect(await readFile(join(dir, 'file'), 'utf8')).toBe('theirs')
+    expect((await readdir(dir)).sort()).toEqual(['dangling', 'directory', 'file'])
+  })
+
+  it('reclaims staging directories abandoned more than an hour ago, and only those', async () => {
+    await mkdir(join(dir, '.dsh-stage-aaaaaaaaaaaaaaaa'))
+    const old = new Date(Date.now() - 2 * 3600_000)
+    await utimes(join(dir, '.dsh-stage-aaaaaaaaaaaaaaaa'), old, old)
+    await mkdir(join(dir, '.dsh-stage-bbbbbbbbbbbbbbbb'))
+    const stage = await staged('new.txt', 'x')
+    await runLocal(PUBLISH, ['create', join(dir, 'new.txt'), stage, ''])
+    expect((await readdir(dir)).sort()).toEqual(['.dsh-stage-bbbbbbbbbbbbbbbb', 'new.txt'])
+  })
+})
+
+describe('PUBLISH replace', () => {
+  it('swaps only at the expected version and keeps the file mode', async () => {
+    await writeFile(join(dir, 'f'), 'old')
+    await chmod(join(dir, 'f'), 0o640)
+    const version = parseStatLine((await runLocal(STAT, [join(dir, 'f')])).output, 'f').version
+    const wrong = await staged('f', 'wrong')
+    expect((await runLocal(PUBLISH, ['replace', join(dir, 'f'), wrong, `${version}0`])).exitCode).toBe(STATUS.STALE)
+    expect(await readFile(join(dir, 'f'), 'utf8')).toBe('old')
+    const right = await staged('f', 'new')
+    expect((await runLocal(PUBLISH, ['replace', join(dir, 'f'), right, version])).exitCode).toBe(0)
+    expect(await readFile(join(dir, 'f'), 'utf8')).toBe('new')
+    expect((await stat(join(dir, 'f'))).mode & 0o777).toBe(0o640)
+    expect(await readdir(dir)).toEqual(['f'])
+  })
+
+  it('never recreates a file that disappeared', async () => {
+    const stage = await staged('gone', 'x')
+    expect((await runLocal(PUBLISH, ['replace', join(dir, 'gone'), stage, '1:2:3:4.0:5.0'])).exitCode).toBe(STATUS.STALE)
+    expect(await readdir(dir)).toEqual([])
+  })
+})
+
+describe('LIST', () => {
+  it('hides staging directories of writers in flight', async () => {
+    await staged('x', 'x')
+    await writeFile(join(dir, 'visible'), 'v')
+    const result = await runLocal(LIST, [dir])
+    expect(result.exitCode).toBe(0)
+    expect(result.output).toContain('./visible')
+    expect(result.output).not.toContain('.dsh-stage-')
+  })
+})
