@@ -86,7 +86,9 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
     text = await editor.ctx.fs.readText(target, exec.signal)
   } catch (error) {
     // Gone since the version the guard names: the guard is stale, as `str_replace` would report.
-    if (FsError.is(error, 'FS_NOT_FOUND')) throw withText(error, render.stale('insert', target.displayPath))
+    if (FsError.is(error, 'FS_NOT_FOUND')) {
+      throw new FsError('FS_STALE_VERSION', render.stale('insert', target.displayPath), { cause: error, path: target.displayPath })
+    }
     throw error
   }
   const total = countLines(text)

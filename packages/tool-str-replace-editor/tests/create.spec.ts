@@ -1,0 +1,60 @@
+import type { FsObservation } from '@deepseek-ai/dsh-fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { editorFixture, type EditorFixture, textOf } from './fixture'
+
+let f: EditorFixture
+afterEach(() => f.dispose())
+
+async function setup(policy: boolean) {
+  f = await editorFixture({ policy })
+  const observed: FsObservation[] = []
+  f.ctx.on('fs/observed', (_target, observation) => void observed.push(observation))
+  return observed
+}
+
+describe.each([true, false])('create (policy loaded: %s)', (policy) => {
+  it('makes a new file with the exact text, parents included, and records it present', async () => {
+    const observed = await setup(policy)
+    const text = await f.ok({ command: 'create', path: 'sub/new.txt', file_text: 'héllo\n$& $$\n' })
+    expect(text).toBe(`File created successfully at: ${f.at('sub/new.txt')}`)
+    expect((await f.bytes('sub/new.txt'))?.toString()).toBe('héllo\n$& $$\n')
+    const info = await f.fs.stat(await f.fs.resolve(f.at('sub/new.txt')))
+    expect(observed).toEqual([{ kind: 'present', version: info!.version }])
+  })
+
+  it('never overwrites an existing file, even one never seen, and says how to change it', async () => {
+    const observed = await setup(policy)
+    await f.put('a.txt', 'original')
+    const result = await f.call({ command: 'create', path: 'a.txt', file_text: 'clobber' })
+    expect(result.error?.code).toBe('FS_NOT_OBSERVED')
+    expect(textOf(result)).toBe(`File already exists at: ${f.at('a.txt')}. Cannot overwrite files using command \`create\`. `
+      + 'View the file, then change it with `str_replace` or `insert`.')
+    expect((await f.bytes('a.txt'))?.toString()).toBe('original')
+    expect(observed).toEqual([])
+  })
+
+  it('refuses a directory in the way with FS_NOT_REGULAR_FILE', async () => {
+    await setup(policy)
+    await f.ok({ command: 'create', path: 'd/x', file_text: '' })
+    const result = await f.call({ command: 'create', path: 'd', file_text: 'x' })
+    expect(result.error?.code).toBe('FS_NOT_REGULAR_FILE')
+  })
+
+  it('asks for file_text', async () => {
+    await setup(policy)
+    const result = await f.call({ command: 'create', path: 'a.txt' })
+    expect(result.error).toEqual({ code: 'INVALID_ARGUMENTS', message: 'Parameter `file_text` is required for command: create' })
+    expect(await f.bytes('a.txt')).toBeUndefined()
+  })
+})
+
+describe('create after a view', () => {
+  it('still refuses to replace a file the session has viewed: create is for new files only', async () => {
+    await setup(true)
+    await f.put('a.txt', 'seen')
+    await f.ok({ command: 'view', path: 'a.txt' })
+    const result = await f.call({ command: 'create', path: 'a.txt', file_text: 'replaced' })
+    expect(result.error?.code).toBe('FS_NOT_OBSERVED')
+    expect((await f.bytes('a.txt'))?.toString()).toBe('seen')
+  })
+})
