@@ -1,0 +1,102 @@
+import { execFile, spawn } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { bundle } from '../harness/bundle'
+import { type CaseResult, fmtBytes, fmtMs, fmtRatio, type Verdict } from '../harness/case'
+import { config } from '../harness/config'
+import { interleave } from '../harness/interleave'
+import { BENCH } from '../harness/paths'
+import type { Scratch } from '../harness/scratch'
+import { ratio, summarize } from '../harness/stats'
+import { expectOk, toolStack } from '../harness/tool-stack'
+import { generateTextFile } from '../inputs/text'
+
+const TITLE = 'read window'
+const BASELINE = 'GNU `sed -n \'A,Bp;Bq\'` printing the same lines A–B of the same file (a process spawn per call, as a shell tool would)'
+const RATIO_LIMIT = 1.5
+const HEAD_LIMIT_MS = 10
+const RSS_LIMIT = 100 * 1024 * 1024
+
+/** Runs sed to completion and returns its output size (so the call cannot be optimised away). */
+function sed(file: string, from: number, to: number): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn('sed', ['-n', `${from},${to}p;${to}q`, file], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let bytes = 0
+    child.stdout.on('data', (chunk: Buffer) => { bytes += chunk.length })
+    child.once('error', fail)
+    child.once('close', (code) => (code === 0 ? done(bytes) : fail(new Error(`sed exited ${code}`))))
+  })
+}
+
+/** The numbered lines a read returned: `     N\ttext`. */
+function shownRange(text: string): { from: number; to: number } {
+  const numbers = [...text.matchAll(/^\s*(\d+)\t/gm)].map((m) => Number(m[1]))
+  return { from: numbers[0]!, to: numbers.at(-1)! }
+}
+
+export async function runB1(scratch: Scratch): Promise<CaseResult> {
+  const dir = await scratch.dir('b1')
+  const started = Date.now()
+  const input = await generateTextFile(join(dir, 'big.txt'), config.b1.fileBytes)
+  const generated = (Date.now() - started) / 1000
+  const windows = [
+    ['head', 1],
+    ['middle', Math.floor(input.lines / 2)],
+    ['near the end', input.lines - 1000],
+  ] as const
+  const stack = await toolStack(dir, { policy: true })
+  const rows: string[][] = []
+  const verdicts: Verdict[] = []
+  try {
+    for (const [label, offset] of windows) {
+      const first = expectOk(await stack.call('read', { file_path: 'big.txt', offset }), `read ${label}`)
+      const { from, to } = shownRange(first.content[0]!.text)
+      const rounds = label === 'head' ? config.b1.rounds : config.b1.farRounds
+      const { samples } = await interleave([
+        { name: 'read', run: async () => expectOk(await stack.call('read', { file_path: 'big.txt', offset }), 'read') },
+        { name: 'sed', run: () => sed(input.path, from, to) },
+      ], { rounds, warmup: config.b1.warmup })
+      const read = summarize(samples.read!)
+      const base = summarize(samples.sed!)
+      const r = ratio(read, base)
+      rows.push([label, `${from}–${to}`, String(read.n), fmtMs(read), fmtMs(base), fmtRatio(r)])
+      verdicts.push({ target: `${label} window: ≤ ${RATIO_LIMIT}× sed`, measured: fmtRatio(r), met: r <= RATIO_LIMIT })
+      if (label === 'head') {
+        verdicts.push({ target: `head window ≤ ${HEAD_LIMIT_MS} ms`, measured: `${read.median.toFixed(2)} ms`, met: read.median <= HEAD_LIMIT_MS })
+      }
+    }
+  } finally {
+    await stack.dispose()
+  }
+  const rss = await peakRssOfReads(input.path, windows.map(([, offset]) => offset))
+  verdicts.push({ target: 'peak RSS ≤ 100 MB', measured: `${(rss.afterReads / 1e6).toFixed(1)} MB`, met: rss.afterReads <= RSS_LIMIT })
+  return {
+    id: 'B1', title: TITLE, baseline: BASELINE,
+    tables: [
+      {
+        caption: `File: ${fmtBytes(input.bytes)}, ${input.lines.toLocaleString('en')} lines (generated in ${generated.toFixed(1)} s, in the page cache while measured). \`read\` through \`ctx.tools\` with the policy loaded, default limits (2000 lines, 50 KiB).`,
+        header: ['window', 'lines shown', 'rounds', '`read` tool', 'sed', 'read ÷ sed'],
+        rows,
+      },
+      {
+        caption: 'Peak RSS (VmHWM) of a separate child process on bare `node` (the child script and the workspace sources bundled with esbuild, no tsx) that boots the same stack and reads the three windows once each.',
+        header: ['after boot (Node + stack)', 'after the three reads', 'growth'],
+        rows: [[fmtMb(rss.afterBoot), fmtMb(rss.afterReads), fmtMb(rss.afterReads - rss.afterBoot)]],
+      },
+    ],
+    verdicts,
+    notes: [],
+  }
+}
+
+function fmtMb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`
+}
+
+/** Runs the windows in a bundled child on bare `node`, as a built package would run. */
+async function peakRssOfReads(file: string, offsets: number[]): Promise<{ afterBoot: number; afterReads: number }> {
+  const script = join(dirname(file), 'rss-child.mjs')
+  await bundle(join(BENCH, 'cases/b1-rss-child.ts'), script)
+  const { stdout } = await promisify(execFile)(process.execPath, [script, file, ...offsets.map(String)])
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as { afterBoot: number; afterReads: number }
+}
