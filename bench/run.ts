@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { runB1 } from './cases/b1-read-window'
 import { runB2 } from './cases/b2-durable-write'
 import { runB3 } from './cases/b3-edit'
+import { runB4 } from './cases/b4-policy'
 import { runB5 } from './cases/b5-syscalls'
 import type { CaseResult } from './harness/case'
 import { QUICK } from './harness/config'
@@ -16,7 +17,7 @@ const loadBefore = loadAverage()
 const scratch = await Scratch.create()
 const cases: CaseResult[] = []
 const only = process.env.DSH_BENCH_ONLY?.split(',')
-const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B5', runB5]]
+const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B4', runB4], ['B5', runB5]]
 try {
   for (const [id, runner] of runners) {
     if (only && !only.includes(id)) continue
