@@ -1,5 +1,5 @@
 import { RpcError, type ServerStream } from './connect.js'
-import type { ProcessConfigJson, ProcessEventJson, ProcessSelectorJson, ProcessTable } from './processes.js'
+import { DEADLINE, type ProcessConfigJson, type ProcessEventJson, type ProcessSelectorJson, type ProcessTable } from './processes.js'
 
 interface StartRequest { process?: ProcessConfigJson; pty?: unknown; tag?: string; stdin?: boolean }
 interface SelectorRequest { process?: ProcessSelectorJson }
@@ -24,7 +24,7 @@ export class ProcessService {
 
   async start(req: StartRequest, stream: ServerStream, call: StreamCall): Promise<void> {
     if (req.pty !== undefined) throw new RpcError('unimplemented', 'the emulator does not provide PTYs')
-    const relay = new Relay(stream, call)
+    const relay = new Relay(stream, call, true)
     const proc = await this.table.start(req.process ?? {}, {
       // Unset `stdin` means a pipe (older clients); the SDK sends `false` unless asked.
       stdin: req.stdin !== false, tag: req.tag, timeoutMs: call.deadlineMs,
@@ -35,7 +35,7 @@ export class ProcessService {
 
   async connect(req: SelectorRequest, stream: ServerStream, call: StreamCall): Promise<void> {
     const proc = this.table.get(req.process)
-    const relay = new Relay(stream, call)
+    const relay = new Relay(stream, call, false)
     const unsubscribe = proc.subscribe(relay.push)
     relay.begin(proc.pid)
     await relay.finished
@@ -76,13 +76,14 @@ export class ProcessService {
  * is out, sends keepalives when asked, and ends the stream after `end` or at the deadline.
  */
 class Relay {
-  private readonly backlog: ProcessEventJson[] = []
+  private readonly backlog: (ProcessEventJson | typeof DEADLINE)[] = []
   private started = false
   private settle!: () => void
   readonly finished = new Promise<void>((resolve) => { this.settle = resolve })
   private readonly timers: NodeJS.Timeout[] = []
 
-  constructor(private readonly stream: ServerStream, call: StreamCall) {
+  /** `startedIt`: this stream started the process, so the process's deadline is its own. */
+  constructor(private readonly stream: ServerStream, call: StreamCall, private readonly startedIt: boolean) {
     stream.onClose(() => this.close())
     if (call.deadlineMs) {
       this.timers.push(setTimeout(() => this.close(new RpcError('deadline_exceeded', 'context deadline exceeded')), call.deadlineMs))
@@ -93,9 +94,13 @@ class Relay {
     }
   }
 
-  readonly push = (event: ProcessEventJson): void => {
+  readonly push = (event: ProcessEventJson | typeof DEADLINE): void => {
     if (!this.started) {
       this.backlog.push(event)
+      return
+    }
+    if (event === DEADLINE) {
+      if (this.startedIt) this.close(new RpcError('deadline_exceeded', 'context deadline exceeded'))
       return
     }
     this.stream.send({ event })

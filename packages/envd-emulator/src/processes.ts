@@ -22,6 +22,14 @@ export type ProcessEventJson =
   | { end: EndEventJson }
   | { keepalive: Record<string, never> }
 
+/**
+ * Told to listeners just before a process is killed at its deadline, so a stream can fail with
+ * `deadline_exceeded` (as envd's does) rather than race the end event of the kill.
+ */
+export const DEADLINE = Symbol('deadline')
+
+export type ProcessListener = (event: ProcessEventJson | typeof DEADLINE) => void
+
 export interface EndEventJson { exitCode: number; exited: boolean; status: string; error?: string }
 
 // Go's names for the signals a sandbox process commonly dies of ("signal: killed").
@@ -42,7 +50,7 @@ function endEvent(code: number | null, signal: NodeJS.Signals | null): EndEventJ
 
 /** One child process the emulator started, with its listeners (no replay for late ones). */
 export class ManagedProcess {
-  private readonly listeners = new Set<(event: ProcessEventJson) => void>()
+  private readonly listeners = new Set<ProcessListener>()
   private finished = false
   private killRequested = false
   /** Resolves when the process has exited and its end event went out. */
@@ -72,12 +80,18 @@ export class ManagedProcess {
     child.on('exit', (code, signal) => { if (this.killRequested) finish(code, signal) })
   }
 
-  subscribe(listener: (event: ProcessEventJson) => void): () => void {
+  subscribe(listener: ProcessListener): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
   }
 
-  private emit(event: ProcessEventJson): void {
+  /** The call's deadline passed: warn the listeners, then kill the group. */
+  expire(): void {
+    this.emit(DEADLINE)
+    this.signal('SIGKILL')
+  }
+
+  private emit(event: ProcessEventJson | typeof DEADLINE): void {
     for (const listener of [...this.listeners]) listener(event)
   }
 
@@ -117,7 +131,7 @@ export class ProcessTable {
    * envd, the process is killed when it passes, whether or not a client is still listening.
    */
   async start(config: ProcessConfigJson, opts: { stdin: boolean; tag?: string | undefined; timeoutMs?: number | undefined },
-    listener: (event: ProcessEventJson) => void): Promise<ManagedProcess> {
+    listener: ProcessListener): Promise<ManagedProcess> {
     if (!config.cmd) throw new RpcError('invalid_argument', 'process.cmd is required')
     const cwd = resolveSandboxPath(config.cwd ?? '', this.home)
     if (!(await stat(cwd).catch(() => undefined))) throw new RpcError('invalid_argument', `cwd '${cwd}' does not exist`)
@@ -139,7 +153,7 @@ export class ProcessTable {
     })
     proc.subscribe(listener)
     this.processes.set(pid, proc)
-    if (opts.timeoutMs) timer = setTimeout(() => proc.signal('SIGKILL'), opts.timeoutMs)
+    if (opts.timeoutMs) timer = setTimeout(() => proc.expire(), opts.timeoutMs)
     return proc
   }
 

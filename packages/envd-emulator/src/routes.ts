@@ -3,23 +3,26 @@ import type { FilesystemService } from './filesystem.js'
 import type { ProcessService, StreamCall } from './process-service.js'
 import { watchDir } from './watch.js'
 
-/** Every Connect method the emulator serves, as `<package.Service>/<Method>`. */
-export const SERVED_RPCS = [
-  'filesystem.Filesystem/Stat',
-  'filesystem.Filesystem/MakeDir',
-  'filesystem.Filesystem/Move',
-  'filesystem.Filesystem/ListDir',
-  'filesystem.Filesystem/Remove',
-  'filesystem.Filesystem/WatchDir',
-  'process.Process/Start',
-  'process.Process/Connect',
-  'process.Process/List',
-  'process.Process/SendSignal',
-  'process.Process/SendInput',
-  'process.Process/CloseStdin',
-] as const
+/**
+ * Every Connect method the emulator serves, as `<package.Service>/<Method>`, with its kind
+ * (unary, or server streaming). The drift test compares this list with the SDK's descriptors.
+ */
+export const SERVED_RPCS = {
+  'filesystem.Filesystem/Stat': 'unary',
+  'filesystem.Filesystem/MakeDir': 'unary',
+  'filesystem.Filesystem/Move': 'unary',
+  'filesystem.Filesystem/ListDir': 'unary',
+  'filesystem.Filesystem/Remove': 'unary',
+  'filesystem.Filesystem/WatchDir': 'stream',
+  'process.Process/Start': 'stream',
+  'process.Process/Connect': 'stream',
+  'process.Process/List': 'unary',
+  'process.Process/SendSignal': 'unary',
+  'process.Process/SendInput': 'unary',
+  'process.Process/CloseStdin': 'unary',
+} as const
 
-export type ServedRpc = (typeof SERVED_RPCS)[number]
+export type ServedRpc = keyof typeof SERVED_RPCS
 
 // Request messages arrive as untyped JSON; each service method narrows its own shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,8 +32,10 @@ export type RpcRoute =
   | { kind: 'unary'; handle: (message: Message) => unknown }
   | { kind: 'stream'; handle: (message: Message, stream: ServerStream, call: StreamCall) => Promise<void> }
 
-/** The route table: one entry per served method, checked against SERVED_RPCS by the compiler. */
-export function rpcRoutes(home: string, fs: FilesystemService, processes: ProcessService): Record<ServedRpc, RpcRoute> {
+type RouteTable = { [K in ServedRpc]: Extract<RpcRoute, { kind: (typeof SERVED_RPCS)[K] }> }
+
+/** The route table: one entry per served method, of the kind SERVED_RPCS declares (compiler-checked). */
+export function rpcRoutes(home: string, fs: FilesystemService, processes: ProcessService): RouteTable {
   return {
     'filesystem.Filesystem/Stat': { kind: 'unary', handle: (m) => fs.stat(m) },
     'filesystem.Filesystem/MakeDir': { kind: 'unary', handle: (m) => fs.makeDir(m) },

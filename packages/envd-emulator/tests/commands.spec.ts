@@ -35,7 +35,7 @@ describe('commands API through the real SDK', () => {
 
   it('gives commands /dev/null as stdin unless asked, and a pipe that sendStdin and closeStdin drive', async () => {
     expect((await f.sandbox.commands.run('cat; echo done')).stdout).toBe('done\n')
-    const handle = await f.sandbox.commands.start('cat > piped.txt; echo closed', { stdin: true })
+    const handle = await f.sandbox.commands.run('cat > piped.txt; echo closed', { background: true, stdin: true })
     await handle.sendStdin('through ')
     await f.sandbox.commands.sendStdin(handle.pid, new TextEncoder().encode('stdin'))
     await handle.closeStdin()

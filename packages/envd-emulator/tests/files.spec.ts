@@ -105,6 +105,15 @@ describe('files API through the real SDK', () => {
     await handle.stop()
   })
 
+  it('holds a read of a FIFO open, as envd blocks opening one, until the client gives up', async () => {
+    const fifo = join(f.root, 'blocking-fifo')
+    execFileSync('mkfifo', [fifo])
+    const started = Date.now()
+    await expect(f.sandbox.files.read(fifo, { requestTimeoutMs: 300 })).rejects.toThrow()
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280)
+    expect(await f.sandbox.isRunning()).toBe(true)
+  })
+
   it('reports sandbox health', async () => {
     expect(await f.sandbox.isRunning()).toBe(true)
   })
