@@ -4,7 +4,8 @@ import { FsError, throwIfAborted } from './errors'
 describe('FsError', () => {
   it('is recognised across two copies of the package', async () => {
     // A query string makes Vite load a second, independent instance of the module.
-    const copy = (await import('./errors?second-install')) as typeof import('./errors')
+    const specifier = './errors?second-install'
+    const copy = (await import(/* @vite-ignore */ specifier)) as typeof import('./errors')
     expect(copy.FsError).not.toBe(FsError)
     const foreign = new copy.FsError('FS_STALE_VERSION', 'changed')
     expect(foreign instanceof FsError).toBe(false)
