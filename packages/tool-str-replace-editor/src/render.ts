@@ -92,7 +92,7 @@ export const render = {
     + `${lines === undefined ? '' : ` in lines [${lines.join(', ')}]`}. Please ensure it is unique`,
 
   stale(command: Command, path: string): string {
-    return `${nothingDone(command)}: ${path} has changed since you last viewed it. Re-read the file, then retry.`
+    return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. Re-read the file, then retry.`
   },
 
   notObserved(command: Command, path: string): string {
