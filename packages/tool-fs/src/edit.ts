@@ -50,6 +50,7 @@ export function editTool(ctx: Context, config: Config) {
           replacements: outcome.replacements,
           ...(changes === undefined ? {} : { changes }),
           snippet: changes === undefined ? [] : snippet(outcome.after, changes, config),
+          maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
         if (FsError.is(error)) return renderFailure('edit', error)

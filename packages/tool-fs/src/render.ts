@@ -32,6 +32,7 @@ export interface EditData {
   changes?: LineChanges
   /** Numbered lines of the new text around the first change. */
   snippet: WindowLine[]
+  maxLineLength: number
 }
 
 export function renderRead(data: ReadData): string {
@@ -44,10 +45,8 @@ export function renderRead(data: ReadData): string {
   }
   const body = numbered(window.lines)
   const notes: string[] = []
-  const cut = window.lines.filter((line) => line.cut).map((line) => line.number)
-  if (cut.length > 0) {
-    notes.push(`[${cut.length === 1 ? `Line ${cut[0]} is` : `Lines ${list(cut)} are`} cut: a line is shown up to ${data.maxLineLength} characters.]`)
-  }
+  const cut = cutNote(window.lines, data.maxLineLength)
+  if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number
   const last = window.lines.at(-1)!.number
   if (window.end === 'limit') {
@@ -74,6 +73,8 @@ export function renderEdit(data: EditData): string {
   if (snippet.length > 0) {
     const where = data.replacements > 1 ? 'the first replacement' : 'the change'
     text += `\nThe file around ${where} now reads:\n${numbered(snippet)}`
+    const cut = cutNote(snippet, data.maxLineLength)
+    if (cut !== undefined) text += `\n\n${cut}`
   }
   return text
 }
@@ -101,6 +102,12 @@ function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
     case 'FS_INVALID_PATH': return 'pass a valid file path'
     default: return undefined
   }
+}
+
+function cutNote(lines: WindowLine[], maxLineLength: number): string | undefined {
+  const cut = lines.filter((line) => line.cut).map((line) => line.number)
+  if (cut.length === 0) return undefined
+  return `[${cut.length === 1 ? `Line ${cut[0]} is` : `Lines ${list(cut)} are`} cut: a line is shown up to ${maxLineLength} characters.]`
 }
 
 function numbered(lines: WindowLine[]): string {

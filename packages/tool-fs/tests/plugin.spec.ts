@@ -1,0 +1,114 @@
+import { LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
+import { ToolError } from '@deepseek-ai/dsh-tools'
+import { Context } from 'cordis'
+import { readFile } from 'node:fs/promises'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Stack, stack, toolFsPlugin, toolsPlugin } from './harness'
+
+let s: Stack
+afterEach(async () => {
+  await s?.dispose()
+})
+
+describe('loading', () => {
+  it('registers read, write and edit with strict JSON Schemas', async () => {
+    s = await stack({ policy: true })
+    expect(s.root.tools.list()).toEqual([
+      {
+        name: 'read',
+        description: expect.stringContaining('cat -n'),
+        inputSchema: {
+          type: 'object',
+          properties: {
+            file_path: { type: 'string', description: expect.any(String) },
+            offset: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
+            limit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
+          },
+          required: ['file_path'],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: 'write',
+        description: expect.any(String),
+        inputSchema: {
+          type: 'object',
+          properties: { file_path: { type: 'string', description: expect.any(String) }, content: { type: 'string', description: expect.any(String) } },
+          required: ['file_path', 'content'],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: 'edit',
+        description: expect.any(String),
+        inputSchema: {
+          type: 'object',
+          properties: {
+            file_path: { type: 'string', description: expect.any(String) },
+            old_string: { type: 'string', description: expect.any(String) },
+            new_string: { type: 'string', description: expect.any(String) },
+            replace_all: { type: 'boolean', default: false, description: expect.any(String) },
+          },
+          required: ['file_path', 'old_string', 'new_string'],
+          additionalProperties: false,
+        },
+      },
+    ])
+  })
+
+  it('adds its rules to the system prompt', async () => {
+    s = await stack({ policy: true })
+    expect(s.root.systemPrompt.render()).toContain('Read a file before you edit or overwrite it')
+  })
+
+  it('waits for ctx.fs and unregisters its tools when the provider goes away', async () => {
+    s = await stack({ policy: false })
+    const root = new Context()
+    await root.plugin(toolsPlugin)
+    await root.plugin(toolFsPlugin)
+    expect(root.tools.list()).toEqual([])
+    const provider = await root.plugin(LocalFileSystem, { cwd: s.dir })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(['read', 'write', 'edit'])
+    await provider.dispose()
+    expect(root.tools.list()).toEqual([])
+    expect(root.systemPrompt.render()).toBe('')
+  })
+
+  it('rejects a bad config with a validation error', async () => {
+    const root = new Context()
+    await expect(root.plugin(toolFsPlugin, { readLimit: 0 })).rejects.toThrow(/readLimit/)
+  })
+})
+
+describe('arguments', () => {
+  it('answers a camelCase argument with the snake_case name to use', async () => {
+    s = await stack({ policy: true })
+    const result = await s.call('edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b', replaceAll: true })
+    expect(result.error?.code).toBe('INVALID_ARGUMENTS')
+    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for edit; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.')
+  })
+
+  it('says which argument has the wrong type', async () => {
+    s = await stack({ policy: true })
+    expect(await s.text('read', { file_path: 'a.txt', offset: '5' })).toBe('Argument "offset" must be a number, got the string "5".')
+    expect(await s.text('write', { file_path: 'a.txt' })).toBe('Missing required argument "content" (expected a string).')
+    expect(s.log.calls).toEqual([])
+  })
+})
+
+describe('the tools/execute waterfall', () => {
+  it('lets a permission hook refuse a write before the provider is asked', async () => {
+    s = await stack({ policy: true })
+    s.root.on('tools/execute', async (exec, input, next) => {
+      if (exec.name === 'write' && String((input as { file_path: string }).file_path).endsWith('.env')) {
+        throw new ToolError('PERMISSION_DENIED', 'writing .env files is not allowed')
+      }
+      return next()
+    })
+    expect((await s.call('write', { file_path: '.env', content: 'SECRET=1' })).error).toEqual({ code: 'PERMISSION_DENIED', message: 'writing .env files is not allowed' })
+    expect(s.log.calls).toEqual([])
+    expect((await s.call('write', { file_path: 'ok.txt', content: 'fine' })).isError).toBe(false)
+    expect(await readFile(s.path('ok.txt'), 'utf8')).toBe('fine')
+  })
+})
