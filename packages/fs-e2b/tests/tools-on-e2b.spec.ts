@@ -1,0 +1,89 @@
+import * as policyModule from '@deepseek-ai/dsh-fs-policy'
+import * as toolFsModule from '@deepseek-ai/dsh-tool-fs'
+import * as toolsModule from '@deepseek-ai/dsh-tools'
+import { Context } from 'cordis'
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import E2BFileSystem from '../src'
+import { freshDir, useEmulatedSandbox } from './support/sandbox'
+
+// The model-facing tools, unchanged, over E2B: the same plugins the default agent config loads,
+// with E2BFileSystem in place of the local provider. Loaded the way the Cordis loader loads them.
+const plugin = <T>(module: { default?: T }) => (module.default ?? module) as T
+const sandbox = useEmulatedSandbox()
+let root: Context
+let dir: string
+let fibers: { dispose(): unknown }[] = []
+
+async function load(...args: Parameters<Context['plugin']>): Promise<void> {
+  const fiber = root.plugin(...args)
+  await fiber
+  fibers.unshift(fiber)
+}
+
+beforeEach(async () => {
+  dir = await freshDir(sandbox.root)
+  root = new Context()
+  fibers = []
+  await load(E2BFileSystem, { sandboxId: 'emulated', debug: true, sandboxUrl: sandbox.emulator.url, cwd: dir })
+  await load(plugin(toolsModule))
+  await load(plugin(policyModule))
+  await load(plugin(toolFsModule))
+})
+afterEach(async () => {
+  for (const fiber of fibers) await fiber.dispose()
+})
+
+const session = {}
+const call = (name: string, args: unknown) => root.tools.execute({ name, arguments: args, agent: { session } })
+const onDisk = (name: string) => readFile(join(dir, name), 'utf8')
+
+it('recovers from an external deletion: stale edit, re-read finds absence, edit refused, write recreates', async () => {
+  await writeFile(join(dir, 'a.txt'), 'one\ntwo\n')
+  expect((await call('read', { file_path: 'a.txt' })).isError).toBe(false)
+  await rm(join(dir, 'a.txt'))
+
+  const stale = await call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })
+  expect(stale.error?.code).toBe('FS_STALE_VERSION')
+  expect((await call('read', { file_path: 'a.txt' })).error?.code).toBe('FS_NOT_FOUND')
+  expect((await call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })).error?.code).toBe('FS_NOT_FOUND')
+
+  const created = await call('write', { file_path: 'a.txt', content: 'fresh\n' })
+  expect(created.isError).toBe(false)
+  expect(await onDisk('a.txt')).toBe('fresh\n')
+  expect((await call('edit', { file_path: 'a.txt', old_string: 'fresh', new_string: 'fresher' })).isError).toBe(false)
+  expect(await onDisk('a.txt')).toBe('fresher\n')
+})
+
+it('catches a same-size external rewrite with a restored mtime, then edits after the re-read', async () => {
+  await writeFile(join(dir, 'a.txt'), 'value = 1\n')
+  await call('read', { file_path: 'a.txt' })
+  const before = await stat(join(dir, 'a.txt'))
+  await writeFile(join(dir, 'a.txt'), 'value = 2\n')
+  await utimes(join(dir, 'a.txt'), before.atime, before.mtime)
+
+  const stale = await call('edit', { file_path: 'a.txt', old_string: 'value = 2', new_string: 'value = 3' })
+  expect(stale.error?.code).toBe('FS_STALE_VERSION')
+  expect(await onDisk('a.txt')).toBe('value = 2\n')
+  await call('read', { file_path: 'a.txt' })
+  expect((await call('edit', { file_path: 'a.txt', old_string: 'value = 2', new_string: 'value = 3' })).isError).toBe(false)
+  expect(await onDisk('a.txt')).toBe('value = 3\n')
+})
+
+it('lets a competitor that recreates the file first win: the write fails FS_NOT_OBSERVED and loses nothing', async () => {
+  await writeFile(join(dir, 'a.txt'), 'mine\n')
+  await call('read', { file_path: 'a.txt' })
+  await rm(join(dir, 'a.txt'))
+  expect((await call('read', { file_path: 'a.txt' })).error?.code).toBe('FS_NOT_FOUND')
+  await writeFile(join(dir, 'a.txt'), 'theirs\n')
+  expect((await call('write', { file_path: 'a.txt', content: 'recreated\n' })).error?.code).toBe('FS_NOT_OBSERVED')
+  expect(await onDisk('a.txt')).toBe('theirs\n')
+})
+
+it('refuses to overwrite or edit a file the session never read', async () => {
+  await writeFile(join(dir, 'a.txt'), 'untouched\n')
+  expect((await call('write', { file_path: 'a.txt', content: 'clobber\n' })).error?.code).toBe('FS_NOT_OBSERVED')
+  expect((await call('edit', { file_path: 'a.txt', old_string: 'untouched', new_string: 'x' })).error?.code).toBe('FS_NOT_OBSERVED')
+  expect(await onDisk('a.txt')).toBe('untouched\n')
+})
