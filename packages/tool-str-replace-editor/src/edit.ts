@@ -1,4 +1,4 @@
-import { FsError, type FsTarget, type FsVersion, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { type FsEditOutcome, FsError, type FsTarget, type FsVersion, type FsWriteOutcome, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { countLines, insertLines, lineAt, occurrenceLines, snippetSpan } from './lines'
 import { render } from './render'
@@ -41,7 +41,7 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
   const path = target.displayPath
   if (oldStr.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', render.oldStrEmpty(path), { path })
   const guard = await intent(editor, target, exec, 'str_replace')
-  let outcome
+  let outcome: FsEditOutcome
   try {
     outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, guard, exec.signal)
   } catch (error) {
@@ -94,7 +94,7 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   const total = countLines(text)
   if (input.insert_line < 0 || input.insert_line > total) throw invalid(render.insertLineOutOfRange(input.insert_line, total))
   const insertion = insertLines(text, input.insert_line, input.new_str)
-  let outcome
+  let outcome: FsWriteOutcome
   try {
     outcome = await editor.ctx.fs.writeText(target, insertion.text, { kind: 'replaceIfVersion', version }, exec.signal)
   } catch (error) {

@@ -1,4 +1,4 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, withText } from './runtime'
@@ -16,7 +16,7 @@ export async function undoEdit(editor: Editor, input: Input, exec: ToolExecution
   const history = editor.histories.of(exec.agent?.session)
   const entry = history.peek(target.targetKey)
   if (entry === undefined) throw new ToolError('NO_EDIT_HISTORY', render.noHistory(target.displayPath))
-  let outcome
+  let outcome: FsWriteOutcome
   try {
     outcome = await editor.ctx.fs.writeText(target, entry.previous, { kind: 'replaceIfVersion', version: entry.written }, exec.signal)
   } catch (error) {

@@ -36,10 +36,19 @@ export interface EditorFixture {
 export class CountingFileSystem extends LocalFileSystem {
   stats = 0
   reads = 0
+  /** Chunks a stream handed out before its reader stopped. */
+  chunks = 0
 
   override stat(...args: Parameters<LocalFileSystem['stat']>) {
     this.stats++
     return super.stat(...args)
+  }
+
+  override async *streamText(...args: Parameters<LocalFileSystem['streamText']>) {
+    for await (const chunk of super.streamText(...args)) {
+      this.chunks++
+      yield chunk
+    }
   }
 
   override readText(...args: Parameters<LocalFileSystem['readText']>) {

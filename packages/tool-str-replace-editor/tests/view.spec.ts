@@ -32,6 +32,14 @@ describe('view of a file', () => {
     expect([f.fs.stats, f.fs.reads]).toEqual([1, 0])
   })
 
+  it('reads only as far as the window reaches in a large file', async () => {
+    await f.put('big.txt', 'x'.repeat(99) + '\n'.repeat(1) + `${'y'.repeat(99)}\n`.repeat(100_000))
+    await f.ok({ command: 'view', path: 'big.txt', view_range: [1, 3] })
+    // 10 MB in 64 KiB chunks: the window is in the first one.
+    expect(f.fs.chunks).toBeLessThanOrEqual(2)
+    expect(f.fs.reads).toBe(0)
+  })
+
   it('shows a view_range, with -1 meaning to the end of the file', async () => {
     await f.put('a.txt', 'l1\nl2\nl3\nl4\nl5\n')
     expect(await f.ok({ command: 'view', path: 'a.txt', view_range: [2, 3] })).toContain('     2\tl2\n     3\tl3\n')
