@@ -112,3 +112,27 @@ describe('the tools/execute waterfall', () => {
     expect(await readFile(s.path('ok.txt'), 'utf8')).toBe('fine')
   })
 })
+
+describe('the actor', () => {
+  it('passes the whole execution as the actor of the fs/* events', async () => {
+    s = await stack({ policy: false })
+    const actors: unknown[] = []
+    s.root.on('fs/write-intent', async (_target, actor, next) => { actors.push(actor); return next() })
+    s.root.on('fs/observed', (_target, _observation, actor) => { actors.push(actor) })
+    const controller = new AbortController()
+    await s.root.tools.execute({ name: 'write', arguments: { file_path: 'a.txt', content: 'x' }, callId: 'call-7', signal: controller.signal, agent: { session: s.session } })
+    expect(actors).toEqual([
+      { callId: 'call-7', name: 'write', signal: controller.signal, agent: { session: s.session } },
+      { callId: 'call-7', name: 'write', signal: controller.signal, agent: { session: s.session } },
+    ])
+  })
+
+  it('does not touch the file system for a call whose signal already aborted', async () => {
+    s = await stack({ policy: true })
+    const controller = new AbortController()
+    controller.abort()
+    const result = await s.root.tools.execute({ name: 'write', arguments: { file_path: 'a.txt', content: 'x' }, signal: controller.signal })
+    expect(result.error?.code).toBe('ABORTED')
+    expect(s.log.calls).toEqual([])
+  })
+})
