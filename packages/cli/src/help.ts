@@ -1,0 +1,41 @@
+export const HELP = `dsh: file tools for coding agents that refuse blind and stale writes, served over MCP
+
+Usage
+  dsh start [--config <file>] [--timeout <seconds>]
+  dsh demo
+  dsh --help | --version
+
+Commands
+  start    Boot an agent config (cordis.yml) with the Cordis loader and serve its tools over MCP.
+           Without --config it boots the default config shipped with dsh:
+             fs-local                 files under the working directory (cwd and root)
+             fs-policy                read before edit; writes and edits only from the version read
+             tools                    the tool runtime
+             tool-fs                  read, write, edit
+             tool-str-replace-editor  str_replace_editor
+             mcp                      MCP over stdio
+           stdout carries only MCP messages; logs and a short banner go to stderr.
+           Stops cleanly on SIGINT, SIGTERM and when the client closes stdin.
+           A config that names a missing package, has an invalid field or a plugin that fails
+           stops with a message naming the entry and exit status 1. The config file is never
+           rewritten.
+  demo     Run a scripted session in a temporary directory and print what the model sees:
+           a stale edit caught, recovery after an external delete, an unread overwrite refused.
+
+Options
+  --config <file>     The agent config to boot: a YAML list of entries { id, name, config }.
+  --timeout <seconds> Give up when the config has not finished loading after this long (60).
+  -h, --help          Show this help.
+  -v, --version       Print the version.
+
+Serving over HTTP
+  Set the mcp entry's config to { transport: http, host: 127.0.0.1, port: 3000 }: Streamable
+  HTTP at /mcp, one session (and one read history) per client.
+
+Adding dsh to an MCP client
+  claude mcp add dsh -- npx dsh start
+  { "mcpServers": { "dsh": { "command": "npx", "args": ["dsh", "start"] } } }
+
+Exit status
+  0 stopped cleanly or demo passed, 1 the config could not start or the demo diverged, 2 bad usage.
+`

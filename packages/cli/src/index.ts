@@ -1,0 +1,8 @@
+export { main, parseArguments, DEFAULT_CONFIG } from './cli'
+export { boot, type BootResult } from './boot'
+export { diagnose, type EntryProblem } from './diagnose'
+export { ReadOnlyLoader } from './loader'
+export { logToStderr } from './logger'
+export { start, type StartOptions } from './start'
+export { demo } from './demo'
+export { version } from './version'

@@ -1,0 +1,45 @@
+import { type Context, Logger, type Message } from 'cordis'
+
+const LETTER: Record<string, string> = { error: 'E', warn: 'W', info: 'I', debug: 'D' }
+
+export interface StderrLog {
+  /** Hold error reports of thrown values until `release`: the boot report says them better. */
+  hold(): void
+  /** Prints the held errors, except those whose error (or its cause) is in `reported`. */
+  release(reported: ReadonlySet<unknown>): void
+}
+
+/**
+ * Cordis 4's logger keeps messages in a buffer and prints nothing until a host attaches an
+ * exporter. This one writes to stderr: under the stdio transport stdout belongs to the protocol.
+ */
+export function logToStderr(ctx: Context, level = 2): StderrLog {
+  let held: Message[] | undefined
+  const write = (message: Message) => {
+    const text = Logger.format(exporter, message)
+    const prefix = `${LETTER[message.type] ?? '?'} ${message.name}`
+    process.stderr.write(text.split('\n').map((line) => `${prefix} ${line}`).join('\n') + '\n')
+  }
+  const exporter = {
+    colors: false as const,
+    // The loader names plugins with %c, which cordis' default formatter prints as nothing.
+    formatters: { c: (value: unknown) => String(value), C: (value: unknown) => String(value) },
+    levels: { default: level },
+    export(message: Message) {
+      if (held !== undefined && message.type === 'error' && message.args[0] instanceof Error) held.push(message)
+      else write(message)
+    },
+  }
+  ctx.logger.exporter(exporter)
+  return {
+    hold: () => { held = [] },
+    release(reported) {
+      const messages = held ?? []
+      held = undefined
+      for (const message of messages) {
+        const error = message.args[0] as Error
+        if (!reported.has(error) && !reported.has(error.cause)) write(message)
+      }
+    },
+  }
+}

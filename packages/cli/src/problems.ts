@@ -1,0 +1,17 @@
+import type { EntryProblem } from './diagnose'
+
+/**
+ * The failure report of `dsh start`: one line per broken entry, naming it by id and package,
+ * then what to do. Written for a person reading a terminal or an MCP client's server log.
+ */
+export function formatProblems(configFile: string, problems: EntryProblem[], unexpected: unknown[]): string {
+  const lines = [`dsh: cannot start ${configFile}`]
+  for (const problem of problems) {
+    lines.push(problem.id === '-' ? `  ${problem.message}` : `  entry "${problem.id}" (${problem.name}) ${problem.message}`)
+  }
+  for (const reason of unexpected) {
+    lines.push(`  unexpected error while loading: ${reason instanceof Error ? reason.message : String(reason)}`)
+  }
+  lines.push('Fix the config and run dsh start again; the config file was not modified.')
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,66 @@
+import { Context } from 'cordis'
+import type {} from '@deepseek-ai/dsh-mcp'
+import { banner } from './banner'
+import { boot } from './boot'
+import { logToStderr } from './logger'
+import { formatProblems } from './problems'
+import { version } from './version'
+
+export interface StartOptions {
+  configFile: string
+  timeoutMs: number
+}
+
+/**
+ * `dsh start`: boots the config, reports a broken one (exit 1) or prints the banner and serves
+ * until SIGINT, SIGTERM or the stdio client hanging up (exit 0).
+ */
+export async function start(options: StartOptions): Promise<number> {
+  // stdout carries MCP frames only: a stray console.log in any plugin would corrupt the stream.
+  console.log = console.info = console.debug = console.error
+  const began = performance.now()
+  const ctx = new Context()
+  const log = logToStderr(ctx)
+  const unhandled: unknown[] = []
+  let booting = true
+  const onUnhandled = (reason: unknown) => {
+    if (booting) unhandled.push(reason)
+    else ctx.logger('dsh').error(reason)
+  }
+  process.on('unhandledRejection', onUnhandled)
+  const urls: string[] = []
+  ctx.on('mcp/listening', (url) => urls.push(url))
+  let stop!: (reason: string) => void
+  const stopped = new Promise<string>((resolve) => { stop = resolve })
+  ctx.on('mcp/disconnect', () => stop('the client closed stdin'))
+
+  log.hold()
+  const result = await boot(ctx, options.configFile, options.timeoutMs)
+  // Let rejections of the failed fibers reach the handler before sorting them out.
+  await new Promise((resolve) => setImmediate(resolve))
+  booting = false
+  const reported = new Set(result.problems.map((problem) => problem.error))
+  const unexpected = unhandled.filter((reason) => !reported.has(reason))
+  log.release(reported)
+  if (result.problems.length > 0 || unexpected.length > 0) {
+    process.stderr.write(formatProblems(options.configFile, result.problems, unexpected))
+    await within(result.dispose(), 2000)
+    return 1
+  }
+
+  process.stderr.write(banner(ctx, { version, configFile: options.configFile, ms: performance.now() - began, urls }) + '\n')
+  const onSignal = (signal: NodeJS.Signals) => stop(`received ${signal}`)
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
+  const reason = await stopped
+  ctx.logger('dsh').info('stopping: %s', reason)
+  await within(result.dispose(), 5000)
+  process.off('unhandledRejection', onUnhandled)
+  return 0
+}
+
+/** Waits for a cleanup at most `ms`: an exit must never hang on a plugin that does not let go. */
+async function within(task: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([task.catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, ms) })])
+  clearTimeout(timer)
+}

@@ -1,0 +1,82 @@
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { call, requireBuild, stdioClient, tempDir } from './dsh-process'
+
+beforeAll(requireBuild)
+// Each test spawns a fresh `dsh start`; on a loaded CI machine booting takes seconds.
+vi.setConfig({ testTimeout: 60_000 })
+
+describe('dsh start over stdio, driven by the official MCP client', () => {
+  it('lists the default tools with their JSON Schemas and sends instructions', async () => {
+    await using temp = await tempDir()
+    const { client, errors } = await stdioClient(temp.dir)
+    try {
+      const { tools } = await client.listTools()
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['edit', 'read', 'str_replace_editor', 'write'])
+      const read = tools.find((tool) => tool.name === 'read')!
+      expect(read.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['file_path'] })
+      expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['file_path', 'offset', 'limit']))
+      expect(client.getInstructions()?.length ?? 0).toBeGreaterThan(0)
+      expect(errors).toEqual([])
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('recovers from an external delete: stale write refused, re-read finds absence, write recreates', async () => {
+    await using temp = await tempDir()
+    const file = join(temp.dir, 'a.txt')
+    await writeFile(file, 'one\ntwo\n')
+    const { client } = await stdioClient(temp.dir)
+    try {
+      expect(await call(client, 'read', { file_path: 'a.txt' })).toMatchObject({ ok: true })
+      await rm(file)
+      expect(await call(client, 'write', { file_path: 'a.txt', content: 'three\n' })).toMatchObject({ ok: false, code: 'FS_STALE_VERSION' })
+      await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' })
+      expect(await call(client, 'read', { file_path: 'a.txt' })).toMatchObject({ ok: false, code: 'FS_NOT_FOUND' })
+      expect(await call(client, 'write', { file_path: 'a.txt', content: 'three\n' })).toMatchObject({ ok: true })
+      expect(await readFile(file, 'utf8')).toBe('three\n')
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('refuses to overwrite a file the session never read, leaving its bytes alone', async () => {
+    await using temp = await tempDir()
+    const file = join(temp.dir, 'b.txt')
+    await writeFile(file, 'precious\r\n')
+    const { client } = await stdioClient(temp.dir)
+    try {
+      const refused = await call(client, 'write', { file_path: 'b.txt', content: 'clobbered\n' })
+      expect(refused).toMatchObject({ ok: false, code: 'FS_NOT_OBSERVED' })
+      expect(refused.text).toContain('read the file, then retry')
+      expect(await readFile(file, 'utf8')).toBe('precious\r\n')
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('keeps the files inside the working directory it was started in', async () => {
+    await using temp = await tempDir()
+    const { client } = await stdioClient(temp.dir)
+    try {
+      expect(await call(client, 'read', { file_path: '/etc/hostname' })).toMatchObject({ ok: false, code: 'FS_OUTSIDE_ROOT' })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('logs only to stderr and exits when the client closes stdin', async () => {
+    await using temp = await tempDir()
+    const { client, stderr, errors } = await stdioClient(temp.dir)
+    await client.listTools()
+    const transport = client.transport as { pid?: number | null } | undefined
+    expect(transport?.pid).toBeGreaterThan(0)
+    await client.close()
+    expect(errors).toEqual([])
+    expect(stderr()).toContain('stopping: the client closed stdin')
+    expect(stderr()).toMatch(/tools {6}read, write, edit, str_replace_editor/)
+    expect(stderr()).toContain('transport  stdio')
+  })
+})
