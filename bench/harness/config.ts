@@ -25,6 +25,6 @@ export const config = {
   b3: { fileBytes: QUICK ? MiB : 10 * MiB, rounds: QUICK ? 3 : 21, warmup: QUICK ? 1 : 2 },
   b4: { fileBytes: 16 * KiB, rounds: QUICK ? 50 : 1000, warmup: QUICK ? 10 : 100 },
   b5: { fileBytes: 64 * KiB },
-  b6: { latencyMs: 20, rounds: QUICK ? 2 : 7 },
+  b6: { latencyMs: 20, rounds: QUICK ? 2 : 5 },
   b7: { calls: QUICK ? 50 : 500, warmup: QUICK ? 10 : 50 },
 }

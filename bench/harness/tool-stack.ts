@@ -16,10 +16,14 @@ export interface ToolStack {
   dispose(): Promise<void>
 }
 
-export async function toolStack(cwd: string, options: { policy: boolean }): Promise<ToolStack> {
+/** Loads a provider of `ctx.fs` into `ctx`; the default is the local disk rooted at `cwd`. */
+export type ProviderLoader = (ctx: Context) => Promise<Fiber>
+type Fiber = { dispose(): unknown }
+
+export async function toolStack(cwd: string, options: { policy: boolean; provider?: ProviderLoader }): Promise<ToolStack> {
   const ctx = new Context()
-  const fibers = [
-    await ctx.plugin(LocalFileSystem, { cwd, root: cwd }),
+  const fibers: Fiber[] = [
+    options.provider ? await options.provider(ctx) : await ctx.plugin(LocalFileSystem, { cwd, root: cwd }),
     await ctx.plugin(tools.default),
     await ctx.plugin(toolFs.default, {}),
   ]
