@@ -10,6 +10,7 @@ import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { openRegular } from './open'
 import { infoOfEntry, type Probe, probe, readAll, statPath } from './probe'
 import { discard, previousOf, publishCreate, publishReplace, settle, stage } from './publish'
+import { reclaimDeadLocks, withPublishLock } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { versionOf } from './version'
 
@@ -122,7 +123,10 @@ export class LocalDisk {
       await this.containment.check(dir, display)
       // readdir opens with O_DIRECTORY: a FIFO in the way fails ENOTDIR instead of blocking.
       const names = (await readdir(dir)).sort()
-      if (names.some(isStagingName)) await reclaimStaging(dir)
+      if (names.some(isStagingName)) {
+        await reclaimStaging(dir)
+        await reclaimDeadLocks(dir)
+      }
       const entries: FsDirEntry[] = []
       for (const name of names) {
         if (isStagingName(name)) continue
@@ -203,8 +207,11 @@ export class LocalDisk {
       if (create) {
         await publishCreate(staged, destination, display)
       } else {
-        await this.#recheck(found, destination, display)
-        await publishReplace(staged, destination)
+        // Held across processes: between another provider's re-check and its rename, ours must not run.
+        await withPublishLock(destination, display, async () => {
+          await this.#recheck(found, destination, display)
+          await publishReplace(staged, destination)
+        })
       }
       return versionOf(await settle(staged))
     } finally {
@@ -215,7 +222,7 @@ export class LocalDisk {
   /**
    * The last look before a replacing rename. Another process may have changed the file since the
    * probe; replacing it anyway would lose its write, so the version must still be the one we read.
-   * (Between this look and the rename a cross-process race remains; the in-process lock has none.)
+   * Runs under the cross-process publication lock, so no other provider can rename in between.
    */
   async #recheck(found: Probe, destination: string, display: string): Promise<void> {
     const now = await statPath(destination)
@@ -258,5 +265,6 @@ export class LocalDisk {
     if (this.#swept.size > 4096) this.#swept.clear()
     this.#swept.add(dir)
     await reclaimStaging(dir)
+    await reclaimDeadLocks(dir)
   }
 }

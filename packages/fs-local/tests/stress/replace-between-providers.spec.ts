@@ -1,0 +1,35 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { LocalDisk, STAGING_PREFIX } from '../../src'
+import { tempDir } from '../fixture'
+
+// Regression for a lost update found by the process races: two providers that do not share the
+// in-process lock both re-checked the version they had read, both found it current, and both
+// renamed, so both reported success and one write vanished. Two LocalDisk instances in one process
+// reproduce it deterministically: each one's publication hook waits until the other has staged too.
+it('lets only one of two providers without a shared lock replace from one version, twenty times over', async () => {
+  const dir = await tempDir('dsh-reliability-cas-')
+  for (let round = 0; round < 20; round++) {
+    let arrived = 0
+    let release!: () => void
+    const bothStaged = new Promise<void>((resolve) => (release = resolve))
+    const hook = async () => {
+      if (++arrived === 2) release()
+      await bothStaged
+    }
+    const options = { cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24, beforePublish: hook }
+    const providers = [new LocalDisk(options), new LocalDisk(options)]
+    const name = `shared-${round}.txt`
+    await writeFile(join(dir, name), 'base\n')
+    const version = (await providers[0]!.stat(await providers[0]!.resolve(name)))!.version
+    const results = await Promise.allSettled(providers.map(async (disk, i) =>
+      disk.writeText(await disk.resolve(name), `writer ${i}\n`, { kind: 'replaceIfVersion', version })))
+    const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [i] : []))
+    expect(winners, `round ${round}`).toHaveLength(1)
+    const loser = results.find((result) => result.status === 'rejected') as PromiseRejectedResult
+    expect(loser.reason.code).toBe('FS_STALE_VERSION')
+    expect(await readFile(join(dir, name), 'utf8')).toBe(`writer ${winners[0]}\n`)
+  }
+  expect((await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))).toEqual([])
+})
