@@ -5,6 +5,7 @@ import { runB3 } from './cases/b3-edit'
 import { runB4 } from './cases/b4-policy'
 import { runB5 } from './cases/b5-syscalls'
 import { runB6 } from './cases/b6-e2b'
+import { runB7 } from './cases/b7-mcp'
 import type { CaseResult } from './harness/case'
 import { QUICK } from './harness/config'
 import { loadAverage, machineInfo } from './harness/machine'
@@ -18,7 +19,7 @@ const loadBefore = loadAverage()
 const scratch = await Scratch.create()
 const cases: CaseResult[] = []
 const only = process.env.DSH_BENCH_ONLY?.split(',')
-const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B4', runB4], ['B5', runB5], ['B6', runB6]]
+const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B4', runB4], ['B5', runB5], ['B6', runB6], ['B7', runB7]]
 try {
   for (const [id, runner] of runners) {
     if (only && !only.includes(id)) continue
