@@ -3,7 +3,7 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid } from './runtime'
 import type { Input } from './schema'
-import { rangeWindow } from './window'
+import { rangeWindow, type TextWindow } from './window'
 
 /**
  * `view`: one `stat` routes the call. Nothing there → `absent` is recorded and the call fails
@@ -26,7 +26,14 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
 
   const start = range?.[0] ?? 1
   const end = range === undefined || range[1] === -1 ? undefined : range[1]
-  const window = await rangeWindow(editor.ctx.fs.streamText(target, exec.signal), start, end, editor.window)
+  let window: TextWindow
+  try {
+    window = await rangeWindow(editor.ctx.fs.streamText(target, exec.signal), start, end, editor.window)
+  } catch (error) {
+    // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
+    if (FsError.is(error, 'FS_NOT_FOUND')) throw editor.absent(target, exec)
+    throw error
+  }
   // The window reached the end of the file before the range did: the range names lines that do not exist.
   if (range !== undefined && window.totalLines !== undefined) {
     if (start > window.totalLines && !(start === 1 && window.totalLines === 0 && end === undefined)) {

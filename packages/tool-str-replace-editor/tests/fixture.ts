@@ -39,9 +39,16 @@ export class CountingFileSystem extends LocalFileSystem {
   /** Chunks a stream handed out before its reader stopped. */
   chunks = 0
 
-  override stat(...args: Parameters<LocalFileSystem['stat']>) {
+  /** Runs once after the next `stat`, to act as another process between a stat and what follows. */
+  afterStat: (() => Promise<void>) | undefined
+
+  override async stat(...args: Parameters<LocalFileSystem['stat']>) {
     this.stats++
-    return super.stat(...args)
+    const info = await super.stat(...args)
+    const hook = this.afterStat
+    this.afterStat = undefined
+    await hook?.()
+    return info
   }
 
   override async *streamText(...args: Parameters<LocalFileSystem['streamText']>) {

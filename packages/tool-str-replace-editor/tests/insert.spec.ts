@@ -117,6 +117,15 @@ describe('insert without the policy (bare mode)', () => {
     expect([f.fs.stats, f.fs.reads]).toEqual([1, 1])
   })
 
+  it('guards its write with the version of its stat, so a change right after the stat survives', async () => {
+    await setup(false)
+    await f.put('a.txt', 'one\n')
+    f.fs.afterStat = () => writeFile(f.at('a.txt'), 'racer\n')
+    const result = await f.call({ command: 'insert', path: 'a.txt', insert_line: 0, new_str: 'x' })
+    expect(result.error?.code).toBe('FS_STALE_VERSION')
+    expect((await f.bytes('a.txt'))?.toString()).toBe('racer\n')
+  })
+
   it('records a missing file as absent, then fails FS_NOT_FOUND', async () => {
     await setup(false)
     const result = await f.call({ command: 'insert', path: 'gone.txt', insert_line: 0, new_str: 'x' })

@@ -1,6 +1,6 @@
 import type { FsObservation } from '@deepseek-ai/dsh-fs'
 import { execFile } from 'node:child_process'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { editorFixture, type EditorFixture, textOf } from './fixture'
@@ -94,6 +94,14 @@ describe('view of a file', () => {
     expect(result.error?.code).toBe('FS_NOT_FOUND')
     expect(textOf(result)).toBe(`The path ${f.at('gone.txt')} does not exist. Please provide a valid path. To make a new file there, use the \`create\` command.`)
     expect(observed).toEqual([[f.at('gone.txt'), { kind: 'absent' }]])
+  })
+
+  it('records absent when the file vanishes between the stat and the read, so create recovers', async () => {
+    await f.put('a.txt', 'x\n')
+    f.fs.afterStat = () => rm(f.at('a.txt'))
+    expect((await f.call({ command: 'view', path: 'a.txt' })).error?.code).toBe('FS_NOT_FOUND')
+    expect(observed).toEqual([[f.at('a.txt'), { kind: 'absent' }]])
+    await f.ok({ command: 'create', path: 'a.txt', file_text: 'again\n' })
   })
 
   it('refuses a special file with FS_NOT_REGULAR_FILE without opening it', async () => {
