@@ -12,7 +12,10 @@ export { Config } from './config'
 export { readInput } from './read'
 export { writeInput } from './write'
 export { editInput } from './edit'
-export { buildWindow, type ReadWindow, type WindowLine, type WindowOptions } from './window'
+// Building blocks for sibling tool families (str_replace_editor numbers and windows lines the same way).
+export { buildWindow, cutCodePoints, linePrefix, type ReadWindow, type WindowLine, type WindowOptions } from './window'
+export { countLines, lineChanges, type LineChanges } from './changes'
+export { resolveTarget } from './paths'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'
 export type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 
