@@ -62,7 +62,7 @@ function describeImportError(name: string, error: unknown): string {
 function describePluginError(error: unknown): string {
   if (error instanceof Error && error.name === 'ValidationError') {
     // Cordis words it as "invalid config:" then one "  - <issue> (at <path>)" line per issue.
-    const issues = error.message.split('\n').slice(1).map((line) => line.trim().replace(/^- /, ''))
+    const issues = error.message.split('\n').slice(1).map((line) => line.trim().replace(/^- /, '').replace(/ \(at \)$/, ''))
     return `has an invalid config: ${issues.join('; ')}`
   }
   return `failed to start: ${messageOf(error)}`

@@ -36,9 +36,16 @@ export function logToStderr(ctx: Context, level = 2): StderrLog {
     release(reported) {
       const messages = held ?? []
       held = undefined
+      // Cordis logs an error's cause as a message of its own: it is covered by the report too.
+      const covered = new Set<unknown>()
+      for (let error of reported) {
+        while (error instanceof Error && !covered.has(error)) {
+          covered.add(error)
+          error = error.cause
+        }
+      }
       for (const message of messages) {
-        const error = message.args[0] as Error
-        if (!reported.has(error) && !reported.has(error.cause)) write(message)
+        if (!covered.has(message.args[0])) write(message)
       }
     },
   }

@@ -40,7 +40,9 @@ export async function start(options: StartOptions): Promise<number> {
   await new Promise((resolve) => setImmediate(resolve))
   booting = false
   const reported = new Set(result.problems.map((problem) => problem.error))
-  const unexpected = unhandled.filter((reason) => !reported.has(reason))
+  // When the file itself is unusable, what the loader then trips over is noise.
+  const wholeFile = result.problems.some((problem) => problem.id === '-')
+  const unexpected = wholeFile ? [] : unhandled.filter((reason) => !reported.has(reason))
   log.release(reported)
   if (result.problems.length > 0 || unexpected.length > 0) {
     process.stderr.write(formatProblems(options.configFile, result.problems, unexpected))

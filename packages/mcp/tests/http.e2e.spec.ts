@@ -1,0 +1,65 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { call, requireBuild, spawnHttp, tempDir } from './dsh-process'
+
+beforeAll(requireBuild)
+vi.setConfig({ testTimeout: 60_000 })
+
+/** The default config with the mcp entry switched to Streamable HTTP on a free port. */
+function httpConfig(dir: string): string {
+  return [
+    `- id: fs`,
+    `  name: '@deepseek-ai/dsh-fs-local'`,
+    `  config: { cwd: '${dir}', root: '${dir}' }`,
+    `- id: policy`,
+    `  name: '@deepseek-ai/dsh-fs-policy'`,
+    `- id: tools`,
+    `  name: '@deepseek-ai/dsh-tools'`,
+    `- id: tool-fs`,
+    `  name: '@deepseek-ai/dsh-tool-fs'`,
+    `- id: mcp`,
+    `  name: '@deepseek-ai/dsh-mcp'`,
+    `  config: { transport: http, port: 0 }`,
+    ``,
+  ].join('\n')
+}
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'dsh-e2e', version: '0.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+  return client
+}
+
+describe('dsh start over Streamable HTTP, two clients at once', () => {
+  it('keeps observations per session: B cannot edit what only A read', async () => {
+    await using temp = await tempDir()
+    const config = join(temp.dir, 'cordis.yml')
+    await writeFile(config, httpConfig(temp.dir))
+    await writeFile(join(temp.dir, 'c.txt'), 'alpha\nbeta\n')
+    const dsh = await spawnHttp(temp.dir, config)
+    const [a, b] = await Promise.all([connect(dsh.url), connect(dsh.url)])
+    try {
+      expect(a.transport?.sessionId).not.toBe(b.transport?.sessionId)
+      expect(await call(a, 'read', { file_path: 'c.txt' })).toMatchObject({ ok: true })
+      const refused = await call(b, 'edit', { file_path: 'c.txt', old_string: 'beta', new_string: 'BETA' })
+      expect(refused).toMatchObject({ ok: false, code: 'FS_NOT_OBSERVED' })
+      expect(await readFile(join(temp.dir, 'c.txt'), 'utf8')).toBe('alpha\nbeta\n')
+      // Both sessions at once: A's edit goes through while B reads, and B then holds its own view.
+      const [edited, readByB] = await Promise.all([
+        call(a, 'edit', { file_path: 'c.txt', old_string: 'alpha', new_string: 'ALPHA' }),
+        call(b, 'read', { file_path: 'c.txt' }),
+      ])
+      expect(edited).toMatchObject({ ok: true })
+      expect(readByB).toMatchObject({ ok: true })
+      expect(await readFile(join(temp.dir, 'c.txt'), 'utf8')).toBe('ALPHA\nbeta\n')
+    } finally {
+      await Promise.all([a.close(), b.close()])
+      dsh.child.kill('SIGTERM')
+    }
+    expect(await dsh.exit).toBe(0)
+    expect(await readFile(config, 'utf8')).toBe(httpConfig(temp.dir))
+  })
+})
