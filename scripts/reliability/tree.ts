@@ -1,5 +1,4 @@
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises'
-import { join } from 'node:path'
 
 /**
  * Every entry under `dir` with what it holds: a file's bytes (as a hex digest-free string so a
@@ -9,19 +8,21 @@ import { join } from 'node:path'
  */
 export async function snapshotTree(dir: string, maxBytes = 8 * 1024 * 1024): Promise<Map<string, string>> {
   const out = new Map<string, string>()
-  async function walk(at: string, rel: string): Promise<void> {
-    let names: string[]
+  // Names are handled as bytes: a name that is not UTF-8 must be snapshotted, not crash the walk.
+  async function walk(at: Buffer, rel: string): Promise<void> {
+    let names: Buffer[]
     try {
-      names = await readdir(at)
+      names = await readdir(at, { encoding: 'buffer' })
     } catch {
       out.set(rel || '.', 'unlistable')
       return
     }
-    for (const name of names.sort()) {
-      const path = join(at, name)
-      const key = rel ? `${rel}/${name}` : name
+    for (const name of names.sort(Buffer.compare)) {
+      const path = Buffer.concat([at, Buffer.from('/'), name])
+      const shown = Buffer.from(name.toString('utf8')).equals(name) ? name.toString('utf8') : `0x${name.toString('hex')}`
+      const key = rel ? `${rel}/${shown}` : shown
       const stats = await lstat(path)
-      if (stats.isSymbolicLink()) out.set(key, `link -> ${await readlink(path)}`)
+      if (stats.isSymbolicLink()) out.set(key, `link -> ${await readlink(path, { encoding: 'buffer' })}`)
       else if (stats.isDirectory()) {
         out.set(key, `dir ${(stats.mode & 0o7777).toString(8)}`)
         await walk(path, key)
@@ -32,7 +33,7 @@ export async function snapshotTree(dir: string, maxBytes = 8 * 1024 * 1024): Pro
       } else out.set(key, `special ${stats.mode.toString(8)}`)
     }
   }
-  await walk(dir, '')
+  await walk(Buffer.from(dir), '')
   return out
 }
 
