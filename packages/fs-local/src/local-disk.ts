@@ -14,6 +14,14 @@ import { reclaimDeadLocks, withPublishLock } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { versionOf } from './version'
 
+/** How a staged file is published: no-replace link, or rename guarded by the probed version or not. */
+type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
+
+/** A version that moved between the probe and the publication point (another process wrote). */
+class LostRace extends FsError {}
+
+const EDIT_ATTEMPTS = 5
+
 export interface LocalDiskOptions {
   /** Where relative paths resolve from (absolute). */
   cwd: string
@@ -153,7 +161,8 @@ export class LocalDisk {
         }
         const plan = planWrite(previous, content, display)
         const destination = found.kind === 'file' ? found.opened.real : target.targetKey
-        const version = await this.#publish(found, destination, plan.bytes, expected?.kind === 'createIfAbsent', display, signal)
+        const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
+        const version = await this.#publish(found, destination, plan.bytes, mode, display, signal)
         return {
           operation: found.kind === 'absent' ? 'create' : 'update',
           version,
@@ -167,8 +176,22 @@ export class LocalDisk {
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.#lock.run(target.targetKey, async () => {
+      // An unguarded edit that loses a race with another process starts over on the new content;
+      // a guarded one is stale by definition.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.#editOnce(target, edit, expected, signal)
+        } catch (error) {
+          if (!(error instanceof LostRace) || expected !== undefined || attempt >= EDIT_ATTEMPTS) throw error
+        }
+      }
+    })
+  }
+
+  #editOnce(target: FsTarget, edit: FsEditRequest, expected: { version: FsVersion } | undefined, signal?: AbortSignal): Promise<FsEditOutcome> {
     const display = target.displayPath
-    return this.#lock.run(target.targetKey, () => mapErrors('edit', display, async () => {
+    return mapErrors('edit', display, async () => {
       throwIfAborted(signal, display)
       await this.#checkReal(target)
       const found = await probe(target.targetKey, display)
@@ -182,12 +205,12 @@ export class LocalDisk {
         const outcome = { before, after: plan.after, replacements: plan.replacements }
         // An edit that changes no byte publishes nothing: the file and its version stay as they are.
         if (Buffer.from(plan.bytes).equals(current)) return { version: found.info.version, ...outcome }
-        const version = await this.#publish(found, found.opened.real, plan.bytes, false, display, signal)
+        const version = await this.#publish(found, found.opened.real, plan.bytes, 'replace-at-version', display, signal)
         return { version, ...outcome }
       } finally {
         if (found.kind === 'file') await found.opened.handle.close().catch(() => {})
       }
-    }))
+    })
   }
 
   /**
@@ -195,7 +218,7 @@ export class LocalDisk {
    * harm (abort, containment, a version that moved) is checked after staging and before the
    * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
    */
-  async #publish(found: Probe, destination: string, bytes: Uint8Array, create: boolean, display: string, signal?: AbortSignal): Promise<FsVersion> {
+  async #publish(found: Probe, destination: string, bytes: Uint8Array, mode: PublishMode, display: string, signal?: AbortSignal): Promise<FsVersion> {
     const parent = dirname(destination)
     await this.#sweep(parent)
     const staged = await stage(parent, bytes, found.kind === 'file' ? previousOf(found.opened.stats) : undefined)
@@ -204,12 +227,12 @@ export class LocalDisk {
       throwIfAborted(signal, display)
       // The parent may have been swapped for a symlink since resolve: judge where the name lands now.
       await this.containment.check(join(await realpath(parent), basename(destination)), display)
-      if (create) {
+      if (mode === 'create') {
         await publishCreate(staged, destination, display)
       } else {
         // Held across processes: between another provider's re-check and its rename, ours must not run.
         await withPublishLock(destination, display, async () => {
-          await this.#recheck(found, destination, display)
+          await this.#recheck(found, destination, mode, display)
           await publishReplace(staged, destination)
         })
       }
@@ -220,18 +243,18 @@ export class LocalDisk {
   }
 
   /**
-   * The last look before a replacing rename. Another process may have changed the file since the
-   * probe; replacing it anyway would lose its write, so the version must still be the one we read.
-   * Runs under the cross-process publication lock, so no other provider can rename in between.
+   * The last look before a replacing rename, under the cross-process publication lock so no other
+   * provider can rename in between. Content computed from what was read (a guarded write, any edit)
+   * must not replace a file another process changed since the probe: that write would be lost.
+   * An unguarded write replaces whatever regular file is there.
    */
-  async #recheck(found: Probe, destination: string, display: string): Promise<void> {
+  async #recheck(found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
     const now = await statPath(destination)
-    if (found.kind === 'file') {
-      if (now === undefined || !now.isFile() || versionOf(now) !== found.info.version) {
-        throw new FsError('FS_STALE_VERSION', `${display} changed while it was being written`, { path: display })
-      }
-    } else if (now !== undefined && !now.isFile()) {
+    if (now !== undefined && !now.isFile()) {
       throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+    }
+    if (mode === 'replace-at-version' && found.kind === 'file' && (now === undefined || versionOf(now) !== found.info.version)) {
+      throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being written`, { path: display })
     }
   }
 

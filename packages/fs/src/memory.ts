@@ -173,12 +173,21 @@ export class MemoryFileSystem extends FileSystem {
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     const path = target.displayPath
     return this.lock.run(target.targetKey, async () => {
-      throwIfAborted(signal, path)
-      checkEditGuard(this.info(target.targetKey), expected, path)
-      const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path)
-      throwIfAborted(signal, path)
-      const version = this.volume.store(target.targetKey, plan.bytes)
-      return { version, before: plan.before, after: plan.after, replacements: plan.replacements }
+      for (;;) {
+        throwIfAborted(signal, path)
+        const seen = this.info(target.targetKey)
+        checkEditGuard(seen, expected, path)
+        const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path)
+        await this.volume.publishing()
+        throwIfAborted(signal, path)
+        // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
+        if (this.info(target.targetKey)?.version !== seen!.version) {
+          if (expected) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
+          continue
+        }
+        const version = this.volume.store(target.targetKey, plan.bytes)
+        return { version, before: plan.before, after: plan.after, replacements: plan.replacements }
+      }
     })
   }
 

@@ -43,6 +43,31 @@ export function robustnessClauses(h: Harness): void {
     expect(await h.disk('new.txt')).toBe(`creator ${winners[0]}`)
   })
 
+  it('lets an unguarded write replace a file changed after its probe [needs beforeNextPublish]', async (ctx) => {
+    if (!h.fixture.beforeNextPublish) return ctx.skip()
+    await h.external.write('u.txt', 'one')
+    h.fixture.beforeNextPublish(() => h.external.write('u.txt', 'two by someone else'))
+    await h.fs.writeText(await h.target('u.txt'), 'mine')
+    expect(await h.disk('u.txt')).toBe('mine')
+  })
+
+  it('redoes an unguarded edit whose file changed after its probe, losing neither change [needs beforeNextPublish]', async (ctx) => {
+    if (!h.fixture.beforeNextPublish) return ctx.skip()
+    await h.external.write('u.txt', 'a b')
+    h.fixture.beforeNextPublish(() => h.external.write('u.txt', 'a b c'))
+    await h.fs.editText(await h.target('u.txt'), { oldString: 'a', newString: 'A', replaceAll: false })
+    expect(await h.disk('u.txt')).toBe('A b c')
+  })
+
+  it('fails a guarded edit whose file changed after its probe with FS_STALE_VERSION [needs beforeNextPublish]', async (ctx) => {
+    if (!h.fixture.beforeNextPublish) return ctx.skip()
+    await h.external.write('u.txt', 'a b')
+    const version = await h.version('u.txt')
+    h.fixture.beforeNextPublish(() => h.external.write('u.txt', 'a b c'))
+    await expectFsError(h.fs.editText(await h.target('u.txt'), { oldString: 'a', newString: 'A', replaceAll: false }, { version }), 'FS_STALE_VERSION')
+    expect(await h.disk('u.txt')).toBe('a b c')
+  })
+
   it('serialises concurrent unguarded edits of one target so none is lost', async () => {
     const letters = 'abcdefgh'.split('')
     await h.external.write('s.txt', letters.join(' '))
