@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countLines, insertLines, occurrenceLines, snippetSpan } from './lines'
-
-describe('countLines', () => {
-  it('counts lines the way cat -n numbers them', () => {
-    expect(countLines('')).toBe(0)
-    expect(countLines('a')).toBe(1)
-    expect(countLines('a\n')).toBe(1)
-    expect(countLines('a\r\nb')).toBe(2)
-    expect(countLines('\n\n')).toBe(2)
-  })
-})
+import { insertLines, occurrenceLines, snippetSpan } from './lines'
 
 describe('insertLines', () => {
   it('inserts at the top, between lines and after the last line', () => {

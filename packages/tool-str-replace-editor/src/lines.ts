@@ -1,12 +1,5 @@
 import { dominantLineEnding, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
 
-/** Lines as `cat -n` counts them: a final line without a terminator counts, an empty file has none. */
-export function countLines(text: string): number {
-  let count = 0
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++
-  return text.length > 0 && !text.endsWith('\n') ? count + 1 : count
-}
-
 /** The 1-based line on which `offset` falls. */
 export function lineAt(text: string, offset: number): number {
   let line = 1

@@ -1,5 +1,6 @@
 import { FsError, type FsErrorCode, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { sessionCwd, ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { resolveTarget } from '@deepseek-ai/dsh-tool-fs'
+import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { EditHistories } from './history'
 import { type Command, render } from './render'
@@ -16,10 +17,9 @@ export class Editor {
     this.window = { maxLines: config.viewLimit, maxLineLength: config.viewMaxLineLength, maxBytes: config.viewMaxBytes }
   }
 
-  /** Relative paths resolve against the session's cwd when it has one, else the provider's. */
+  /** Relative paths resolve against the session's cwd when it has one, else the provider's (as `read` does). */
   resolve(path: string, exec: ToolExecution): Promise<FsTarget> {
-    const cwd = sessionCwd(exec)
-    return this.ctx.fs.resolve(path, { ...(cwd === undefined ? {} : { cwd }), signal: exec.signal })
+    return resolveTarget(this.ctx, path, exec)
   }
 
   /** The whole `exec` is the actor: the policy derives its owner from `exec.agent.session`. */

@@ -1,4 +1,4 @@
-import { buildWindow, type WindowLine } from '@deepseek-ai/dsh-tool-fs'
+import { buildWindow, linePrefix, type WindowLine } from '@deepseek-ai/dsh-tool-fs'
 
 export type { WindowLine } from '@deepseek-ai/dsh-tool-fs'
 
@@ -40,8 +40,7 @@ export async function rangeWindow(
   return { lines: window.lines, nextLine: window.nextOffset, limit: window.end === 'bytes' ? 'bytes' : 'lines', ...total }
 }
 
-// TODO(tool-fs): dsh-tool-fs keeps its `linePrefix` internal; import it once the package exports it.
-/** `cat -n`: the number right-aligned to width 6, a tab, the text. */
+/** `cat -n`, as `read` numbers lines: the number right-aligned to width 6, a tab, the text. */
 export function numberLine(line: WindowLine): string {
-  return `${String(line.number).padStart(6)}\t${line.text}`
+  return `${linePrefix(line.number)}${line.text}`
 }
