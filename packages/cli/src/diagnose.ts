@@ -39,7 +39,7 @@ export async function diagnose(ctx: Context, loader: Loader, importErrors: Reado
     } else if (fiber.state === PENDING) {
       const missing = Object.keys(fiber.inject).filter((name) => ctx.get(name) === undefined)
       const list = missing.length > 0 ? missing.join(', ') : Object.keys(fiber.inject).join(', ')
-      problems.push({ ...about, message: `waits for service ${list}, which no entry of this config provides` })
+      problems.push({ ...about, message: `waits for service ${list}, which no running entry provides` })
     }
   }
   return problems

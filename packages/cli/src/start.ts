@@ -33,6 +33,9 @@ export async function start(options: StartOptions): Promise<number> {
   let stop!: (reason: string) => void
   const stopped = new Promise<string>((resolve) => { stop = resolve })
   ctx.on('mcp/disconnect', () => stop('the client closed stdin'))
+  // Before anything is printed: a client may signal as soon as it sees the banner (or earlier).
+  const onSignal = (signal: NodeJS.Signals) => stop(`received ${signal}`)
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
 
   log.hold()
   const result = await boot(ctx, options.configFile, options.timeoutMs)
@@ -51,8 +54,6 @@ export async function start(options: StartOptions): Promise<number> {
   }
 
   process.stderr.write(banner(ctx, { version, configFile: options.configFile, ms: performance.now() - began, urls }) + '\n')
-  const onSignal = (signal: NodeJS.Signals) => stop(`received ${signal}`)
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
   const reason = await stopped
   ctx.logger('dsh').info('stopping: %s', reason)
   await within(result.dispose(), 5000)

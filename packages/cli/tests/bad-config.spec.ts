@@ -81,7 +81,7 @@ describe('dsh start on a broken config', () => {
       "  name: '@deepseek-ai/dsh-tool-fs'",
       '',
     ].join('\n'))
-    expect(stderr).toContain('  entry "tool-fs" (@deepseek-ai/dsh-tool-fs) waits for service fs, which no entry of this config provides\n')
+    expect(stderr).toContain('  entry "tool-fs" (@deepseek-ai/dsh-tool-fs) waits for service fs, which no running entry provides\n')
   })
 
   it('reports YAML that does not parse, with its position', async () => {

@@ -29,14 +29,14 @@ export interface Run {
 }
 
 /** Runs `dsh ...args` to completion with stdin closed, killing it after `timeoutMs` (a hang fails the test). */
-export function runDsh(args: string[], cwd: string, timeoutMs = 30_000): Promise<Run> {
-  return runNode([DSH_BIN, ...args], cwd, timeoutMs)
+export function runDsh(args: string[], cwd: string, timeoutMs = 30_000, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  return runNode([DSH_BIN, ...args], cwd, timeoutMs, env)
 }
 
 /** A plain `node` child: outside vitest, whose workers resolve packages to their TypeScript sources. */
-export function runNode(args: string[], cwd: string, timeoutMs = 30_000): Promise<Run> {
+export function runNode(args: string[], cwd: string, timeoutMs = 30_000, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   const began = performance.now()
-  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
   return collect(child, began, timeoutMs)
 }
 
