@@ -54,7 +54,10 @@ export async function start(options: StartOptions): Promise<number> {
   }
 
   process.stderr.write(banner(ctx, { version, configFile: options.configFile, ms: performance.now() - began, urls }) + '\n')
+  // Serve until told to stop, even when no entry holds the event loop open (no mcp entry yet).
+  const keepAlive = setInterval(() => {}, 2 ** 30)
   const reason = await stopped
+  clearInterval(keepAlive)
   ctx.logger('dsh').info('stopping: %s', reason)
   await within(result.dispose(), 5000)
   process.off('unhandledRejection', onUnhandled)

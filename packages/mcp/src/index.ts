@@ -25,9 +25,16 @@ export async function apply(ctx: Context, input: McpConfigInput): Promise<void> 
   const config = Config.parse(input)
   if (config.transport === 'http') return serveHttp(ctx, config)
   // Under the Cordis loader, answer the client's initialize only once every entry has loaded, so the
-  // tool list and the instructions are complete; `await: true` is the loader's own hold for this.
-  if (ctx.get('loader') === undefined) return serveStdio(ctx)
-  ctx.plugin({ name: 'dsh-mcp-stdio', inject: { tools: null, loader: { await: true } }, apply: serveStdio })
+  // tool list and the instructions are complete. `loader.await()` re-polls until nothing is loading;
+  // the loader's own `inject: { loader: { await: true } }` hold is not used: it is never released
+  // when the last entry to finish had first waited for a service (loader 1.0.0-beta.5).
+  const loader = ctx.get('loader') as { await(): Promise<void> } | undefined
+  if (loader === undefined) return serveStdio(ctx)
+  let active = true
+  ctx.effect(() => () => { active = false }, 'mcp stdio: wait for the loader')
+  loader.await()
+    .then(() => { if (active) serveStdio(ctx) })
+    .catch((error: unknown) => ctx.logger('mcp').error(error))
 }
 
 export default { name, inject, Config, apply }

@@ -18,6 +18,7 @@ export function serveStdio(ctx: Context): void {
     }
     process.stdin.once('end', onEnd)
     await server.connect(new StdioServerTransport())
+    ctx.logger('mcp').info('serving MCP over stdio, tools: %s', ctx.tools.list().map((tool) => tool.name).join(', ') || '(none)')
     return async () => {
       process.stdin.off('end', onEnd)
       await server.close()

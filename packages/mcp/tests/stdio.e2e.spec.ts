@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { call, requireBuild, stdioClient, tempDir } from './dsh-process'
 
@@ -78,5 +79,20 @@ describe('dsh start over stdio, driven by the official MCP client', () => {
     expect(stderr()).toContain('stopping: the client closed stdin')
     expect(stderr()).toMatch(/tools {6}read, write, edit, str_replace_editor/)
     expect(stderr()).toContain('transport  stdio')
+  })
+
+  it('answers the client only once every entry has loaded, so a slow plugin\'s tools are listed', async () => {
+    await using temp = await tempDir()
+    const config = join(temp.dir, 'agent.yml')
+    const late = fileURLToPath(new URL('./fixtures/late-tool.mjs', import.meta.url))
+    // mcp comes before the slow entry: the client connects while late-tool is still starting.
+    await writeFile(config, `- id: tools\n  name: '@deepseek-ai/dsh-tools'\n- id: mcp\n  name: '@deepseek-ai/dsh-mcp'\n- id: late\n  name: '${late}'\n`)
+    const { client, stderr } = await stdioClient(temp.dir, ['--config', config])
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['late'])
+      expect(stderr()).toContain('serving MCP over stdio, tools: late')
+    } finally {
+      await client.close()
+    }
   })
 })
