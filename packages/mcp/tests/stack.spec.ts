@@ -1,0 +1,64 @@
+import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
+import policy from '@deepseek-ai/dsh-fs-policy'
+import toolFs from '@deepseek-ai/dsh-tool-fs'
+import tools from '@deepseek-ai/dsh-tools'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { Context } from 'cordis'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createMcpServer } from '../src/index'
+import { call, tempDir } from './dsh-process'
+
+/** The real stack in process (local files, policy, fs tools) behind one MCP server per session. */
+async function stack(dir: string): Promise<{ ctx: Context; session: () => Promise<Client> }> {
+  const ctx = new Context()
+  await ctx.plugin(LocalFileSystem, { cwd: dir, root: dir })
+  await ctx.plugin(policy)
+  await ctx.plugin(tools)
+  await ctx.plugin(toolFs)
+  const session = async () => {
+    const server = createMcpServer({ tools: ctx.tools, session: {}, instructions: ctx.systemPrompt.render() })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'test', version: '0.0.0' })
+    await client.connect(clientSide)
+    return client
+  }
+  return { ctx, session }
+}
+
+describe('the MCP server over the real file tools, in process', () => {
+  it('runs the recovery chain after an external delete', async () => {
+    await using temp = await tempDir()
+    const file = join(temp.dir, 'a.txt')
+    await writeFile(file, 'one\n')
+    const client = await (await stack(temp.dir)).session()
+    expect(await call(client, 'read', { file_path: 'a.txt' })).toMatchObject({ ok: true })
+    await rm(file)
+    expect(await call(client, 'write', { file_path: 'a.txt', content: 'two\n' })).toMatchObject({ ok: false, code: 'FS_STALE_VERSION' })
+    expect(await call(client, 'read', { file_path: 'a.txt' })).toMatchObject({ ok: false, code: 'FS_NOT_FOUND' })
+    expect(await call(client, 'write', { file_path: 'a.txt', content: 'two\n' })).toMatchObject({ ok: true })
+    expect(await readFile(file, 'utf8')).toBe('two\n')
+  })
+
+  it('keeps two MCP sessions apart: a read in one does not allow an edit in the other', async () => {
+    await using temp = await tempDir()
+    await writeFile(join(temp.dir, 'b.txt'), 'x\n')
+    const { session } = await stack(temp.dir)
+    const [a, b] = [await session(), await session()]
+    expect(await call(a, 'read', { file_path: 'b.txt' })).toMatchObject({ ok: true })
+    expect(await call(b, 'edit', { file_path: 'b.txt', old_string: 'x', new_string: 'y' })).toMatchObject({ ok: false, code: 'FS_NOT_OBSERVED' })
+    expect(await call(a, 'edit', { file_path: 'b.txt', old_string: 'x', new_string: 'y' })).toMatchObject({ ok: true })
+    expect(await readFile(join(temp.dir, 'b.txt'), 'utf8')).toBe('y\n')
+  })
+
+  it('sends the fs tools\' prompt section as instructions', async () => {
+    await using temp = await tempDir()
+    const { ctx, session } = await stack(temp.dir)
+    const client = await session()
+    expect(client.getInstructions()).toBe(ctx.systemPrompt.render())
+    expect(client.getInstructions()).toMatch(/read/i)
+  })
+})
