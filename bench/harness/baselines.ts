@@ -1,9 +1,25 @@
-import { readFile, open } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, readFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 
 /** write-file-atomic with its default `fsync: true`: temp file, write, fsync, rename (no directory fsync). */
 export function atomicWrite(path: string, content: string): Promise<void> {
   return writeFileAtomic(path, content, { fsync: true })
+}
+
+/**
+ * write-file-atomic followed by an fsync of the directory: the cheapest atomic write that is also
+ * durable across a crash right after the rename. It is the floor for what dsh promises.
+ */
+export async function atomicWriteDirSync(path: string, content: string): Promise<void> {
+  await atomicWrite(path, content)
+  const dir = await open(dirname(path), constants.O_RDONLY | constants.O_DIRECTORY)
+  try {
+    await dir.sync()
+  } finally {
+    await dir.close()
+  }
 }
 
 /** The plain way: truncate in place, write, fsync the file. Not atomic, no directory fsync. */

@@ -13,18 +13,18 @@ export const config = {
     fileBytes: QUICK ? 16 * MiB : GiB,
     rounds: QUICK ? 5 : 21,
     /** Windows far into the file scan hundreds of MiB per call: fewer rounds. */
-    farRounds: QUICK ? 3 : 7,
+    farRounds: QUICK ? 3 : 5,
     warmup: QUICK ? 1 : 2,
   },
   b2: {
     sizes: QUICK ? [4 * KiB, MiB] : [4 * KiB, MiB, 64 * MiB],
     /** Rounds per size: fsync dominates, so large sizes get fewer rounds to stay inside the time budget. */
-    rounds: (bytes: number) => (QUICK ? 3 : bytes >= 64 * MiB ? 7 : bytes >= MiB ? 21 : 41),
+    rounds: (bytes: number) => (QUICK ? 3 : bytes >= 64 * MiB ? 5 : bytes >= MiB ? 15 : 31),
     warmup: QUICK ? 1 : 2,
   },
   b3: { fileBytes: QUICK ? MiB : 10 * MiB, rounds: QUICK ? 3 : 21, warmup: QUICK ? 1 : 2 },
   b4: { fileBytes: 16 * KiB, rounds: QUICK ? 50 : 1000, warmup: QUICK ? 10 : 100 },
   b5: { fileBytes: 64 * KiB },
-  b6: { latencyMs: 20, rounds: QUICK ? 2 : 5 },
+  b6: { latencyMs: 20, rounds: QUICK ? 2 : 4 },
   b7: { calls: QUICK ? 50 : 500, warmup: QUICK ? 10 : 50 },
 }

@@ -21,7 +21,7 @@ function run(command: string, args: string[]): string {
 
 export function machineInfo(scratch: string): MachineInfo {
   const list = cpus()
-  const df = run('df', ['-T', '--output=source,fstype', scratch]).split('\n').at(-1)?.trim().split(/\s+/) ?? []
+  const df = run('df', ['--output=source,fstype', scratch]).split('\n').at(-1)?.trim().split(/\s+/) ?? []
   return {
     cpu: `${list[0]?.model ?? 'unknown'}`,
     cores: list.length,
