@@ -6,6 +6,7 @@ import {
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { mapErrors, toFsError } from './errors'
+import { anchorDirectory } from './anchor'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { openRegular } from './open'
 import { infoOfEntry, type Probe, probe, readAll, statPath } from './probe'
@@ -219,26 +220,35 @@ export class LocalDisk {
    * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
    */
   async #publish(found: Probe, destination: string, bytes: Uint8Array, mode: PublishMode, display: string, signal?: AbortSignal): Promise<FsVersion> {
-    const parent = dirname(destination)
-    await this.#sweep(parent)
-    const staged = await stage(parent, bytes, found.kind === 'file' ? previousOf(found.opened.stats) : undefined)
+    // Every step below goes through the anchored parent: a directory swapped for a symlink from
+    // now on cannot move the staging, the lock or the published name out of the root.
+    const anchor = await anchorDirectory(dirname(destination), this.containment, display)
     try {
-      await this.#options.beforePublish?.(destination)
-      throwIfAborted(signal, display)
-      // The parent may have been swapped for a symlink since resolve: judge where the name lands now.
-      await this.containment.check(join(await realpath(parent), basename(destination)), display)
-      if (mode === 'create') {
-        await publishCreate(staged, destination, display)
-      } else {
-        // Held across processes: between another provider's re-check and its rename, ours must not run.
-        await withPublishLock(destination, display, async () => {
-          await this.#recheck(found, destination, mode, display)
-          await publishReplace(staged, destination)
-        })
+      const anchored = join(anchor.path, basename(destination))
+      await this.#sweep(anchor.path, await anchor.real())
+      const staged = await stage(anchor.path, bytes, found.kind === 'file' ? previousOf(found.opened.stats) : undefined)
+      try {
+        await this.#options.beforePublish?.(destination)
+        throwIfAborted(signal, display)
+        // The bytes land in the anchored directory, which must still be inside the root; and the
+        // caller's path must still lead inside too (a directory swapped for a link fails here).
+        await this.containment.check(join(await anchor.real(), basename(destination)), display)
+        await this.containment.check(join(await realpath(dirname(destination)), basename(destination)), display)
+        if (mode === 'create') {
+          await publishCreate(staged, anchored, display)
+        } else {
+          // Held across processes: between another provider's re-check and its rename, ours must not run.
+          await withPublishLock(anchored, display, async () => {
+            await this.#recheck(found, anchored, mode, display)
+            await publishReplace(staged, anchored)
+          })
+        }
+        return versionOf(await settle(staged))
+      } finally {
+        await discard(staged)
       }
-      return versionOf(await settle(staged))
     } finally {
-      await discard(staged)
+      await anchor.close()
     }
   }
 
@@ -283,10 +293,11 @@ export class LocalDisk {
     return entry
   }
 
-  async #sweep(dir: string): Promise<void> {
-    if (this.#swept.has(dir)) return
+  /** `dir` is where to look (possibly an anchored path); `key` the directory's real path, swept once. */
+  async #sweep(dir: string, key: string): Promise<void> {
+    if (this.#swept.has(key)) return
     if (this.#swept.size > 4096) this.#swept.clear()
-    this.#swept.add(dir)
+    this.#swept.add(key)
     await reclaimStaging(dir)
     await reclaimDeadLocks(dir)
   }

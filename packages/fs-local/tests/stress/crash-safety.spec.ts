@@ -54,8 +54,16 @@ async function killAfter(dir: string, acks: number, delay: number): Promise<Run>
   return { acked, errors }
 }
 
+/**
+ * The staging residue in `dir`. A publication lock has a fixed name per target, so the same name
+ * left by two writers in a row is two different residues: its owner is part of what is compared.
+ */
 async function stagingIn(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
+  const names = (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
+  return Promise.all(names.map(async (name) => {
+    const owner = await readFile(join(dir, name, 'owner'), 'utf8').catch(() => '')
+    return owner === '' ? name : `${name} owned by ${owner}`
+  }))
 }
 
 it(`leaves every target at exactly its old or its new bytes across ${KILLS} SIGKILLs, and the next writer reclaims the staging`, async () => {
@@ -99,7 +107,7 @@ it(`leaves every target at exactly its old or its new bytes across ${KILLS} SIGK
       const now = await stagingIn(parent)
       if (wrote) {
         const stale = (residue.get(parent) ?? []).filter((name) => now.includes(name))
-        expect(stale, `seed ${seed}, kill ${kill}: a dead writer's staging survived the next writer in ${parent}`).toEqual([])
+        expect(stale, `seed ${seed}, kill ${kill}: a dead writer's staging survived the next writer in ${parent} (now: ${now.join(", ")})`).toEqual([])
         outcome.residueReclaimed += (residue.get(parent) ?? []).length
         residue.set(parent, now)
       } else {
