@@ -9,6 +9,8 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
     projects,
+    // CI asks for a machine-readable report as well (see .ci/run).
+    reporters: process.env.DSH_VITEST_JSON ? ['default', ['json', { outputFile: process.env.DSH_VITEST_JSON }]] : ['default'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
