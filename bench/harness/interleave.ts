@@ -11,6 +11,11 @@ export interface InterleaveOptions {
   rounds: number
   /** Untimed rounds first: JIT, page cache and lazy imports settle before anything is recorded. */
   warmup: number
+  /**
+   * Start each round one variant later (A B C, B C A, C A B …), so that no variant always runs
+   * first after the previous round's last: for differences of microseconds the position matters.
+   */
+  rotate?: boolean
 }
 
 export interface InterleaveResult {
@@ -28,7 +33,8 @@ export async function interleave(variants: readonly Variant[], options: Interlea
   const samples: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v.name, []]))
   const order: string[] = []
   for (let round = 0; round < options.warmup + options.rounds; round++) {
-    for (const variant of variants) {
+    for (let k = 0; k < variants.length; k++) {
+      const variant = variants[options.rotate ? (k + round) % variants.length : k]!
       await variant.prepare?.(round)
       const start = now()
       await variant.run(round)
