@@ -1,6 +1,6 @@
 import type { ToolResult } from '@deepseek-ai/dsh-tools'
 import { execFile } from 'node:child_process'
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -15,6 +15,7 @@ const run = promisify(execFile)
 const DEADLINE_MS = 5_000
 const canDrop = process.getuid?.() === 0
 let child: string
+let childDir: string
 
 interface Outcome {
   name: string
@@ -25,9 +26,9 @@ interface Outcome {
 const outcomes: Outcome[] = []
 
 beforeAll(async () => {
-  const out = await mkdtemp(join(tmpdir(), 'dsh-reliability-child-'))
-  await chmod(out, 0o755)
-  child = await bundleEntry(join(import.meta.dirname, 'children', 'tool-calls.ts'), out)
+  childDir = await mkdtemp(join(tmpdir(), 'dsh-reliability-child-'))
+  await chmod(childDir, 0o755)
+  child = await bundleEntry(join(import.meta.dirname, 'children', 'tool-calls.ts'), childDir)
 }, 60_000)
 
 type Timed = ToolResult & { elapsedMs: number }
@@ -84,6 +85,7 @@ describe('hostile input through the tools', () => {
 })
 
 afterAll(async () => {
+  await rm(childDir, { recursive: true, force: true })
   if (outcomes.length !== HOSTILE_CASES.length) return
   const count = (group: string) => outcomes.filter((outcome) => outcome.group === group).length
   await recordSection({
