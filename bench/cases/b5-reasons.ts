@@ -34,4 +34,5 @@ export const SYSCALL_REASONS: Record<string, string> = {
   mprotect: 'V8 heap / code pages',
   madvise: 'V8 heap release',
   getpid: 'V8/Node internals',
+  brk: 'glibc heap growth (malloc), occasionally',
 }
