@@ -49,6 +49,10 @@ export class LocalFileSystem extends FileSystem {
     return this.disk.streamText(target, signal)
   }
 
+  override streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    return this.disk.streamBytes(target, signal)
+  }
+
   listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
     return this.disk.listDir(target, signal)
   }

@@ -97,25 +97,32 @@ export class LocalDisk {
   }
 
   async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    const decoder = new Utf8StreamDecoder(target.displayPath)
+    for await (const bytes of this.streamBytes(target, signal)) {
+      const text = decoder.push(bytes)
+      if (text) yield text
+    }
+    const rest = decoder.end()
+    if (rest) yield rest
+  }
+
+  /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */
+  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     const display = target.displayPath
-    const chunkBytes = this.#options.streamChunkBytes ?? 64 * 1024
+    const chunkBytes = this.#options.streamChunkBytes ?? 256 * 1024
     try {
       throwIfAborted(signal, display)
       const opened = await openRegular(target.targetKey, display)
       try {
         await this.containment.check(opened.real, display)
-        const decoder = new Utf8StreamDecoder(display)
         // One buffer for the whole stream: memory stays bounded by the chunk size.
         const buffer = new Uint8Array(chunkBytes)
         for (;;) {
           throwIfAborted(signal, display)
           const { bytesRead } = await opened.handle.read(buffer, 0, chunkBytes, null)
           if (bytesRead === 0) break
-          const text = decoder.push(buffer.subarray(0, bytesRead))
-          if (text) yield text
+          yield buffer.subarray(0, bytesRead)
         }
-        const rest = decoder.end()
-        if (rest) yield rest
       } finally {
         await opened.handle.close().catch(() => {})
       }

@@ -134,6 +134,11 @@ export class MemoryFileSystem extends FileSystem {
     if (rest) yield rest
   }
 
+  override async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    throwIfAborted(signal, target.displayPath)
+    yield this.fileBytes(target)
+  }
+
   async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
     throwIfAborted(signal, target.displayPath)
     const node = this.volume.get(target.targetKey)

@@ -35,6 +35,18 @@ export abstract class FileSystem extends Service {
   /** The same text as `readText`, in chunks, with memory bounded by the chunk size. */
   abstract streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string>
 
+  /**
+   * The file's raw bytes, for readers that skip most of a large file: decode them with
+   * `Utf8StreamDecoder`, whose `skip` validates without building strings. Same type checks and
+   * errors as `streamText`. This default re-encodes `streamText` (already validated, BOM dropped);
+   * providers override it to hand out the bytes directly. A chunk may be a view into a buffer the
+   * provider reuses: it is valid until the next chunk is requested.
+   */
+  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    const encoder = new TextEncoder()
+    for await (const text of this.streamText(target, signal)) yield encoder.encode(text)
+  }
+
   abstract listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]>
 
   /**

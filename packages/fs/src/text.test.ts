@@ -73,3 +73,31 @@ describe('line endings', () => {
     expect([...encodeText('a', false)]).toEqual([0x61])
   })
 })
+
+describe('Utf8StreamDecoder.skip', () => {
+  const bytes = Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('é中🎉 skipped\nshown é中🎉'))
+  const cut = bytes.indexOf(0x0a) + 1
+
+  it('validates skipped bytes and decodes the rest identically, whatever the chunking', () => {
+    for (let size = 1; size <= 9; size++) {
+      const decoder = new Utf8StreamDecoder()
+      let text = ''
+      for (let i = 0; i < bytes.length; i += size) {
+        const chunk = bytes.subarray(i, Math.min(i + size, bytes.length))
+        const split = Math.min(Math.max(cut - i, 0), chunk.length)
+        decoder.skip(chunk.subarray(0, split))
+        text += decoder.push(chunk.subarray(split))
+      }
+      expect(text + decoder.end()).toBe('shown é中🎉')
+      expect(decoder.bom).toBe(true)
+    }
+  })
+
+  it('finds invalid UTF-8, binary data and a truncated end in skipped bytes', () => {
+    const code = (fn: () => void) => { try { fn() } catch (error) { return FsError.is(error) ? error.code : 'other' } return 'none' }
+    expect(code(() => new Utf8StreamDecoder().skip(Uint8Array.of(0x61, 0xff, 0x0a)))).toBe('FS_NOT_TEXT')
+    expect(code(() => new Utf8StreamDecoder().skip(Uint8Array.of(0x61, 0x00)))).toBe('FS_NOT_TEXT')
+    expect(code(() => { const d = new Utf8StreamDecoder(); d.skip(Uint8Array.of(0xe4, 0xb8)); d.skip(Uint8Array.of(0x41)) })).toBe('FS_NOT_TEXT')
+    expect(code(() => { const d = new Utf8StreamDecoder(); d.skip(Uint8Array.of(0x61, 0xe4, 0xb8)); d.end() })).toBe('FS_NOT_TEXT')
+  })
+})

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { FsError } from './errors'
 
 export const UTF8_BOM = Uint8Array.of(0xef, 0xbb, 0xbf)
@@ -46,28 +47,48 @@ export class Utf8StreamDecoder {
   #offset = 0
   #head: Uint8Array = new Uint8Array(0)
   #started = false
+  /** The start of a character split across chunks, held back by `skip`. */
+  #tail: Uint8Array = new Uint8Array(0)
 
   constructor(private readonly path?: string) {}
 
   push(chunk: Uint8Array): string {
-    if (!this.#started) {
-      // The BOM decision needs three bytes; hold back a shorter head until they arrive.
-      const joined = concatBytes(this.#head, chunk)
-      if (joined.length < 3 && joined.every((byte, i) => byte === UTF8_BOM[i])) {
-        this.#head = joined
-        return ''
-      }
-      this.#started = true
-      this.#head = new Uint8Array(0)
-      this.bom = hasBom(joined)
-      chunk = this.bom ? joined.subarray(3) : joined
-    }
-    this.#sniff(chunk)
+    const body = this.#begin(chunk)
+    if (body === undefined || body.length === 0) return ''
+    this.#sniff(body)
     try {
-      return this.#decoder.decode(chunk, { stream: true })
+      if (this.#tail.length === 0) return this.#decoder.decode(body, { stream: true })
+      const tail = this.#tail
+      this.#tail = new Uint8Array(0)
+      return this.#decoder.decode(tail, { stream: true }) + this.#decoder.decode(body, { stream: true })
     } catch (error) {
       throw notText('invalid UTF-8', this.path, error)
     }
+  }
+
+  /**
+   * Checks a chunk like `push` (BOM, binary sniff, UTF-8 validity) without building a string: the
+   * fast way past text nobody will look at. `skip` and `push` may alternate, as long as nothing
+   * is pushed while the decoder holds part of a character from `push`.
+   */
+  skip(chunk: Uint8Array): void {
+    let body = this.#begin(chunk)
+    if (body === undefined) return
+    this.#sniff(body)
+    if (this.#tail.length > 0) {
+      const need = sequenceLength(this.#tail[0]!) - this.#tail.length
+      const piece = concatBytes(this.#tail, body.subarray(0, need))
+      if (piece.length < need + this.#tail.length) {
+        this.#tail = piece
+        return
+      }
+      if (!isUtf8(piece)) throw notText('invalid UTF-8', this.path)
+      this.#tail = new Uint8Array(0)
+      body = body.subarray(need)
+    }
+    const complete = completePrefix(body)
+    if (!isUtf8(body.subarray(0, complete))) throw notText('invalid UTF-8', this.path)
+    this.#tail = body.slice(complete)
   }
 
   end(): string {
@@ -77,11 +98,27 @@ export class Utf8StreamDecoder {
       this.#head = new Uint8Array(0)
       if (head.length > 0) return this.push(head) + this.end()
     }
+    if (this.#tail.length > 0) throw notText('invalid UTF-8 (truncated character at the end)', this.path)
     try {
       return this.#decoder.decode()
     } catch (error) {
       throw notText('invalid UTF-8 (truncated character at the end)', this.path, error)
     }
+  }
+
+  /** Handles the BOM at the start of the stream; `undefined` while too few bytes have arrived to tell. */
+  #begin(chunk: Uint8Array): Uint8Array | undefined {
+    if (this.#started) return chunk
+    // The BOM decision needs three bytes; hold back a shorter head until they arrive.
+    const joined = concatBytes(this.#head, chunk)
+    if (joined.length < 3 && joined.every((byte, i) => byte === UTF8_BOM[i])) {
+      this.#head = joined
+      return undefined
+    }
+    this.#started = true
+    this.#head = new Uint8Array(0)
+    this.bom = hasBom(joined)
+    return this.bom ? joined.subarray(3) : joined
   }
 
   #sniff(chunk: Uint8Array): void {
@@ -91,6 +128,21 @@ export class Utf8StreamDecoder {
     if (nul >= 0) throw notText(`binary data (NUL byte at offset ${this.#offset + nul})`, this.path)
     this.#offset += chunk.length
   }
+}
+
+/** Bytes in the UTF-8 sequence a lead byte starts (1 for anything that cannot start one). */
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+}
+
+/** The length of `bytes` without a trailing, incomplete UTF-8 sequence. */
+function completePrefix(bytes: Uint8Array): number {
+  for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 3); i--) {
+    const byte = bytes[i]!
+    if (byte >= 0x80 && byte < 0xc0) continue
+    return sequenceLength(byte) > bytes.length - i ? i : bytes.length
+  }
+  return bytes.length
 }
 
 function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -13,7 +13,7 @@ export { readInput } from './read'
 export { writeInput } from './write'
 export { editInput } from './edit'
 // Building blocks for sibling tool families (str_replace_editor numbers and windows lines the same way).
-export { buildWindow, cutCodePoints, linePrefix, type ReadWindow, type WindowLine, type WindowOptions } from './window'
+export { buildWindow, skipLines, type SkippedSource, cutCodePoints, linePrefix, type ReadWindow, type WindowLine, type WindowOptions } from './window'
 export { countLines, lineChanges, type LineChanges } from './changes'
 export { resolveTarget } from './paths'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'

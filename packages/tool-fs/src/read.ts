@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { Config } from './config'
 import { resolveTarget } from './paths'
 import { renderFailure, renderRead } from './render'
-import { buildWindow } from './window'
+import { buildWindow, skipLines } from './window'
 
 export const readInput = z.object({
   file_path: z.string().describe('The file to read: absolute, or relative to the working directory.'),
@@ -40,11 +40,15 @@ export function readTool(ctx: Context, config: Config) {
           const what = info.type === 'directory' ? 'a directory' : 'a special file'
           throw new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
         }
-        const small = info.size !== undefined && info.size <= config.readStreamThreshold
-        const chunks = small ? [await ctx.fs.readText(target, exec.signal)] : ctx.fs.streamText(target, exec.signal)
         const offset = input.offset ?? 1
-        const window = await buildWindow(chunks, {
+        const small = info.size !== undefined && info.size <= config.readStreamThreshold
+        // Large files: the lines before the window are skipped as bytes, never decoded.
+        const source = small
+          ? { firstLine: 1, chunks: [await ctx.fs.readText(target, exec.signal)] }
+          : await skipLines(ctx.fs.streamBytes(target, exec.signal), offset, path)
+        const window = await buildWindow(source.chunks, {
           offset,
+          firstLine: source.firstLine,
           limit: Math.min(input.limit ?? config.readLimit, config.readLimit),
           maxLineLength: config.readMaxLineLength,
           maxBytes: config.readMaxBytes,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildWindow, cutCodePoints, cutUtf8, renderedLineBytes, type WindowOptions } from './window'
+import { skipLines, buildWindow, cutCodePoints, cutUtf8, renderedLineBytes, type WindowOptions } from './window'
 
 const defaults: WindowOptions = { offset: 1, limit: 2000, maxLineLength: 2000, maxBytes: 50 * 1024 }
 const texts = (window: Awaited<ReturnType<typeof buildWindow>>) => window.lines.map((line) => line.text)
@@ -101,5 +101,49 @@ describe('cuts', () => {
     expect(cutUtf8('a€b', 3)).toBe('a')
     expect(cutUtf8('a€b', 4)).toBe('a€')
     expect(cutUtf8('😀', 1)).toBe('😀')
+  })
+})
+
+describe('skipLines', () => {
+  const bytesOf = (text: string, size: number) => {
+    const all = new TextEncoder().encode(text)
+    let closed = false
+    async function* stream() {
+      try {
+        for (let i = 0; i < all.length; i += size) yield all.subarray(i, i + size)
+      } finally {
+        closed = true
+      }
+    }
+    return { stream: stream(), closed: () => closed }
+  }
+  const options = { limit: 2, maxLineLength: 100, maxBytes: 10_000 }
+
+  it('gives the same window as decoding everything, whatever the chunking', async () => {
+    const text = 'é1\n中2\n🎉3\nfour\nfive'
+    for (let size = 1; size <= 8; size++) {
+      for (const offset of [1, 2, 4, 5, 6, 9]) {
+        const source = await skipLines(bytesOf(text, size).stream, offset, 'f')
+        const skipped = await buildWindow(source.chunks, { ...options, offset, firstLine: source.firstLine })
+        expect(skipped).toEqual(await buildWindow([text], { ...options, offset }))
+      }
+    }
+  })
+
+  it('counts the lines of a file that ends before the offset, with or without a final newline', async () => {
+    for (const [text, total] of [['a\nb\n', 2], ['a\nb', 2], ['', 0]] as const) {
+      const source = await skipLines(bytesOf(text, 1).stream, 10, 'f')
+      expect(await buildWindow(source.chunks, { ...options, offset: 10, firstLine: source.firstLine })).toMatchObject({ lines: [], end: 'eof', totalLines: total })
+    }
+  })
+
+  it('rejects invalid UTF-8 among the skipped lines and closes the stream', async () => {
+    const bytes = Uint8Array.of(0x61, 0xff, 0x0a, 0x62, 0x0a)
+    let closed = false
+    async function* stream() {
+      try { yield bytes } finally { closed = true }
+    }
+    await expect(skipLines(stream(), 2, 'f')).rejects.toMatchObject({ code: 'FS_NOT_TEXT' })
+    expect(closed).toBe(true)
   })
 })

@@ -1,6 +1,10 @@
+import { Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
+
 /** Limits of one read window. `offset` is the 1-based number of the first line shown. */
 export interface WindowOptions {
   offset: number
+  /** The number of the stream's first line, when the stream starts past the file's beginning. Default 1. */
+  firstLine?: number
   limit: number
   maxLineLength: number
   maxBytes: number
@@ -48,7 +52,7 @@ export async function buildWindow(chunks: AsyncIterable<string> | Iterable<strin
   const keepUnits = maxLineLength * 2 + 2
   const lines: WindowLine[] = []
   let bytes = 0
-  let number = 1
+  let number = options.firstLine ?? 1
   let buffer = ''
   let overflow = false
   let started = false
@@ -134,4 +138,68 @@ export function cutUtf8(text: string, maxBytes: number): string {
 function isHighSurrogate(text: string, index: number): boolean {
   const code = text.charCodeAt(index)
   return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length
+}
+
+/** Text from line `firstLine` on. */
+export interface SkippedSource {
+  /** `from`, or the file's last line when the file ends before `from`. */
+  firstLine: number
+  chunks: AsyncIterable<string> | Iterable<string>
+}
+
+/**
+ * Skips the lines before `from` in a byte stream without decoding them (validating bytes is much
+ * cheaper than turning them into strings), then yields the rest as text. When the file ends before
+ * line `from`, a placeholder stands for its last, unterminated line so that `buildWindow` still
+ * counts it; the placeholder is never shown because it lies before the window.
+ */
+export async function skipLines(bytes: AsyncIterable<Uint8Array>, from: number, path: string): Promise<SkippedSource> {
+  const decoder = new Utf8StreamDecoder(path)
+  const iterator = bytes[Symbol.asyncIterator]()
+  let line = 1
+  let unterminated = false
+  let first = ''
+  try {
+    while (line < from) {
+      const next = await iterator.next()
+      if (next.done) {
+        decoder.end()
+        return { firstLine: line, chunks: unterminated ? ['\u0000'] : [] }
+      }
+      const chunk = next.value
+      let position = 0
+      while (line < from) {
+        const newline = chunk.indexOf(0x0a, position)
+        if (newline < 0) break
+        line++
+        position = newline + 1
+      }
+      if (line < from) {
+        decoder.skip(chunk)
+        if (position < chunk.length) unterminated = true
+        else if (position > 0) unterminated = false
+      } else {
+        decoder.skip(chunk.subarray(0, position))
+        first = decoder.push(chunk.subarray(position))
+      }
+    }
+  } catch (error) {
+    await iterator.return?.()
+    throw error
+  }
+  async function* rest(): AsyncIterable<string> {
+    try {
+      if (first) yield first
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        const text = decoder.push(next.value)
+        if (text) yield text
+      }
+      const tail = decoder.end()
+      if (tail) yield tail
+    } finally {
+      // Reached when the window is full and buildWindow stops early: close the provider's stream.
+      await iterator.return?.()
+    }
+  }
+  return { firstLine: line, chunks: rest() }
 }

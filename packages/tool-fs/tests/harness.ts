@@ -15,12 +15,12 @@ export const policyPlugin = policyModule.default ?? policyModule
 export const toolsPlugin = toolsModule.default ?? toolsModule
 export const toolFsPlugin = toolFsModule.default ?? toolFsModule
 
-export type CountedMethod = 'resolve' | 'stat' | 'readText' | 'streamText' | 'listDir' | 'writeText' | 'editText'
+export type CountedMethod = 'resolve' | 'stat' | 'readText' | 'streamText' | 'streamBytes' | 'listDir' | 'writeText' | 'editText'
 
 /** Every call the tools make to the provider, in order, and what happened to streams. */
 export interface ProviderLog {
   calls: CountedMethod[]
-  /** Chunks handed out by `streamText`, and streams the consumer closed before their end. */
+  /** Chunks handed out by `streamText`/`streamBytes`, and streams the consumer closed before their end. */
   chunks: number
   closedEarly: number
 }
@@ -45,6 +45,19 @@ function countingProvider(log: ProviderLog) {
       let finished = false
       try {
         for await (const chunk of super.streamText(target, signal)) {
+          log.chunks++
+          yield chunk
+        }
+        finished = true
+      } finally {
+        if (!finished) log.closedEarly++
+      }
+    }
+    override async *streamBytes(target: FsTarget, signal?: AbortSignal) {
+      log.calls.push('streamBytes')
+      let finished = false
+      try {
+        for await (const chunk of super.streamBytes(target, signal)) {
           log.chunks++
           yield chunk
         }

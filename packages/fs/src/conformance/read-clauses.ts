@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest'
+import { Utf8StreamDecoder } from '../text'
 import { type Harness, expectFsError, needs, utf8, within } from './harness'
 
 export function readClauses(h: Harness): void {
@@ -88,6 +89,18 @@ export function readClauses(h: Harness): void {
     expect(chunks.join('') === text).toBe(true)
   })
 
+  it('streams bytes that decode to the same text, with the same errors', async () => {
+    const text = 'first é\r\n中 second\n🎉'
+    await h.external.write('b.txt', Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8(text)))
+    const decoder = new Utf8StreamDecoder()
+    let decoded = ''
+    for await (const chunk of h.fs.streamBytes(await h.target('b.txt'))) decoded += decoder.push(chunk)
+    expect(decoded + decoder.end()).toBe(text)
+    await expectFsError(drainBytes(h.fs.streamBytes(await h.target('missing.txt'))), 'FS_NOT_FOUND')
+    await h.external.mkdir('d')
+    await expectFsError(drainBytes(h.fs.streamBytes(await h.target('d'))), 'FS_NOT_REGULAR_FILE')
+  })
+
   it('hides a UTF-8 BOM from readers', async () => {
     await h.external.write('bom.txt', Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('hello\n')))
     const target = await h.target('bom.txt')
@@ -149,4 +162,10 @@ async function drain(stream: AsyncIterable<string>): Promise<string> {
   let text = ''
   for await (const chunk of stream) text += chunk
   return text
+}
+
+async function drainBytes(stream: AsyncIterable<Uint8Array>): Promise<number> {
+  let size = 0
+  for await (const chunk of stream) size += chunk.length
+  return size
 }
