@@ -167,14 +167,14 @@ export class LocalDisk {
         if (found.kind === 'file' && found.info.size! <= this.#options.maxTextBytes) {
           previous = await readAll(found.opened, this.#options.maxTextBytes, display)
         }
-        const plan = planWrite(previous, content, display)
+        const plan = planWrite(previous, content, display, { before: previous !== null && previous.length <= this.#options.diffMaxBytes })
         const destination = found.kind === 'file' ? found.opened.real : target.targetKey
         const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
         const version = await this.#publish(found, destination, plan.bytes, mode, display, signal)
         return {
           operation: found.kind === 'absent' ? 'create' : 'update',
           version,
-          before: previous !== null && previous.length <= this.#options.diffMaxBytes ? plan.before : null,
+          before: plan.before,
           after: plan.after,
         } satisfies FsWriteOutcome
       } finally {

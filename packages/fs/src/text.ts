@@ -186,19 +186,44 @@ export function normalizeLineEndings(text: string): string {
   return text.includes('\r\n') ? text.replaceAll('\r\n', '\n') : text
 }
 
+/** What an overwrite keeps of the file it replaces. */
+export interface TextStyle {
+  bom: boolean
+  /** Every line ending is CRLF (and there is at least one). */
+  crlf: boolean
+}
+
+export function styleOfText(previous: DecodedText): TextStyle {
+  const { crlf, lf } = countLineEndings(previous.text)
+  return { bom: previous.bom, crlf: crlf > 0 && lf === 0 }
+}
+
+/**
+ * The style of a file from its bytes, without decoding it: `null` when it is not text (binary or
+ * invalid UTF-8), like a failed `decodeText`. Used when nobody needs the old text itself.
+ */
+export function styleOfBytes(bytes: Uint8Array): TextStyle | null {
+  const bom = hasBom(bytes)
+  const body = bom ? bytes.subarray(3) : bytes
+  if (body.subarray(0, BINARY_SNIFF_BYTES).includes(0) || !isUtf8(body)) return null
+  let crlf = 0
+  for (let i = body.indexOf(0x0a); i >= 0; i = body.indexOf(0x0a, i + 1)) {
+    if (i === 0 || body[i - 1] !== 0x0d) return { bom, crlf: false }
+    crlf++
+  }
+  return { bom, crlf: crlf > 0 }
+}
+
 /**
  * The text to store when `content` overwrites a file that held `previous` (null for a new file).
  * New files are written as given. Over an existing file the BOM is kept, and a file that used CRLF
  * throughout stays CRLF when the new content has bare LF only.
  */
-export function prepareOverwrite(previous: DecodedText | null, content: string): DecodedText {
-  if (previous === null) {
-    return content.charCodeAt(0) === 0xfeff ? { text: content.slice(1), bom: true } : { text: content, bom: false }
-  }
-  let text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content
-  const old = countLineEndings(previous.text)
-  if (old.crlf > 0 && old.lf === 0 && !text.includes('\r\n') && text.includes('\n')) {
-    text = text.replaceAll('\n', '\r\n')
-  }
-  return { text, bom: previous.bom || content.charCodeAt(0) === 0xfeff }
+export function prepareOverwrite(previous: DecodedText | TextStyle | null, content: string): DecodedText {
+  const leadingBom = content.charCodeAt(0) === 0xfeff
+  let text = leadingBom ? content.slice(1) : content
+  if (previous === null) return { text, bom: leadingBom }
+  const style = 'text' in previous ? styleOfText(previous) : previous
+  if (style.crlf && !text.includes('\r\n') && text.includes('\n')) text = text.replaceAll('\n', '\r\n')
+  return { text, bom: style.bom || leadingBom }
 }
