@@ -1,6 +1,6 @@
 import { constants, existsSync } from 'node:fs'
 import { type FileHandle, mkdir, open } from 'node:fs/promises'
-import { basename, dirname } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { errnoCode } from './errors'
 import type { Containment } from './identity'
 import { descriptorPath } from './open'
@@ -14,9 +14,63 @@ const CAN_ANCHOR = process.platform === 'linux' && existsSync('/proc/self/fd')
 export interface AnchoredDir {
   /** `/proc/self/fd/<n>`: every name below it is looked up in the opened directory itself. */
   path: string
-  /** Where the directory really is: what containment is judged on. */
+  /** Where the directory really was when it was anchored (and found inside the root). */
+  checked: string
+  /** Where the directory really is now: what containment is judged on. */
   real(): Promise<string>
+  /** fsync of the directory itself, through the held descriptor (no second open). */
+  sync(): Promise<void>
   close(): Promise<void>
+}
+
+/** fsync of a directory descriptor; some filesystems cannot, and the data is on disk already. */
+async function syncHandle(handle: FileHandle): Promise<void> {
+  try {
+    await handle.sync()
+  } catch (error) {
+    if (errnoCode(error) !== 'EINVAL' && errnoCode(error) !== 'EBADF') throw error
+  }
+}
+
+function anchored(held: FileHandle, dir: string, checked: string): AnchoredDir {
+  return {
+    path: `/proc/self/fd/${held.fd}`,
+    checked,
+    real: () => descriptorPath(held, dir),
+    sync: () => syncHandle(held),
+    close: () => held.close().catch(() => {}),
+  }
+}
+
+/**
+ * Anchors `dir` only if it exists already (nothing is created): `undefined` when it, or a
+ * component of its path, is missing, and always where descriptors cannot be anchored. The
+ * directory's real location is checked against the root before the anchor is handed out; `also`
+ * runs beside that check (a lookup through the anchor that reads no bytes, so it may run before
+ * the verdict) and its result is returned with the anchor.
+ */
+export async function anchorExisting<T>(dir: string, containment: Containment, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
+  if (!CAN_ANCHOR) return undefined
+  let handle: FileHandle
+  try {
+    handle = await open(dir, DIR_FLAGS)
+  } catch (error) {
+    const code = errnoCode(error)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw error
+  }
+  try {
+    const path = `/proc/self/fd/${handle.fd}`
+    const [real, result] = await Promise.all([
+      containment.enabled ? descriptorPath(handle, dir) : Promise.resolve(dir),
+      also(path),
+    ])
+    await containment.check(real, display)
+    return { anchor: anchored(handle, dir, real), also: result }
+  } catch (error) {
+    await handle.close().catch(() => {})
+    throw error
+  }
 }
 
 /**
@@ -30,7 +84,20 @@ export async function anchorDirectory(dir: string, containment: Containment, dis
   if (!CAN_ANCHOR) {
     // Elsewhere the path itself is the best available name (the check before publication remains).
     await mkdir(dir, { recursive: true })
-    return { path: dir, real: async () => dir, close: async () => {} }
+    return {
+      path: dir,
+      checked: dir,
+      real: async () => dir,
+      sync: async () => {
+        const handle = await open(dir, DIR_FLAGS)
+        try {
+          await syncHandle(handle)
+        } finally {
+          await handle.close().catch(() => {})
+        }
+      },
+      close: async () => {},
+    }
   }
   const missing: string[] = []
   let current = dir
@@ -45,8 +112,10 @@ export async function anchorDirectory(dir: string, containment: Containment, dis
       current = dirname(current)
     }
   }
+  let real: string
   try {
-    await containment.check(await descriptorPath(handle, current), display)
+    real = containment.enabled ? await descriptorPath(handle, current) : current
+    await containment.check(real, display)
     for (const name of missing) {
       const below = `/proc/self/fd/${handle.fd}/${name}`
       let created = false
@@ -62,16 +131,12 @@ export async function anchorDirectory(dir: string, containment: Containment, dis
       const child = await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
       await handle.close().catch(() => {})
       handle = child
-      await containment.check(await descriptorPath(handle, below), display)
+      real = containment.enabled ? await descriptorPath(handle, below) : join(real, name)
+      await containment.check(real, display)
     }
   } catch (error) {
     await handle.close().catch(() => {})
     throw error
   }
-  const held = handle
-  return {
-    path: `/proc/self/fd/${held.fd}`,
-    real: () => descriptorPath(held, dir),
-    close: () => held.close().catch(() => {}),
-  }
+  return anchored(handle, dir, real)
 }

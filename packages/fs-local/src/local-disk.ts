@@ -5,15 +5,16 @@ import {
 } from '@deepseek-ai/dsh-fs'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { mapErrors, toFsError } from './errors'
-import { anchorDirectory } from './anchor'
+import { errnoCode, mapErrors, toFsError } from './errors'
+import { type AnchoredDir, anchorDirectory, anchorExisting } from './anchor'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { openRegular } from './open'
-import { infoOfEntry, type Probe, probe, readAll, statPath } from './probe'
+import { infoOfEntry, lstatPath, type Probe, probe, readAll, statPath } from './probe'
 import { discard, previousOf, publishCreate, publishReplace, settle, stage } from './publish'
-import { reclaimDeadLocks, withPublishLock } from './publish-lock'
+import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
-import { versionOf } from './version'
+import { infoOf, versionOf } from './version'
+import type { BigIntStats } from 'node:fs'
 
 /** How a staged file is published: no-replace link, or rename guarded by the probed version or not. */
 type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
@@ -22,6 +23,33 @@ type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 class LostRace extends FsError {}
 
 const EDIT_ATTEMPTS = 5
+
+/** What a mutation found, where it publishes, and the parent already anchored (and checked) for it. */
+interface Found {
+  probe: Probe
+  /** The real path the new bytes are published at. */
+  destination: string
+  /** The destination's directory, anchored and inside the root; `undefined` when it must still be anchored (created). */
+  anchor: AnchoredDir | undefined
+  /** Starts closing the previous file once its bytes are read (the publication does not need it). */
+  release(): void
+  /** Closes everything still open; awaited at the end of the operation. */
+  close(): Promise<void>
+}
+
+function found(probe: Probe, destination: string, anchor: AnchoredDir | undefined): Found {
+  let closing: Promise<void> | undefined
+  const release = () => {
+    if (probe.kind === 'file') closing ??= probe.opened.handle.close().catch(() => {})
+  }
+  return {
+    probe, destination, anchor, release,
+    close: async () => {
+      release()
+      await Promise.all([closing, anchor?.close()])
+    },
+  }
+}
 
 export interface LocalDiskOptions {
   /** Where relative paths resolve from (absolute). */
@@ -158,27 +186,34 @@ export class LocalDisk {
     const display = target.displayPath
     return this.#lock.run(target.targetKey, () => mapErrors('write', display, async () => {
       throwIfAborted(signal, display)
-      await this.#checkReal(target)
-      const found = await probe(target.targetKey, display)
+      const found = await this.#find(target, display)
+      const { probe: current } = found
       try {
-        checkWriteGuard(found.kind === 'absent' ? undefined : found.info, expected, display)
+        if (found.anchor === undefined && current.kind === 'other') await this.#checkReal(target)
+        try {
+          checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+        } catch (error) {
+          // An unanchored parent was not checked yet: being outside the root is the first answer.
+          if (found.anchor === undefined) await this.#checkReal(target)
+          throw error
+        }
         let previous: Uint8Array | null = null
         // A file too large to hold as text is still replaced; it just keeps no BOM/CRLF style.
-        if (found.kind === 'file' && found.info.size! <= this.#options.maxTextBytes) {
-          previous = await readAll(found.opened, this.#options.maxTextBytes, display)
+        if (current.kind === 'file' && current.info.size! <= this.#options.maxTextBytes) {
+          previous = await readAll(current.opened, this.#options.maxTextBytes, display)
         }
+        found.release()
         const plan = planWrite(previous, content, display, { before: previous !== null && previous.length <= this.#options.diffMaxBytes })
-        const destination = found.kind === 'file' ? found.opened.real : target.targetKey
         const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
-        const version = await this.#publish(found, destination, plan.bytes, mode, display, signal)
+        const version = await this.#publish(found, plan.bytes, mode, display, signal)
         return {
-          operation: found.kind === 'absent' ? 'create' : 'update',
+          operation: current.kind === 'absent' ? 'create' : 'update',
           version,
           before: plan.before,
           after: plan.after,
         } satisfies FsWriteOutcome
       } finally {
-        if (found.kind === 'file') await found.opened.handle.close().catch(() => {})
+        await found.close()
       }
     }))
   }
@@ -201,62 +236,150 @@ export class LocalDisk {
     const display = target.displayPath
     return mapErrors('edit', display, async () => {
       throwIfAborted(signal, display)
-      await this.#checkReal(target)
-      const found = await probe(target.targetKey, display)
+      const found = await this.#find(target, display)
+      const { probe: current } = found
       try {
+        // An unanchored parent was not checked yet: being outside the root is the first answer.
+        if (found.anchor === undefined && current.kind !== 'file') await this.#checkReal(target)
         // The guard runs before any matching: a stale edit never reports a match error.
-        checkEditGuard(found.kind === 'absent' ? undefined : found.info, expected, display)
-        if (found.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
-        const current = await readAll(found.opened, this.#options.maxTextBytes, display)
-        const plan = planEdit(current, edit, display)
-        const before = current.length <= this.#options.diffMaxBytes ? plan.before : null
+        checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+        if (current.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+        const bytes = await readAll(current.opened, this.#options.maxTextBytes, display)
+        found.release()
+        const plan = planEdit(bytes, edit, display)
+        const before = bytes.length <= this.#options.diffMaxBytes ? plan.before : null
         const outcome = { before, after: plan.after, replacements: plan.replacements }
         // An edit that changes no byte publishes nothing: the file and its version stay as they are.
-        if (Buffer.from(plan.bytes).equals(current)) return { version: found.info.version, ...outcome }
-        const version = await this.#publish(found, found.opened.real, plan.bytes, 'replace-at-version', display, signal)
+        if (Buffer.from(plan.bytes).equals(bytes)) return { version: current.info.version, ...outcome }
+        const version = await this.#publish(found, plan.bytes, 'replace-at-version', display, signal)
         return { version, ...outcome }
       } finally {
-        if (found.kind === 'file') await found.opened.handle.close().catch(() => {})
+        await found.close()
       }
     })
   }
 
   /**
-   * Stages `bytes` beside `destination` and publishes them. Everything that can fail without
+   * What a mutation finds at its target. The parent directory is anchored first (when it exists)
+   * and checked against the root, and the target is looked up inside it: a directory swapped for
+   * a symlink cannot redirect the lookup, and a regular file opened there with `O_NOFOLLOW` is
+   * known to be inside without asking the kernel where it is. A symlink in the target's place (the
+   * key is a realpath, so it appeared since `resolve`, or it dangles) is followed by path as
+   * before, and the real location of what it opened is checked before a byte is read.
+   */
+  async #find(target: FsTarget, display: string): Promise<Found> {
+    const key = target.targetKey
+    const name = basename(key)
+    const anchored = await anchorExisting(dirname(key), this.containment, display, (path) => lstatPath(join(path, name)))
+    if (anchored === undefined) return this.#foundByPath(key, display, undefined)
+    const { anchor, also: entry } = anchored
+    try {
+      const destination = join(anchor.checked, name)
+      if (entry === undefined) return found({ kind: 'absent' }, destination, anchor)
+      if (entry.isFile()) {
+        try {
+          const opened = await openRegular(join(anchor.path, name), display, { checked: entry, real: destination })
+          return found({ kind: 'file', info: infoOf(opened.stats), opened }, destination, anchor)
+        } catch (error) {
+          // Replaced between the lookup and the open (by a link, a special file, or nothing): look again by path.
+          const code = errnoCode(error)
+          if (code !== 'ENOENT' && code !== 'ELOOP' && code !== 'ENOTDIR' && !FsError.is(error, 'FS_NOT_REGULAR_FILE')) throw error
+        }
+      } else if (!entry.isSymbolicLink()) {
+        return found({ kind: 'other', info: infoOfEntry(entry) }, destination, anchor)
+      }
+      return await this.#foundByPath(key, display, anchor)
+    } catch (error) {
+      await anchor.close()
+      throw error
+    }
+  }
+
+  /** The probe by the key's path (following a final symlink); `anchor` is kept if it holds the destination. */
+  async #foundByPath(key: string, display: string, anchor: AnchoredDir | undefined): Promise<Found> {
+    const current = await probe(key, display)
+    let destination = key
+    if (current.kind === 'file') {
+      destination = current.opened.real
+      try {
+        // Where the bytes really are, before a single one is read.
+        await this.containment.check(destination, display)
+      } catch (error) {
+        await current.opened.handle.close().catch(() => {})
+        throw error
+      }
+    }
+    if (anchor !== undefined && dirname(destination) !== anchor.checked) {
+      await anchor.close()
+      anchor = undefined
+    }
+    return found(current, destination, anchor)
+  }
+
+  /**
+   * Stages `bytes` beside the destination and publishes them. Everything that can fail without
    * harm (abort, containment, a version that moved) is checked after staging and before the
    * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
    */
-  async #publish(found: Probe, destination: string, bytes: Uint8Array, mode: PublishMode, display: string, signal?: AbortSignal): Promise<FsVersion> {
+  async #publish(found: Found, bytes: Uint8Array, mode: PublishMode, display: string, signal?: AbortSignal): Promise<FsVersion> {
+    const { probe: current, destination } = found
     // Every step below goes through the anchored parent: a directory swapped for a symlink from
     // now on cannot move the staging, the lock or the published name out of the root.
-    const anchor = await anchorDirectory(dirname(destination), this.containment, display)
+    const own = found.anchor === undefined ? await anchorDirectory(dirname(destination), this.containment, display) : undefined
+    const anchor = (found.anchor ?? own)!
     try {
       const anchored = join(anchor.path, basename(destination))
-      await this.#sweep(anchor.path, await anchor.real())
-      const staged = await stage(anchor.path, bytes, found.kind === 'file' ? previousOf(found.opened.stats) : undefined)
+      await this.#sweep(anchor.path, anchor.checked)
+      const staged = await stage(anchor.path, bytes, current.kind === 'file' ? previousOf(current.opened.stats) : undefined)
       try {
         await this.#options.beforePublish?.(destination)
         throwIfAborted(signal, display)
-        // The bytes land in the anchored directory, which must still be inside the root; and the
-        // caller's path must still lead inside too (a directory swapped for a link fails here).
-        await this.containment.check(join(await anchor.real(), basename(destination)), display)
-        await this.containment.check(join(await realpath(dirname(destination)), basename(destination)), display)
+        const checked = this.#checkBeforePublication(anchor, destination, display)
+        let stats: BigIntStats
         if (mode === 'create') {
+          await checked
           await publishCreate(staged, anchored, display)
+          ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true)])
         } else {
-          // Held across processes: between another provider's re-check and its rename, ours must not run.
-          await withPublishLock(anchored, display, async () => {
-            await this.#recheck(found, anchored, mode, display)
+          // Held across processes: between another provider's re-check and its rename, ours must
+          // not run. Taken while the containment checks run; given back if they fail.
+          const [lock, check] = await Promise.allSettled([acquirePublishLock(anchored, display), checked])
+          if (check.status === 'rejected') {
+            if (lock.status === 'fulfilled') await lock.value()
+            throw check.reason
+          }
+          if (lock.status === 'rejected') throw lock.reason
+          const release = lock.value
+          try {
+            await this.#recheck(current, anchored, mode, display)
             await publishReplace(staged, anchored)
-          })
+          } catch (error) {
+            await release()
+            throw error
+          }
+          ;[, , stats] = await Promise.all([release(), anchor.sync(), settle(staged, false)])
         }
-        return versionOf(await settle(staged))
+        return versionOf(stats)
       } finally {
         await discard(staged)
       }
     } finally {
-      await anchor.close()
+      await own?.close()
     }
+  }
+
+  /**
+   * Right before publication: the bytes land in the anchored directory, which must still be inside
+   * the root; and the caller's path must still lead inside too (a directory swapped for a link
+   * fails here). Two independent lookups, made together.
+   */
+  async #checkBeforePublication(anchor: AnchoredDir, destination: string, display: string): Promise<void> {
+    if (!this.containment.enabled) return
+    const name = basename(destination)
+    await Promise.all([
+      anchor.real().then((real) => this.containment.check(join(real, name), display)),
+      realpath(dirname(destination)).then((real) => this.containment.check(join(real, name), display)),
+    ])
   }
 
   /**
@@ -305,7 +428,9 @@ export class LocalDisk {
     if (this.#swept.has(key)) return
     if (this.#swept.size > 4096) this.#swept.clear()
     this.#swept.add(key)
-    await reclaimStaging(dir)
-    await reclaimDeadLocks(dir)
+    const names = await readdir(dir).catch(() => [] as string[])
+    if (!names.some(isStagingName)) return
+    await reclaimStaging(dir, names)
+    await reclaimDeadLocks(dir, names)
   }
 }

@@ -27,19 +27,34 @@ function describe(stats: BigIntStats): string {
   return 'a special file'
 }
 
+/** What a caller already knows when it opens a file it has just looked at. */
+export interface OpenHints {
+  /** A `stat`/`lstat` of `path` taken just before: when it shows a regular file, it is not taken again. */
+  checked?: BigIntStats
+  /**
+   * Where the file really is, when `path` is looked up in an anchored directory whose real location
+   * is known: the name is opened with `O_NOFOLLOW`, so it cannot lead anywhere else.
+   */
+  real?: string
+}
+
 /**
  * Opens a regular file for reading without ever blocking on a special file. A FIFO, socket or device
  * is refused from a `stat` before any open; if one is swapped in between that check and the open,
  * the non-blocking open returns immediately and the descriptor's own `fstat` refuses it.
  */
-export async function openRegular(path: string, display: string): Promise<OpenedFile> {
-  const before = await stat(path, { bigint: true })
+export async function openRegular(path: string, display: string, hints: OpenHints = {}): Promise<OpenedFile> {
+  const before = hints.checked ?? await stat(path, { bigint: true })
   if (!before.isFile()) throw notRegular(display, describe(before))
-  const handle = await open(path, READ_FLAGS)
+  const handle = await open(path, hints.real === undefined ? READ_FLAGS : READ_FLAGS | constants.O_NOFOLLOW)
   try {
-    const stats = await handle.stat({ bigint: true })
+    // Independent questions about one descriptor: asked together.
+    const [stats, real] = await Promise.all([
+      handle.stat({ bigint: true }),
+      hints.real ?? descriptorPath(handle, path),
+    ])
     if (!stats.isFile()) throw notRegular(display, describe(stats))
-    return { handle, stats, real: await descriptorPath(handle, path) }
+    return { handle, stats, real }
   } catch (error) {
     await handle.close().catch(() => {})
     throw error

@@ -49,7 +49,7 @@ export async function probe(path: string, display: string): Promise<Probe> {
   if (!stats.isFile()) return { kind: 'other', info: infoOfEntry(stats) }
   let opened: OpenedFile
   try {
-    opened = await openRegular(path, display)
+    opened = await openRegular(path, display, { checked: stats })
   } catch (error) {
     // Deleted or swapped between the stat and the open: classify what is there now.
     if (isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE')) {
@@ -62,12 +62,42 @@ export async function probe(path: string, display: string): Promise<Probe> {
   return { kind: 'file', info: infoOf(opened.stats), opened }
 }
 
-/** Reads a whole opened file, refusing one above `limit` bytes (also if it grows while we read). */
+/** `lstat` of `path`, or `undefined` when nothing is there (or a component is not a directory). */
+export async function lstatPath(path: string): Promise<BigIntStats | undefined> {
+  try {
+    return await lstat(path, { bigint: true })
+  } catch (error) {
+    if (isMissing(error)) return undefined
+    throw error
+  }
+}
+
+/**
+ * Reads a whole opened file, refusing one above `limit` bytes (also if it grows while we read).
+ * The size comes from the descriptor's `fstat` taken at open, so a file that still has that size
+ * is read with one `read`; one that changed size meanwhile is read on to its end.
+ */
 export async function readAll(opened: OpenedFile, limit: number, display: string): Promise<Uint8Array> {
-  if (opened.stats.size > BigInt(limit)) throw tooLarge(display, limit)
-  const bytes = await opened.handle.readFile()
-  if (bytes.length > limit) throw tooLarge(display, limit)
-  return bytes
+  const size = opened.stats.size
+  if (size > BigInt(limit)) throw tooLarge(display, limit)
+  // One byte more than expected: a file that grew shows it in the same read.
+  let buffer = Buffer.allocUnsafe(Number(size) + 1)
+  let length = 0
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > limit) throw tooLarge(display, limit)
+      const grown = Buffer.allocUnsafe(Math.min(limit + 1, Math.max(buffer.length * 2, 64 * 1024)))
+      buffer.copy(grown, 0, 0, length)
+      buffer = grown
+    }
+    const { bytesRead } = await opened.handle.read(buffer, length, buffer.length - length, null)
+    if (bytesRead === 0) break
+    length += bytesRead
+    // The size the version was taken at, reached without growing past it: the file is whole.
+    if (length === Number(size) && buffer.length === length + 1) break
+  }
+  if (length > limit) throw tooLarge(display, limit)
+  return buffer.subarray(0, length)
 }
 
 function tooLarge(display: string, limit: number): FsError {

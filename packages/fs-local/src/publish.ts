@@ -1,6 +1,6 @@
 import { FsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
-import { type FileHandle, link, lstat, mkdir, open, rename, rm } from 'node:fs/promises'
+import { type FileHandle, link, lstat, mkdir, open, rename, rm, rmdir, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { errnoCode } from './errors'
 import { makeStaging } from './staging'
@@ -25,6 +25,8 @@ export interface Staged {
   dir: string
   file: string
   handle: FileHandle
+  /** Set once published and settled: the staged name and its directory are gone. */
+  settled?: boolean
 }
 
 const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0
@@ -35,29 +37,51 @@ const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid()
  * takes the previous file's mode (and its owner when we are root, since only root may give a file away).
  */
 export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined): Promise<Staged> {
-  await makeParents(parent)
-  const dir = await makeStaging(parent)
+  const dir = await stagingDir(parent)
   const file = join(dir, 'content')
   let handle: FileHandle | undefined
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666)
-    if (previous !== undefined) {
-      if (RUNNING_AS_ROOT) await handle.chown(previous.uid, previous.gid)
-      // After chown: changing the owner clears set-id bits, so the mode goes last.
-      await handle.chmod(previous.mode)
-    }
-    let offset = 0
-    while (offset < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
-      offset += bytesWritten
-    }
-    await handle.sync()
-    return { dir, file, handle }
+    const opened = handle
+    // The bytes and the metadata are independent: written side by side, both before the fsync.
+    await Promise.all([
+      writeAll(opened, bytes),
+      previous === undefined ? undefined : (async () => {
+        if (RUNNING_AS_ROOT) await opened.chown(previous.uid, previous.gid)
+        // After chown: changing the owner clears set-id bits, so the mode goes last.
+        await opened.chmod(previous.mode)
+      })(),
+    ])
+    await opened.sync()
+    return { dir, file, handle: opened }
   } catch (error) {
     await handle?.close().catch(() => {})
-    await rm(dir, { recursive: true, force: true }).catch(() => {})
+    if (handle !== undefined) await unlink(file).catch(() => {})
+    await rmdir(dir).catch(() => rm(dir, { recursive: true, force: true })).catch(() => {})
     throw error
   }
+}
+
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let offset = 0
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
+    offset += bytesWritten
+  }
+}
+
+/**
+ * The private staging directory. The parent normally exists (it is anchored): `mkdir -p` runs
+ * only when it does not.
+ */
+async function stagingDir(parent: string): Promise<string> {
+  try {
+    return await makeStaging(parent)
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error
+  }
+  await makeParents(parent)
+  return makeStaging(parent)
 }
 
 /**
@@ -80,17 +104,17 @@ async function makeParents(parent: string): Promise<void> {
   await syncDirectory(dirname(first))
 }
 
-/** Atomically replaces (or creates) `destination` with the staged file. */
+/** Atomically replaces (or creates) `destination` with the staged file; the caller fsyncs the directory. */
 export async function publishReplace(staged: Staged, destination: string): Promise<void> {
   await rename(staged.file, destination)
-  await syncDirectory(dirname(destination))
 }
 
 /**
  * Publishes the staged file only if nothing is at `destination`: `link(2)` fails with EEXIST instead
  * of replacing, so a competitor that appeared after every earlier probe keeps its bytes. What is in
  * the way decides the code: a regular file was created by someone else (`FS_NOT_OBSERVED`); anything
- * else (directory, special file, symlink, dangling or not) is `FS_NOT_REGULAR_FILE`.
+ * else (directory, special file, symlink, dangling or not) is `FS_NOT_REGULAR_FILE`. The caller
+ * fsyncs the directory.
  */
 export async function publishCreate(staged: Staged, destination: string, display: string): Promise<void> {
   try {
@@ -106,22 +130,37 @@ export async function publishCreate(staged: Staged, destination: string, display
     if (occupant.isFile()) throw new FsError('FS_NOT_OBSERVED', `${display} already exists`, { cause: error, path: display })
     throw new FsError('FS_NOT_REGULAR_FILE', `${display} is occupied by something that is not a regular file`, { cause: error, path: display })
   }
-  await syncDirectory(dirname(destination))
 }
 
 /**
- * Drops the staging name, then reads the published inode's metadata through the still-open
- * descriptor: unlinking the staged name moves ctime, so the version must be taken after it.
+ * After publication: drops the staging name (a `link` left it; a `rename` took it away), then
+ * reads the published inode's metadata through the still-open descriptor (unlinking the staged
+ * name moves ctime, so the version is taken after it) and removes the then empty staging
+ * directory beside that.
  */
-export async function settle(staged: Staged): Promise<BigIntStats> {
-  await rm(staged.file, { force: true })
-  return staged.handle.stat({ bigint: true })
+export async function settle(staged: Staged, linked: boolean): Promise<BigIntStats> {
+  if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
+  const [stats] = await Promise.all([
+    staged.handle.stat({ bigint: true }),
+    rmdir(staged.dir).catch(() => {}),
+  ])
+  staged.settled = true
+  return stats
 }
 
-/** Closes the staged file and removes its staging directory. Best effort: the write already happened. */
+/**
+ * Closes the staged file and removes what is left of its staging (everything when the write was
+ * not published). Best effort: after publication the write already happened.
+ */
 export async function discard(staged: Staged): Promise<void> {
-  await staged.handle.close().catch(() => {})
-  await rm(staged.dir, { recursive: true, force: true }).catch(() => {})
+  if (staged.settled) {
+    await staged.handle.close().catch(() => {})
+    return
+  }
+  await Promise.all([
+    staged.handle.close().catch(() => {}),
+    unlink(staged.file).catch(() => {}).then(() => rmdir(staged.dir)).catch(() => rm(staged.dir, { recursive: true, force: true })).catch(() => {}),
+  ])
 }
 
 /**

@@ -93,10 +93,10 @@ export async function makeStaging(dir: string): Promise<string> {
 }
 
 /** Removes the staging directories of dead writers in `dir`; returns how many it removed. */
-export async function reclaimStaging(dir: string): Promise<number> {
+export async function reclaimStaging(dir: string, listed?: string[]): Promise<number> {
   let names: string[]
   try {
-    names = await readdir(dir)
+    names = listed ?? await readdir(dir)
   } catch {
     return 0
   }

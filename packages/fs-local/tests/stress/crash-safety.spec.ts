@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { bundleEntry } from '../../../../scripts/reliability/bundle'
@@ -61,7 +61,8 @@ async function killAfter(dir: string, acks: number, delay: number): Promise<Run>
 async function stagingIn(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
   return Promise.all(names.map(async (name) => {
-    const owner = await readFile(join(dir, name, 'owner'), 'utf8').catch(() => '')
+    // A lock names its owner in its link text (or, as a directory, in an `owner` file).
+    const owner = await readlink(join(dir, name)).catch(() => readFile(join(dir, name, 'owner'), 'utf8')).catch(() => '')
     return owner === '' ? name : `${name} owned by ${owner}`
   }))
 }
