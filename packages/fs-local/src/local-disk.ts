@@ -144,7 +144,8 @@ export class LocalDisk {
       try {
         await this.containment.check(opened.real, display)
         // One buffer for the whole stream: memory stays bounded by the chunk size.
-        const buffer = new Uint8Array(chunkBytes)
+        // Never zero-filled: only the bytes just read are handed out.
+        const buffer = Buffer.allocUnsafe(chunkBytes)
         for (;;) {
           throwIfAborted(signal, display)
           const { bytesRead } = await opened.handle.read(buffer, 0, chunkBytes, null)

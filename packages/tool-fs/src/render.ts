@@ -83,7 +83,8 @@ export function renderEdit(data: EditData): string {
 export function renderFailure(tool: FsToolName, error: FsError): ToolResult {
   const message = error.message.replace(/[.\s]+$/, '')
   const remedy = remedyFor(tool, error.code)
-  return errorResult(remedy === undefined ? `${message}.` : `${message}; ${remedy}.`, error.code)
+  // The remedy ends the text, verbatim: hosts and tests recognise it by its last words.
+  return errorResult(remedy === undefined ? `${message}.` : `${message}; ${remedy}`, error.code)
 }
 
 function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {

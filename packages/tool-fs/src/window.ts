@@ -140,6 +140,9 @@ function isHighSurrogate(text: string, index: number): boolean {
   return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length
 }
 
+/** How much of a provider chunk is decoded at a time once the window has started. */
+const DECODE_SLICE = 16 * 1024
+
 /** Text from line `firstLine` on. */
 export interface SkippedSource {
   /** `from`, or the file's last line when the file ends before `from`. */
@@ -158,7 +161,8 @@ export async function skipLines(bytes: AsyncIterable<Uint8Array>, from: number, 
   const iterator = bytes[Symbol.asyncIterator]()
   let line = 1
   let unterminated = false
-  let first = ''
+  // The rest of the chunk in which line `from` starts (a view: valid until the next pull).
+  let first: Uint8Array = new Uint8Array(0)
   try {
     while (line < from) {
       const next = await iterator.next()
@@ -180,20 +184,24 @@ export async function skipLines(bytes: AsyncIterable<Uint8Array>, from: number, 
         else if (position > 0) unterminated = false
       } else {
         decoder.skip(chunk.subarray(0, position))
-        first = decoder.push(chunk.subarray(position))
+        first = chunk.subarray(position)
       }
     }
   } catch (error) {
     await iterator.return?.()
     throw error
   }
+  // Decoded in slices, so that a window that fills early costs a slice, not a whole provider chunk.
+  function* decoded(bytes: Uint8Array): Iterable<string> {
+    for (let at = 0; at < bytes.length; at += DECODE_SLICE) {
+      const text = decoder.push(bytes.subarray(at, at + DECODE_SLICE))
+      if (text) yield text
+    }
+  }
   async function* rest(): AsyncIterable<string> {
     try {
-      if (first) yield first
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        const text = decoder.push(next.value)
-        if (text) yield text
-      }
+      yield* decoded(first)
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield* decoded(next.value)
       const tail = decoder.end()
       if (tail) yield tail
     } finally {

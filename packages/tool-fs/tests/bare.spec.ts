@@ -41,7 +41,7 @@ it('fails an edit of a missing file FS_STALE_VERSION and sends the model to re-r
   s = await stack({ policy: false })
   const result = await s.call('edit', { file_path: 'gone.txt', old_string: 'a', new_string: 'b' })
   expect(result.error?.code).toBe('FS_STALE_VERSION')
-  expect(result.content[0]!.text).toMatch(/; re-read the file, then retry\.$/)
+  expect(result.content[0]!.text).toMatch(/; re-read the file, then retry$/)
 })
 
 it('still applies the literal match rules', async () => {

@@ -103,7 +103,7 @@ describe('edit', () => {
     await s.call('read', { file_path: 'a.txt' })
     const result = await s.call('edit', { file_path: 'a.txt', old_string: 'dup', new_string: 'one' })
     expect(result.error?.code).toBe('FS_AMBIGUOUS_EDIT')
-    expect(result.content[0]!.text).toMatch(/; include more surrounding lines in old_string so it matches once, or set replace_all to true\.$/)
+    expect(result.content[0]!.text).toMatch(/; include more surrounding lines in old_string so it matches once, or set replace_all to true$/)
     expect(await readFile(s.path('a.txt'), 'utf8')).toBe('dup\ndup\n')
   })
 
@@ -113,7 +113,7 @@ describe('edit', () => {
     await s.call('read', { file_path: 'a.txt' })
     const result = await s.call('edit', { file_path: 'a.txt', old_string: '     1\ttext', new_string: 'x' })
     expect(result.error?.code).toBe('FS_EDIT_NOT_FOUND')
-    expect(result.content[0]!.text).toMatch(/; re-read the file and copy old_string exactly from it, including whitespace\.$/)
+    expect(result.content[0]!.text).toMatch(/; re-read the file and copy old_string exactly from it, including whitespace$/)
   })
 
   it('refuses an edit whose old_string and new_string are the same, before touching the file', async () => {

@@ -80,7 +80,7 @@ describe('read failures', () => {
     expect(await s.call('read', { file_path: 'nope.txt' })).toMatchObject({
       isError: true,
       error: { code: 'FS_NOT_FOUND' },
-      content: [{ text: `${s.path('nope.txt')} does not exist; check the path, or create the file with write.` }],
+      content: [{ text: `${s.path('nope.txt')} does not exist; check the path, or create the file with write` }],
     })
   })
 

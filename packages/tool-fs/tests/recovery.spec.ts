@@ -15,7 +15,7 @@ it('recovers from an external deletion: stale, re-read finds absence, edit refus
 
   const stale = await s.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })
   expect(stale.error?.code).toBe('FS_STALE_VERSION')
-  expect(stale.content[0]!.text).toMatch(/; re-read the file, then retry\.$/)
+  expect(stale.content[0]!.text).toMatch(/; re-read the file, then retry$/)
 
   const reread = await s.call('read', { file_path: 'a.txt' })
   expect(reread.error?.code).toBe('FS_NOT_FOUND')
@@ -23,7 +23,7 @@ it('recovers from an external deletion: stale, re-read finds absence, edit refus
   s.log.calls.length = 0
   const refused = await s.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })
   expect(refused.error?.code).toBe('FS_NOT_FOUND')
-  expect(refused.content[0]!.text).toMatch(/; create it with write\.$/)
+  expect(refused.content[0]!.text).toMatch(/; create it with write$/)
   // The policy refused from its memory of the absence: the provider was never asked to edit.
   expect(s.log.calls).toEqual(['resolve'])
 
@@ -46,7 +46,7 @@ it('lets a competitor that creates the file first win: the write fails FS_NOT_OB
 
   const lost = await s.call('write', { file_path: 'a.txt', content: 'recreated\n' })
   expect(lost.error?.code).toBe('FS_NOT_OBSERVED')
-  expect(lost.content[0]!.text).toMatch(/; read the file, then retry\.$/)
+  expect(lost.content[0]!.text).toMatch(/; read the file, then retry$/)
   expect(await readFile(s.path('a.txt'), 'utf8')).toBe('theirs\n')
 
   // Following the remedy works.
@@ -62,7 +62,7 @@ it('refuses a write based on a version that changed, keeping the other writer\'s
   await s.put('a.txt', 'v2 from a formatter\n')
   const result = await s.call('write', { file_path: 'a.txt', content: 'based on v1\n' })
   expect(result.error?.code).toBe('FS_STALE_VERSION')
-  expect(result.content[0]!.text).toMatch(/; re-read the file, then retry\.$/)
+  expect(result.content[0]!.text).toMatch(/; re-read the file, then retry$/)
   expect(await readFile(s.path('a.txt'), 'utf8')).toBe('v2 from a formatter\n')
 })
 
