@@ -101,3 +101,23 @@ describe('Utf8StreamDecoder.skip', () => {
     expect(code(() => { const d = new Utf8StreamDecoder(); d.skip(Uint8Array.of(0x61, 0xe4, 0xb8)); d.end() })).toBe('FS_NOT_TEXT')
   })
 })
+
+describe('Utf8StreamDecoder with a reused chunk buffer', () => {
+  it('keeps its own copy of a character split across chunks', () => {
+    const bytes = Buffer.from('ab€cd\n€€ef')
+    for (let size = 1; size <= 5; size++) {
+      const shared = Buffer.alloc(size)
+      const skipper = new Utf8StreamDecoder()
+      const pusher = new Utf8StreamDecoder()
+      let text = ''
+      for (let i = 0; i < bytes.length; i += size) {
+        const n = bytes.copy(shared, 0, i, i + size)
+        skipper.skip(shared.subarray(0, n))
+        text += pusher.push(shared.subarray(0, n))
+        shared.fill(0xff) // the provider reads the next chunk into the same memory
+      }
+      skipper.end()
+      expect(text + pusher.end()).toBe('ab€cd\n€€ef')
+    }
+  })
+})

@@ -79,7 +79,7 @@ export class Utf8StreamDecoder {
       const need = sequenceLength(this.#tail[0]!) - this.#tail.length
       const piece = concatBytes(this.#tail, body.subarray(0, need))
       if (piece.length < need + this.#tail.length) {
-        this.#tail = piece
+        this.#tail = Uint8Array.from(piece)
         return
       }
       if (!isUtf8(piece)) throw notText('invalid UTF-8', this.path)
@@ -88,7 +88,8 @@ export class Utf8StreamDecoder {
     }
     const complete = completePrefix(body)
     if (!isUtf8(body.subarray(0, complete))) throw notText('invalid UTF-8', this.path)
-    this.#tail = body.slice(complete)
+    // A copy: chunks may be views into a buffer the provider reuses (and Buffer#slice is a view).
+    this.#tail = Uint8Array.from(body.subarray(complete))
   }
 
   end(): string {
@@ -112,7 +113,7 @@ export class Utf8StreamDecoder {
     // The BOM decision needs three bytes; hold back a shorter head until they arrive.
     const joined = concatBytes(this.#head, chunk)
     if (joined.length < 3 && joined.every((byte, i) => byte === UTF8_BOM[i])) {
-      this.#head = joined
+      this.#head = Uint8Array.from(joined)
       return undefined
     }
     this.#started = true
