@@ -104,6 +104,7 @@ export async function runB1(scratch: Scratch): Promise<CaseResult> {
 function notesFor(verdicts: Verdict[]): string[] {
   const notes = [
     'Prototype columns are not product code (`bench/inputs/scan.ts`): "streaming decode" reads the prefix before the window in 64 KiB chunks through a streaming `TextDecoder` as `LocalDisk.streamText` does; "byte scan" finds the window start in the raw bytes (1 MiB reads, line feeds counted with `Buffer.indexOf`, skipped bytes validated with `buffer.isUtf8`).',
+    'How `read` does it: the lines before the window come through `FileSystem.streamBytes` and are skipped as bytes (`skipLines` in dsh-tool-fs: line feeds found with `indexOf`, the bytes validated by `Utf8StreamDecoder.skip`, never decoded); the window itself is decoded in 16 KiB slices, so a head window costs one slice, not the whole 256 KiB read.',
   ]
   if (verdicts.some((v) => v.met === false && v.target.includes('sed'))) {
     notes.push('Cause of the miss (`node --cpu-prof` of far reads): the time goes to decoding every byte before the window to UTF-16 (`TextDecoder` in streaming mode, which Node runs on a slow path — the same finding as the comment in `dsh-fs` `decodeText`), the garbage collector reclaiming those strings, and `buildWindow` walking them; `fs.read` itself is a small share. The streaming-decode column alone is slower than sed; the byte-scan column is the cost of the same prefix without decoding.')
