@@ -1,5 +1,5 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted, Utf8StreamDecoder,
+  checkEditGuard, checkWriteGuard, decodeText, FsError, KeyedLock, planEdit, planStyledWrite, planWrite, throwIfAborted, Utf8StreamDecoder,
   type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
   type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
@@ -9,7 +9,7 @@ import { errnoCode, mapErrors, toFsError } from './errors'
 import { type AnchoredDir, anchorDirectory, anchorExisting } from './anchor'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { openRegular } from './open'
-import { infoOfEntry, lstatPath, type Probe, probe, readAll, statPath } from './probe'
+import { infoOfEntry, inspectStyle, lstatPath, type Probe, probe, readAll, statPath } from './probe'
 import { discard, previousOf, publishCreate, publishReplace, settle, stage } from './publish'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
@@ -198,13 +198,13 @@ export class LocalDisk {
           if (found.anchor === undefined) await this.#checkReal(target)
           throw error
         }
-        let previous: Uint8Array | null = null
-        // A file too large to hold as text is still replaced; it just keeps no BOM/CRLF style.
-        if (current.kind === 'file' && current.info.size! <= this.#options.maxTextBytes) {
-          previous = await readAll(current.opened, this.#options.maxTextBytes, display)
-        }
+        // The old text is read whole only when it is reported back (`before`, for diffs); above that
+        // bound only its BOM and line-ending style are learned, from as few bytes as possible.
+        let plan
+        if (current.kind !== 'file') plan = planWrite(null, content, display)
+        else if (current.info.size! <= this.#options.diffMaxBytes) plan = planWrite(await readAll(current.opened, this.#options.maxTextBytes, display), content, display)
+        else plan = planStyledWrite(await inspectStyle(current.opened, content), content)
         found.release()
-        const plan = planWrite(previous, content, display, { before: previous !== null && previous.length <= this.#options.diffMaxBytes })
         const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
         const version = await this.#publish(found, plan.bytes, mode, display, signal)
         return {

@@ -1,4 +1,4 @@
-import { FsError, type FsInfo } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsInfo, type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs'
 import type { BigIntStats } from 'node:fs'
 import { lstat, stat } from 'node:fs/promises'
 import { errnoCode } from './errors'
@@ -102,4 +102,19 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
 
 function tooLarge(display: string, limit: number): FsError {
   return new FsError('FS_TOO_LARGE', `${display} is larger than ${limit} bytes`, { path: display })
+}
+
+/**
+ * The style (BOM, CRLF throughout) of an opened file, read in small chunks from its start and only
+ * as far as `TextStyleProbe` needs: usually the first chunk.
+ */
+export async function inspectStyle(opened: OpenedFile, content: string): Promise<TextStyle | null> {
+  const probe = new TextStyleProbe(content)
+  const buffer = Buffer.allocUnsafe(64 * 1024)
+  for (let position = 0; ;) {
+    const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, position)
+    if (bytesRead === 0) return probe.end(true)
+    position += bytesRead
+    if (probe.push(buffer.subarray(0, bytesRead))) return probe.end(false)
+  }
 }

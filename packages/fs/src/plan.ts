@@ -1,6 +1,6 @@
 import { spliceLiteral } from './edit'
 import { FsError } from './errors'
-import { type DecodedText, decodeText, encodeText, prepareOverwrite, styleOfBytes } from './text'
+import { type DecodedText, decodeText, encodeText, prepareOverwrite, styleOfBytes, type TextStyle } from './text'
 import type { FsEditRequest } from './types'
 
 export interface PlannedWrite {
@@ -30,6 +30,12 @@ export function planWrite(previous: Uint8Array | null, content: string, path?: s
   }
   const prepared = prepareOverwrite(decoded, content)
   return { bytes: encodeText(prepared.text, prepared.bom), before: decoded?.text ?? null, after: prepared.text }
+}
+
+/** `planWrite` when the provider has only learned the old file's style (`TextStyleProbe`); `null` = not text. */
+export function planStyledWrite(style: TextStyle | null, content: string): PlannedWrite {
+  const prepared = prepareOverwrite(style, content)
+  return { bytes: encodeText(prepared.text, prepared.bom), before: null, after: prepared.text }
 }
 
 export interface PlannedEdit extends PlannedWrite {

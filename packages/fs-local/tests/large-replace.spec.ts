@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { localFixture } from './fixture'
+
+// Above `diffMaxBytes` a replace learns only the old file's style, from its first bytes: the
+// contract's BOM and CRLF rules must hold exactly as for small files.
+describe('replacing a file above diffMaxBytes', () => {
+  const bytesOf = async (fx: Awaited<ReturnType<typeof localFixture>>, name: string) => [...(await fx.external.read(name))!]
+  const utf8 = (text: string) => [...new TextEncoder().encode(text)]
+
+  it('keeps the BOM and a CRLF-throughout style, and reports no before text', async () => {
+    const fx = await localFixture({ diffMaxBytes: 0 })
+    await fx.external.write('a.txt', Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('one\r\ntwo\r\n')))
+    const outcome = await fx.fs.writeText(await fx.fs.resolve('a.txt'), 'x\ny\n')
+    expect(outcome).toMatchObject({ operation: 'update', before: null, after: 'x\r\ny\r\n' })
+    expect(await bytesOf(fx, 'a.txt')).toEqual([0xef, 0xbb, 0xbf, ...utf8('x\r\ny\r\n')])
+  })
+
+  it('writes bare LF over a file whose line endings are mixed far into it', async () => {
+    const fx = await localFixture({ diffMaxBytes: 0 })
+    await fx.external.write('m.txt', `${'line\r\n'.repeat(30_000)}last\n`)
+    await fx.fs.writeText(await fx.fs.resolve('m.txt'), 'x\ny\n')
+    expect(await bytesOf(fx, 'm.txt')).toEqual(utf8('x\ny\n'))
+  })
+
+  it('keeps CRLF over a large CRLF-throughout file', async () => {
+    const fx = await localFixture({ diffMaxBytes: 0 })
+    await fx.external.write('c.txt', 'line\r\n'.repeat(30_000))
+    await fx.fs.writeText(await fx.fs.resolve('c.txt'), 'x\ny\n')
+    expect(await bytesOf(fx, 'c.txt')).toEqual(utf8('x\r\ny\r\n'))
+  })
+
+  it('replaces a binary file as given', async () => {
+    const fx = await localFixture({ diffMaxBytes: 0 })
+    await fx.external.write('b.bin', Uint8Array.of(0xef, 0xbb, 0xbf, 0x00, 0x0d, 0x0a))
+    await fx.fs.writeText(await fx.fs.resolve('b.bin'), 'x\ny')
+    expect(await bytesOf(fx, 'b.bin')).toEqual(utf8('x\ny'))
+  })
+})
