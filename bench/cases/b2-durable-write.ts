@@ -19,8 +19,8 @@ const VARIANTS = ['dsh', 'wfa', 'plain', 'floor']
 /** The diagnosis and the fix, stated only when a target was missed (evidence: the columns above and B5). */
 const MISS_NOTES = [
   'Cause, small files: the directory fsync alone costs "floor ÷ wfa" on this disk, so ≤ 1.1× is out of reach for any writer that makes the new name durable; the rest ("dsh ÷ floor") is the extra file-system calls (B5: 25 for a create, 30 for a replace against 11 and 13), each a libuv thread-pool round trip awaited in sequence: the held parent directory (containment and its fsync), the private staging directory, and on replace the cross-process publication lock (one `symlink`, one `unlink`) and the read of the previous file.',
-  'Cause, large replaces: dsh reads the whole previous file (inside the lock) to keep its BOM and a CRLF style, and up to `diffMaxBytes` (4 MiB) decodes it so the tools can report how many lines changed (the `planWrite` column); write-file-atomic reads nothing. At 64 MiB most of the extra is first-touch page faults of the buffer the old file is read into, plus the scan for line endings. Kept on purpose: dropping the read would lose BOM/CRLF fidelity.',
-  'Done since the first report: the lines before a read window are skipped as bytes (B1), the lock went from a directory (≈ 15 calls) to a symlink (2), `mkdir -p` runs only when staging finds no parent, staged names are unlinked instead of removed recursively, realpath walks are not repeated, and `planWrite` inspects bytes instead of decoding above `diffMaxBytes`.',
+  'Cause, large replaces: up to `diffMaxBytes` (512 KiB by default) dsh reads and decodes the old file so the tools can report how many lines changed (the `planWrite` column); above it, only the old file\'s BOM and line-ending style are read, from its first bytes (usually one 64 KiB read), to keep BOM and CRLF fidelity. write-file-atomic reads nothing.',
+  'Done since the first report: the lines before a read window are skipped as bytes (B1), the lock went from a directory (≈ 15 calls) to a symlink (2), `mkdir -p` runs only when staging finds no parent, staged names are unlinked instead of removed recursively, realpath walks are not repeated, and above `diffMaxBytes` a replace reads only the first bytes of the old file for its style.',
 ]
 
 /**
@@ -74,13 +74,13 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
       ]
       const replaced = await interleave(replace, options)
       // The in-memory planning a replace does before any I/O, alone, as the local provider calls it:
-      // the old text is decoded only up to its `diffMaxBytes` (4 MiB, for the tools' diffs); above,
-      // BOM and line endings are read off the bytes. Then the new text is encoded.
+      // the old text is decoded only up to `diffMaxBytes` (512 KiB, for the tools' diffs); above,
+      // BOM and line endings are read off the first bytes. Then the new text is encoded.
       const previous = Buffer.from(contents[0]!)
       const planning: number[] = []
       for (let i = 0; i < 3; i++) {
         const start = now()
-        planWrite(previous, contents[1]!, undefined, { before: previous.length <= 4 * 1024 * 1024 })
+        planWrite(previous, contents[1]!, undefined, { before: previous.length <= 512 * 1024 })
         planning.push(now() - start)
       }
       const plan = summarize(planning)

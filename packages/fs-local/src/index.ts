@@ -15,7 +15,7 @@ const MiB = 1024 * 1024
 export const Config = z.object({
   cwd: z.string().min(1).default(() => process.cwd()).describe('Where relative paths resolve from.'),
   root: z.string().min(1).optional().describe('Containment root: targets whose real location is outside it fail FS_OUTSIDE_ROOT.'),
-  diffMaxBytes: z.number().int().nonnegative().default(4 * MiB).describe('Above this size, mutations report no `before` text.'),
+  diffMaxBytes: z.number().int().nonnegative().default(MiB / 2).describe('Above this size, mutations report no `before` text.'),
   maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText).'),
 }).prefault({})
 
