@@ -57,7 +57,6 @@ export interface ControlResult {
 export interface ControlOptions {
   /** Only for commands that change nothing: a publication, once sent, is never abandoned midway. */
   signal?: AbortSignal
-  requestTimeoutMs?: number
 }
 
 /**
@@ -70,7 +69,6 @@ export async function runControl(sandbox: Sandbox, script: string, args: readonl
     const result = await sandbox.commands.run(command, {
       envs: { ...CONTROL_ENV },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     })
     return { exitCode: result.exitCode, output: scriptOutput(result.stdout) ?? '', stderr: result.stderr }
   } catch (error) {
