@@ -74,6 +74,10 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.streamText(target, signal)
   }
 
+  override streamBytes(target: FsTarget, signal?: AbortSignal) {
+    return this.ready.streamBytes(target, signal)
+  }
+
   listDir(target: FsTarget, signal?: AbortSignal) {
     return this.ready.listDir(target, signal)
   }

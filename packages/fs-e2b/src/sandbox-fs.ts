@@ -79,27 +79,34 @@ export class SandboxFs {
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
     const path = target.displayPath
     throwIfAborted(signal, path)
-    return decodeText(this.#fileBytes(await this.#observe(target, true, signal), path), path).text
+    return decodeText(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path).text
   }
 
   async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    const decoder = new Utf8StreamDecoder(target.displayPath)
+    for await (const chunk of this.streamBytes(target, signal)) {
+      const text = decoder.push(chunk)
+      if (text) yield text
+    }
+    const rest = decoder.end()
+    if (rest) yield rest
+  }
+
+  /** The raw bytes, downloaded in the SDK's chunks. */
+  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     const path = target.displayPath
     throwIfAborted(signal, path)
     // The type is checked remotely first: a FIFO is refused here, never opened by a download.
-    this.#fileBytes(await this.#observe(target, false, signal), path, false)
-    const decoder = new Utf8StreamDecoder(path)
+    this.#regularFile(await this.#observe(target, false, signal), path)
     try {
       const stream = await this.sandbox.files.read(target.targetKey, { format: 'stream', ...(signal ? { signal } : {}) })
       for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
         throwIfAborted(signal, path)
-        const text = decoder.push(chunk)
-        if (text) yield text
+        yield chunk
       }
     } catch (error) {
       throw toFsError(error, path, signal)
     }
-    const rest = decoder.end()
-    if (rest) yield rest
   }
 
   async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
@@ -189,14 +196,14 @@ export class SandboxFs {
     }
   }
 
-  /** The bytes of a regular file, or the reader's error for anything else. */
-  #fileBytes(observed: Observed, path: string, needBytes = true): Uint8Array {
+  /** A regular file as observed (with its bytes when they were asked for), or the reader's error for anything else. */
+  #regularFile(observed: Observed, path: string): { info: FsInfo; bytes?: Uint8Array } {
     if (observed.kind !== 'present') throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
     if (observed.info.type !== 'file') {
       const what = observed.info.type === 'directory' ? 'a directory' : 'a special file'
       throw new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
     }
-    return needBytes ? observed.bytes! : new Uint8Array(0)
+    return observed
   }
 
   /** A writer's view: a dangling symlink is something in the way, not an empty slot. */
