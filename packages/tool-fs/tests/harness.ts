@@ -25,6 +25,21 @@ export interface ProviderLog {
   closedEarly: number
 }
 
+/** Logs the call when the stream is first pulled, then counts its chunks and whether it was closed early. */
+async function* counted<T>(log: ProviderLog, method: CountedMethod, open: () => AsyncIterable<T>): AsyncGenerator<T> {
+  log.calls.push(method)
+  let finished = false
+  try {
+    for await (const chunk of open()) {
+      log.chunks++
+      yield chunk
+    }
+    finished = true
+  } finally {
+    if (!finished) log.closedEarly++
+  }
+}
+
 /** A real LocalFileSystem that records each call made to it (the stat budget is counted here). */
 function countingProvider(log: ProviderLog) {
   return class CountingFileSystem extends LocalFileSystem {
@@ -40,31 +55,11 @@ function countingProvider(log: ProviderLog) {
       log.calls.push('readText')
       return super.readText(target, signal)
     }
-    override async *streamText(target: FsTarget, signal?: AbortSignal) {
-      log.calls.push('streamText')
-      let finished = false
-      try {
-        for await (const chunk of super.streamText(target, signal)) {
-          log.chunks++
-          yield chunk
-        }
-        finished = true
-      } finally {
-        if (!finished) log.closedEarly++
-      }
+    override streamText(target: FsTarget, signal?: AbortSignal) {
+      return counted(log, 'streamText', () => super.streamText(target, signal))
     }
-    override async *streamBytes(target: FsTarget, signal?: AbortSignal) {
-      log.calls.push('streamBytes')
-      let finished = false
-      try {
-        for await (const chunk of super.streamBytes(target, signal)) {
-          log.chunks++
-          yield chunk
-        }
-        finished = true
-      } finally {
-        if (!finished) log.closedEarly++
-      }
+    override streamBytes(target: FsTarget, signal?: AbortSignal) {
+      return counted(log, 'streamBytes', () => super.streamBytes(target, signal))
     }
     override listDir(target: FsTarget, signal?: AbortSignal) {
       log.calls.push('listDir')
