@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { call, requireBuild, spawnHttp, tempDir } from './dsh-process'
+import { call, requireBuild, startDsh, tempDir } from './dsh-process'
 
 beforeAll(requireBuild)
 vi.setConfig({ testTimeout: 60_000 })
@@ -39,8 +39,10 @@ describe('dsh start over Streamable HTTP, two clients at once', () => {
     const config = join(temp.dir, 'cordis.yml')
     await writeFile(config, httpConfig(temp.dir))
     await writeFile(join(temp.dir, 'c.txt'), 'alpha\nbeta\n')
-    const dsh = await spawnHttp(temp.dir, config)
-    const [a, b] = await Promise.all([connect(dsh.url), connect(dsh.url)])
+    // The banner names the endpoint with the real port (`port: 0` picks one).
+    const dsh = await startDsh(['--config', config], temp.dir)
+    const url = /Streamable HTTP (http:\/\/\S+)/.exec(dsh.stderr())![1]!
+    const [a, b] = await Promise.all([connect(url), connect(url)])
     try {
       expect(a.transport?.sessionId).not.toBe(b.transport?.sessionId)
       expect(await call(a, 'read', { file_path: 'c.txt' })).toMatchObject({ ok: true })
@@ -59,7 +61,7 @@ describe('dsh start over Streamable HTTP, two clients at once', () => {
       await Promise.all([a.close(), b.close()])
       dsh.child.kill('SIGTERM')
     }
-    expect(await dsh.exit).toBe(0)
+    expect((await dsh.done).code).toBe(0)
     expect(await readFile(config, 'utf8')).toBe(httpConfig(temp.dir))
   })
 })
