@@ -1,8 +1,8 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
+import { race, raceFromOneVersion } from '../support/races'
 import { freshDir, type Provider, startProvider, useEmulatedSandbox } from '../support/sandbox'
 
 // Separate E2BFileSystem instances, each with its own Cordis context and SDK connection, against
@@ -20,15 +20,8 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => Promise.all(providers.map((provider) => provider.dispose())))
 
-function winnerOf(results: PromiseSettledResult<unknown>[], loserCode: string, label: string): number {
-  const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [i] : []))
-  const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []))
-  expect(winners.length, `${label}: ${reasons.map(String).join('; ')}`).toBe(1)
-  for (const reason of reasons) {
-    expect(FsError.is(reason, loserCode as never), `${label}: ${String(reason)}`).toBe(true)
-    tally.losers.set(loserCode, (tally.losers.get(loserCode) ?? 0) + 1)
-  }
-  return winners[0]!
+function tallyLosers(code: string, losers: number): void {
+  tally.losers.set(code, (tally.losers.get(code) ?? 0) + losers)
 }
 
 it(`lets exactly one of ${RACERS} E2B providers win each guarded create, for ${ROUNDS} rounds`, async () => {
@@ -36,9 +29,9 @@ it(`lets exactly one of ${RACERS} E2B providers win each guarded create, for ${R
     const dir = await freshDir(sandbox.root)
     const path = join(dir, 'contested.txt')
     const targets = await Promise.all(providers.map((provider) => provider.fs.resolve(path)))
-    const results = await Promise.allSettled(providers.map((provider, i) =>
-      provider.fs.writeText(targets[i]!, `creator ${i}\n`.repeat(500), { kind: 'createIfAbsent' })))
-    const winner = winnerOf(results, 'FS_NOT_OBSERVED', `create round ${round}`)
+    const { winner, losers } = await race(providers, 'FS_NOT_OBSERVED', (provider, i) =>
+      provider.fs.writeText(targets[i]!, `creator ${i}\n`.repeat(500), { kind: 'createIfAbsent' }), `create round ${round}`)
+    tallyLosers('FS_NOT_OBSERVED', losers)
     expect(await readFile(path, 'utf8')).toBe(`creator ${winner}\n`.repeat(500))
     expect(await readdir(dir)).toEqual(['contested.txt'])
     tally.create++
@@ -47,14 +40,10 @@ it(`lets exactly one of ${RACERS} E2B providers win each guarded create, for ${R
 
 it(`lets exactly one of ${RACERS} E2B providers replace from one version, for ${ROUNDS} rounds`, async () => {
   for (let round = 0; round < ROUNDS; round++) {
-    const dir = await freshDir(sandbox.root)
-    const path = join(dir, 'shared.txt')
-    await writeFile(path, 'base\n')
-    const targets = await Promise.all(providers.map((provider) => provider.fs.resolve(path)))
-    const version = (await providers[0]!.fs.stat(targets[0]!))!.version
-    const results = await Promise.allSettled(providers.map((provider, i) =>
-      provider.fs.writeText(targets[i]!, `writer ${i}\n`, { kind: 'replaceIfVersion', version })))
-    const winner = winnerOf(results, 'FS_STALE_VERSION', `replace round ${round}`)
+    const path = join(await freshDir(sandbox.root), 'shared.txt')
+    const { winner, losers } = await raceFromOneVersion(providers, path, 'base\n', (provider, target, version, i) =>
+      provider.fs.writeText(target, `writer ${i}\n`, { kind: 'replaceIfVersion', version }), `replace round ${round}`)
+    tallyLosers('FS_STALE_VERSION', losers)
     // No lost update: the one reported success is what the sandbox holds.
     expect(await readFile(path, 'utf8')).toBe(`writer ${winner}\n`)
     tally.replace++
@@ -63,14 +52,11 @@ it(`lets exactly one of ${RACERS} E2B providers replace from one version, for ${
 
 it(`lets exactly one of ${RACERS} E2B providers edit from one version, for ${EDIT_ROUNDS} rounds`, async () => {
   for (let round = 0; round < EDIT_ROUNDS; round++) {
-    const dir = await freshDir(sandbox.root)
-    const path = join(dir, 'edited.txt')
-    await writeFile(path, 'value = 0\n')
-    const targets = await Promise.all(providers.map((provider) => provider.fs.resolve(path)))
-    const version = (await providers[0]!.fs.stat(targets[0]!))!.version
-    const results = await Promise.allSettled(providers.map((provider, i) =>
-      provider.fs.editText(targets[i]!, { oldString: 'value = 0', newString: `value = ${i + 1}`, replaceAll: false }, { version })))
-    const winner = winnerOf(results, 'FS_STALE_VERSION', `edit round ${round}`)
+    const path = join(await freshDir(sandbox.root), 'edited.txt')
+    const { winner, losers } = await raceFromOneVersion(providers, path, 'value = 0\n', (provider, target, version, i) =>
+      provider.fs.editText(target, { oldString: 'value = 0', newString: `value = ${i + 1}`, replaceAll: false }, { version }),
+    `edit round ${round}`)
+    tallyLosers('FS_STALE_VERSION', losers)
     expect(await readFile(path, 'utf8')).toBe(`value = ${winner + 1}\n`)
     tally.edit++
   }
