@@ -54,15 +54,6 @@ export async function acquirePublishLock(destination: string, display: string): 
   }
 }
 
-export async function withPublishLock<T>(destination: string, display: string, task: () => Promise<T>): Promise<T> {
-  const release = await acquirePublishLock(destination, display)
-  try {
-    return await task()
-  } finally {
-    await release()
-  }
-}
-
 let symlinksUnsupported = false
 
 async function tryAcquire(lock: string): Promise<ReleaseLock | undefined> {
