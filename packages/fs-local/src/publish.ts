@@ -1,7 +1,7 @@
 import { FsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
-import { type FileHandle, link, lstat, mkdir, open, rename, rm, rmdir, unlink } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { type FileHandle, link, lstat, open, rename, rm, rmdir, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
 import { errnoCode } from './errors'
 import { makeStaging } from './staging'
 
@@ -32,12 +32,13 @@ export interface Staged {
 const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0
 
 /**
- * Writes `bytes` to an exclusively created temp file in a fresh staging directory inside `parent`.
+ * Writes `bytes` to an exclusively created temp file in a fresh staging directory inside `parent`
+ * (which exists: the caller anchored it, creating what was missing).
  * A new file is created `0o666` and the kernel applies the umask, as any editor would; a replacement
  * takes the previous file's mode (and its owner when we are root, since only root may give a file away).
  */
 export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined): Promise<Staged> {
-  const dir = await stagingDir(parent)
+  const dir = await makeStaging(parent)
   const file = join(dir, 'content')
   let handle: FileHandle | undefined
   try {
@@ -68,40 +69,6 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
     offset += bytesWritten
   }
-}
-
-/**
- * The private staging directory. The parent normally exists (it is anchored): `mkdir -p` runs
- * only when it does not.
- */
-async function stagingDir(parent: string): Promise<string> {
-  try {
-    return await makeStaging(parent)
-  } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw error
-  }
-  await makeParents(parent)
-  return makeStaging(parent)
-}
-
-/**
- * `mkdir -p`, then fsync of every directory that gained an entry, so the new directories survive a
- * crash together with the file published into them (the parent itself is synced after publication).
- */
-async function makeParents(parent: string): Promise<void> {
-  let first: string | undefined
-  try {
-    first = await mkdir(parent, { recursive: true })
-  } catch (error) {
-    // `mkdir -p` over a path whose last component is a file reports EEXIST.
-    if (errnoCode(error) === 'EEXIST') throw new FsError('FS_NOT_DIRECTORY', `${parent} is not a directory`, { cause: error, path: parent })
-    throw error
-  }
-  if (first === undefined) return
-  for (let dir = parent; dir !== dirname(first); dir = dirname(dir)) {
-    if (dir !== parent) await syncDirectory(dir)
-  }
-  await syncDirectory(dirname(first))
 }
 
 /** Atomically replaces (or creates) `destination` with the staged file; the caller fsyncs the directory. */
@@ -161,20 +128,4 @@ export async function discard(staged: Staged): Promise<void> {
     staged.handle.close().catch(() => {}),
     unlink(staged.file).catch(() => {}).then(() => rmdir(staged.dir)).catch(() => rm(staged.dir, { recursive: true, force: true })).catch(() => {}),
   ])
-}
-
-/**
- * fsync of the directory that holds the new name: without it a crash right after `rename` may
- * lose the rename itself even though the file's bytes were synced.
- */
-export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
-  try {
-    await handle.sync()
-  } catch (error) {
-    // Some filesystems cannot fsync a directory; the data itself is already on disk.
-    if (errnoCode(error) !== 'EINVAL' && errnoCode(error) !== 'EBADF') throw error
-  } finally {
-    await handle.close().catch(() => {})
-  }
 }
