@@ -190,7 +190,6 @@ export class LocalDisk {
       const found = await this.#find(target, display)
       const { probe: current } = found
       try {
-        if (found.anchor === undefined && current.kind === 'other') await this.#checkReal(target)
         try {
           checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
         } catch (error) {
