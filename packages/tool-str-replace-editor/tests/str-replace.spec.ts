@@ -128,9 +128,7 @@ describe('str_replace keeps the bytes it did not mean to touch', () => {
     await f.put('bom.txt', `${BOM}a\r\nb\nc\r\n`)
     await f.ok({ command: 'view', path: 'bom.txt' })
     await f.ok({ command: 'str_replace', path: 'bom.txt', old_str: 'c', new_str: 'C' })
-    const bytes = await f.bytes('bom.txt')
-    expect([...bytes!.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
-    expect(bytes!.subarray(3).toString()).toBe('a\r\nb\nC\r\n')
+    expect(await f.bytes('bom.txt')).toEqual(Buffer.from(`${BOM}a\r\nb\nC\r\n`))
   })
 })
 
