@@ -1,13 +1,13 @@
 import { chmod, chown, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { bundleChild } from './children'
+import { bundleEntry } from '../../../scripts/reliability/bundle'
 import { localFixture, run, tempDir } from './fixture'
 
 let writer: string
 
 beforeAll(async () => {
-  writer = await bundleChild('writer', await tempDir('dsh-fs-local-child-'))
+  writer = await bundleEntry(join(import.meta.dirname, 'children', 'writer.ts'), await tempDir('dsh-fs-local-child-'))
 })
 
 /** Runs the writer in a shell with `umask` set, since a test worker cannot change its own umask. */

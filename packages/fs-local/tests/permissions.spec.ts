@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { bundleChild } from './children'
+import { bundleEntry } from '../../../scripts/reliability/bundle'
 import { run, tempDir } from './fixture'
 
 // Root ignores mode bits, so permission cases run the provider in a child as an unprivileged user.
@@ -14,7 +14,7 @@ beforeAll(async () => {
   if (!canDrop) return
   const out = await tempDir('dsh-fs-local-child-')
   await chmod(out, 0o755)
-  writer = await bundleChild('writer', out)
+  writer = await bundleEntry(join(import.meta.dirname, 'children', 'writer.ts'), out)
 })
 
 async function asNobody(...args: string[]): Promise<{ ok: boolean; code?: string; text?: string }> {

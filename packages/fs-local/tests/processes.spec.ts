@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { STAGING_PREFIX } from '../src'
 import { selfIdentity } from '../src/staging'
-import { bundleChild } from './children'
+import { bundleEntry } from '../../../scripts/reliability/bundle'
 import { localFixture, tempDir } from './fixture'
 
 let writer: string
@@ -12,7 +12,7 @@ let writer: string
 beforeAll(async () => {
   const out = await tempDir('dsh-fs-local-child-')
   await chmod(out, 0o755)
-  writer = await bundleChild('writer', out)
+  writer = await bundleEntry(join(import.meta.dirname, 'children', 'writer.ts'), out)
 })
 
 function start(args: string[]): ChildProcess {
