@@ -15,7 +15,7 @@ const code = (fn: () => unknown) => {
 
 describe('spliceLiteral', () => {
   it('names the lines of an ambiguous match', () => {
-    expect(() => spliceLiteral('a\nx\nb\nx\n', edit('x', 'y'))).toThrowError(/2 times .*lines 2, 4/)
+    expect(() => spliceLiteral('a\nx\nb\nx\n', edit('x', 'y'))).toThrowError(expect.objectContaining({ code: 'FS_AMBIGUOUS_EDIT', message: expect.stringMatching(/2 times .*lines 2, 4/) }))
   })
 
   it('fails FS_EDIT_NOT_FOUND for empty and missing old strings', () => {
