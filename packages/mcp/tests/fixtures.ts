@@ -1,7 +1,20 @@
 import { FsError } from '@deepseek-ai/dsh-fs'
 import tools, { defineTool } from '@deepseek-ai/dsh-tools'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { Context } from 'cordis'
 import { z } from 'zod'
+import { createMcpServer, type McpServerOptions } from '../src/index'
+
+/** One MCP server from `options`, with the official client connected to it in memory. */
+export async function connectInMemory(options: McpServerOptions): Promise<Client> {
+  const server = createMcpServer(options)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'test', version: '0.0.0' })
+  await client.connect(clientSide)
+  return client
+}
 
 /**
  * A real tool runtime with two small tools that make the bridge observable: `whoami` tells which

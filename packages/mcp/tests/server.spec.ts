@@ -1,17 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { describe, expect, it } from 'vitest'
-import { createMcpServer, ERROR_META_KEY } from '../src/index'
-import { toolContext } from './fixtures'
-
-async function connect(options: Parameters<typeof createMcpServer>[0]): Promise<Client> {
-  const server = createMcpServer(options)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await server.connect(serverSide)
-  const client = new Client({ name: 'test', version: '0.0.0' })
-  await client.connect(clientSide)
-  return client
-}
+import { ERROR_META_KEY } from '../src/index'
+import { connectInMemory as connect, toolContext } from './fixtures'
 
 describe('the MCP server over ctx.tools', () => {
   it('lists every registered tool with its JSON Schema as is', async () => {

@@ -2,14 +2,13 @@ import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
 import policy from '@deepseek-ai/dsh-fs-policy'
 import toolFs from '@deepseek-ai/dsh-tool-fs'
 import tools from '@deepseek-ai/dsh-tools'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { Context } from 'cordis'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createMcpServer } from '../src/index'
 import { call, tempDir } from './dsh-process'
+import { connectInMemory } from './fixtures'
 
 /** The real stack in process (local files, policy, fs tools) behind one MCP server per session. */
 async function stack(dir: string): Promise<{ ctx: Context; session: () => Promise<Client> }> {
@@ -18,14 +17,7 @@ async function stack(dir: string): Promise<{ ctx: Context; session: () => Promis
   await ctx.plugin(policy)
   await ctx.plugin(tools)
   await ctx.plugin(toolFs)
-  const session = async () => {
-    const server = createMcpServer({ tools: ctx.tools, session: {}, instructions: ctx.systemPrompt.render() })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    const client = new Client({ name: 'test', version: '0.0.0' })
-    await client.connect(clientSide)
-    return client
-  }
+  const session = () => connectInMemory({ tools: ctx.tools, session: {}, instructions: ctx.systemPrompt.render() })
   return { ctx, session }
 }
 
