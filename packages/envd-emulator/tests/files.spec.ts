@@ -109,7 +109,9 @@ describe('files API through the real SDK', () => {
     const fifo = join(f.root, 'blocking-fifo')
     execFileSync('mkfifo', [fifo])
     const started = Date.now()
-    await expect(f.sandbox.files.read(fifo, { requestTimeoutMs: 300 })).rejects.toThrow()
+    await expect(f.sandbox.files.read(fifo, { requestTimeoutMs: 300 })).rejects.toSatisfy(
+      // The fetch deadline fires, not an SDK error class: a DOMException named TimeoutError.
+      (error) => error instanceof DOMException && error.name === 'TimeoutError')
     expect(Date.now() - started).toBeGreaterThanOrEqual(280)
     expect(await f.sandbox.isRunning()).toBe(true)
   })
