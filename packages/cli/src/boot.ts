@@ -69,7 +69,7 @@ export async function boot(ctx: Context, configFile: string, timeoutMs: number):
 }
 
 /** The promise's value, or undefined once `ms` have passed. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms) })
   try {

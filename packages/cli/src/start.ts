@@ -1,7 +1,7 @@
 import { Context } from 'cordis'
 import type {} from '@deepseek-ai/dsh-mcp'
 import { banner } from './banner'
-import { boot } from './boot'
+import { boot, within } from './boot'
 import { logToStderr } from './logger'
 import { formatProblems } from './problems'
 import { version } from './version'
@@ -49,7 +49,7 @@ export async function start(options: StartOptions): Promise<number> {
   log.release(reported)
   if (result.problems.length > 0 || unexpected.length > 0) {
     process.stderr.write(formatProblems(options.configFile, result.problems, unexpected))
-    await within(result.dispose(), 2000)
+    await within(result.dispose().catch(() => {}), 2000)
     return 1
   }
 
@@ -59,14 +59,8 @@ export async function start(options: StartOptions): Promise<number> {
   const reason = await stopped
   clearInterval(keepAlive)
   ctx.logger('dsh').info('stopping: %s', reason)
-  await within(result.dispose(), 5000)
+  // At most 5 s: an exit must never hang on a plugin that does not let go.
+  await within(result.dispose().catch(() => {}), 5000)
   process.off('unhandledRejection', onUnhandled)
   return 0
-}
-
-/** Waits for a cleanup at most `ms`: an exit must never hang on a plugin that does not let go. */
-async function within(task: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  await Promise.race([task.catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, ms) })])
-  clearTimeout(timer)
 }
