@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type FsVersion, planWrite } from '../../packages/fs/src/index'
+import { type FsVersion, planStyledWrite, planWrite, TextStyleProbe } from '../../packages/fs/src/index'
 import { now } from '../harness/clock'
 import { atomicWrite, atomicWriteDirSync, writeFileFsync } from '../harness/baselines'
 import { type CaseResult, fmtBytes, fmtMs, fmtRatio, type Table, type Verdict } from '../harness/case'
@@ -80,7 +80,7 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
       const planning: number[] = []
       for (let i = 0; i < 3; i++) {
         const start = now()
-        planWrite(previous, contents[1]!, undefined, { before: previous.length <= 512 * 1024 })
+        planReplace(previous, contents[1]!)
         planning.push(now() - start)
       }
       const plan = summarize(planning)
@@ -112,4 +112,16 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
       ...(verdicts.some((v) => v.met === false) ? MISS_NOTES : []),
     ],
   }
+}
+
+/** What `LocalDisk` plans for a replace: the old text up to `diffMaxBytes`, else only its style. */
+function planReplace(previous: Buffer, content: string): void {
+  if (previous.length <= 512 * 1024) {
+    planWrite(previous, content)
+    return
+  }
+  const probe = new TextStyleProbe(content)
+  let at = 0
+  while (at < previous.length && !probe.push(previous.subarray(at, at + 64 * 1024))) at += 64 * 1024
+  planStyledWrite(probe.end(at >= previous.length), content)
 }

@@ -1,6 +1,6 @@
 import { spliceLiteral } from './edit'
 import { FsError } from './errors'
-import { type DecodedText, decodeText, encodeText, prepareOverwrite, styleOfBytes, type TextStyle } from './text'
+import { type DecodedText, decodeText, encodeText, prepareOverwrite, type TextStyle } from './text'
 import type { FsEditRequest } from './types'
 
 export interface PlannedWrite {
@@ -11,15 +11,9 @@ export interface PlannedWrite {
 
 /**
  * The bytes a provider publishes when `content` replaces `previous` (null for a new file).
- * A previous file that is not text is replaced as given and reports no `before`. With
- * `before: false` the old file is only inspected (BOM, line endings), never decoded: much cheaper
- * for large files whose old text nobody will look at.
+ * A previous file that is not text is replaced as given and reports no `before`.
  */
-export function planWrite(previous: Uint8Array | null, content: string, path?: string, options: { before?: boolean } = {}): PlannedWrite {
-  if (previous !== null && options.before === false) {
-    const prepared = prepareOverwrite(styleOfBytes(previous), content)
-    return { bytes: encodeText(prepared.text, prepared.bom), before: null, after: prepared.text }
-  }
+export function planWrite(previous: Uint8Array | null, content: string, path?: string): PlannedWrite {
   let decoded: DecodedText | null = null
   if (previous !== null) {
     try {

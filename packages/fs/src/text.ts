@@ -200,22 +200,6 @@ export function styleOfText(previous: DecodedText): TextStyle {
 }
 
 /**
- * The style of a file from its bytes, without decoding it: `null` when it is not text (binary or
- * invalid UTF-8), like a failed `decodeText`. Used when nobody needs the old text itself.
- */
-export function styleOfBytes(bytes: Uint8Array): TextStyle | null {
-  const bom = hasBom(bytes)
-  const body = bom ? bytes.subarray(3) : bytes
-  if (body.subarray(0, BINARY_SNIFF_BYTES).includes(0) || !isUtf8(body)) return null
-  let crlf = 0
-  for (let i = body.indexOf(0x0a); i >= 0; i = body.indexOf(0x0a, i + 1)) {
-    if (i === 0 || body[i - 1] !== 0x0d) return { bom, crlf: false }
-    crlf++
-  }
-  return { bom, crlf: crlf > 0 }
-}
-
-/**
  * The text to store when `content` overwrites a file that held `previous` (null for a new file).
  * New files are written as given. Over an existing file the BOM is kept, and a file that used CRLF
  * throughout stays CRLF when the new content has bare LF only.
@@ -237,7 +221,7 @@ export function crlfRuleApplies(content: string): boolean {
 /**
  * Learns the `TextStyle` of a file from as few bytes as it can: the BOM from the first three and,
  * only when `content` is subject to the CRLF rule, line endings up to the first bare LF. Feed chunks
- * until `push` returns true, then call `end`. Unlike `styleOfBytes`, bytes after the decision are
+ * until `push` returns true, then call `end`. Unlike `decodeText`, bytes after the decision are
  * never looked at, so a file that turns invalid later still counts as text: the cost of replacing a
  * large file no longer includes reading it whole.
  */
