@@ -1,4 +1,5 @@
 import { FsError, type FsDirEntry, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { skipLines } from '@deepseek-ai/dsh-tool-fs'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid } from './runtime'
@@ -28,7 +29,9 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
   const end = range === undefined || range[1] === -1 ? undefined : range[1]
   let window: TextWindow
   try {
-    window = await rangeWindow(editor.ctx.fs.streamText(target, exec.signal), start, end, editor.window)
+    // The lines before the range are skipped as bytes, never decoded (as `read` does).
+    const source = await skipLines(editor.ctx.fs.streamBytes(target, exec.signal), start, target.displayPath)
+    window = await rangeWindow(source.chunks, start, end, editor.window, source.firstLine)
   } catch (error) {
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
     if (FsError.is(error, 'FS_NOT_FOUND')) throw editor.absent(target, exec)

@@ -30,9 +30,11 @@ export async function rangeWindow(
   start: number,
   end: number | undefined,
   limits: WindowLimits,
+  /** The number of the stream's first line, when the stream starts past the file's beginning. */
+  firstLine = 1,
 ): Promise<TextWindow> {
   const span = end === undefined ? limits.maxLines : Math.min(limits.maxLines, end - start + 1)
-  const window = await buildWindow(chunks, { offset: start, limit: span, maxLineLength: limits.maxLineLength, maxBytes: limits.maxBytes })
+  const window = await buildWindow(chunks, { offset: start, firstLine, limit: span, maxLineLength: limits.maxLineLength, maxBytes: limits.maxBytes })
   const total = window.totalLines === undefined ? {} : { totalLines: window.totalLines }
   // A window that stopped at the range's own end is complete, even though the file goes on.
   const complete = window.end === 'eof' || (end !== undefined && window.lines.at(-1)?.number === end)

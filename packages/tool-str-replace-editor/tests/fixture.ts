@@ -58,6 +58,13 @@ export class CountingFileSystem extends LocalFileSystem {
     }
   }
 
+  override async *streamBytes(...args: Parameters<LocalFileSystem['streamBytes']>) {
+    for await (const chunk of super.streamBytes(...args)) {
+      this.chunks++
+      yield chunk
+    }
+  }
+
   override readText(...args: Parameters<LocalFileSystem['readText']>) {
     this.reads++
     return super.readText(...args)

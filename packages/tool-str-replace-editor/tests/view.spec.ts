@@ -35,9 +35,17 @@ describe('view of a file', () => {
   it('reads only as far as the window reaches in a large file', async () => {
     await f.put('big.txt', 'x'.repeat(99) + '\n'.repeat(1) + `${'y'.repeat(99)}\n`.repeat(100_000))
     await f.ok({ command: 'view', path: 'big.txt', view_range: [1, 3] })
-    // 10 MB in 64 KiB chunks: the window is in the first one.
+    // 10 MB in 256 KiB chunks: the window is in the first one.
     expect(f.fs.chunks).toBeLessThanOrEqual(2)
     expect(f.fs.reads).toBe(0)
+  })
+
+  it('shows a range deep in a large file, skipping the lines before it', async () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => `row ${i + 1} é中🎉 ${'z'.repeat(60)}`)
+    await f.put('deep.txt', `${lines.join('\n')}\n`)
+    const text = await f.ok({ command: 'view', path: 'deep.txt', view_range: [30_000, 30_001] })
+    expect(text).toContain(`${String(30_000).padStart(6)}\t${lines[29_999]}\n${String(30_001).padStart(6)}\t${lines[30_000]}`)
+    expect(text).not.toContain(lines[29_998]!)
   })
 
   it('shows a view_range, with -1 meaning to the end of the file', async () => {
