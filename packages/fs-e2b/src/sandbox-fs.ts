@@ -1,5 +1,5 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted, Utf8StreamDecoder,
+  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted,
   type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
@@ -82,14 +82,8 @@ export class SandboxFs {
     return decodeText(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path).text
   }
 
-  async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    const decoder = new Utf8StreamDecoder(target.displayPath)
-    for await (const chunk of this.streamBytes(target, signal)) {
-      const text = decoder.push(chunk)
-      if (text) yield text
-    }
-    const rest = decoder.end()
-    if (rest) yield rest
+  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
   }
 
   /** The raw bytes, downloaded in the SDK's chunks. */

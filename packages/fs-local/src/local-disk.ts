@@ -1,5 +1,5 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeText, FsError, KeyedLock, planEdit, planStyledWrite, planWrite, throwIfAborted, Utf8StreamDecoder,
+  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planStyledWrite, planWrite, throwIfAborted,
   type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
   type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
@@ -124,14 +124,8 @@ export class LocalDisk {
     })
   }
 
-  async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    const decoder = new Utf8StreamDecoder(target.displayPath)
-    for await (const bytes of this.streamBytes(target, signal)) {
-      const text = decoder.push(bytes)
-      if (text) yield text
-    }
-    const rest = decoder.end()
-    if (rest) yield rest
+  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
   }
 
   /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */

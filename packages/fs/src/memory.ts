@@ -5,7 +5,7 @@ import { checkEditGuard, checkWriteGuard } from './guards'
 import { KeyedLock } from './lock'
 import { planEdit, planWrite } from './plan'
 import { FileSystem } from './service'
-import { decodeText, Utf8StreamDecoder } from './text'
+import { decodeChunks, decodeText } from './text'
 import type {
   FsDirEntry, FsEditOutcome, FsEditRequest, FsInfo, FsResolveOptions, FsTarget, FsTargetKey, FsVersion, FsWriteIntent,
   FsWriteOutcome,
@@ -121,22 +121,18 @@ export class MemoryFileSystem extends FileSystem {
     return decodeText(this.fileBytes(target), target.displayPath).text
   }
 
-  async *streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    throwIfAborted(signal, target.displayPath)
-    const bytes = this.fileBytes(target)
-    const decoder = new Utf8StreamDecoder(target.displayPath)
-    for (let offset = 0; offset < bytes.length; offset += 64 * 1024) {
-      throwIfAborted(signal, target.displayPath)
-      const text = decoder.push(bytes.subarray(offset, offset + 64 * 1024))
-      if (text) yield text
-    }
-    const rest = decoder.end()
-    if (rest) yield rest
+  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
   }
 
   override async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     throwIfAborted(signal, target.displayPath)
-    yield this.fileBytes(target)
+    const bytes = this.fileBytes(target)
+    // Bounded chunks, as a disk would hand them out.
+    for (let offset = 0; offset < bytes.length; offset += 64 * 1024) {
+      throwIfAborted(signal, target.displayPath)
+      yield bytes.subarray(offset, offset + 64 * 1024)
+    }
   }
 
   async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {

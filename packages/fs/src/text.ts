@@ -131,6 +131,17 @@ export class Utf8StreamDecoder {
   }
 }
 
+/** A byte stream decoded as it arrives: how a provider that streams bytes gets its `streamText`. */
+export async function* decodeChunks(chunks: AsyncIterable<Uint8Array>, path?: string): AsyncIterable<string> {
+  const decoder = new Utf8StreamDecoder(path)
+  for await (const chunk of chunks) {
+    const text = decoder.push(chunk)
+    if (text) yield text
+  }
+  const rest = decoder.end()
+  if (rest) yield rest
+}
+
 /** Bytes in the UTF-8 sequence a lead byte starts (1 for anything that cannot start one). */
 function sequenceLength(lead: number): number {
   return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
