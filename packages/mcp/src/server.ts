@@ -31,11 +31,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   )
 
+  // `title` is also given inside `annotations`, where clients of protocol versions before 2025-06-18 look.
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.list().map((listing): Tool => ({
       name: listing.name,
+      title: listing.title,
       description: listing.description,
       inputSchema: listing.inputSchema as Tool['inputSchema'],
+      annotations: { title: listing.title, ...listing.annotations },
     })),
   }))
 

@@ -9,7 +9,7 @@ import { renderEdit, renderFailure } from './render'
 import { cutCodePoints, type WindowLine } from './window'
 
 export const editInput = z.object({
-  file_path: z.string().describe('The file to edit: absolute, or relative to the working directory.'),
+  file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
   old_string: z.string().describe('The exact text to replace, copied from the file (without line numbers).'),
   new_string: z.string().describe('The text to put in its place.'),
   replace_all: z.boolean().default(false).describe('Replace every occurrence; otherwise old_string must occur exactly once.'),
@@ -26,8 +26,11 @@ const SNIPPET_MAX_CHANGED = 12
 export function editTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'edit',
-    description: 'Replace exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
-      + 'unless replace_all is true. Read the file first; the edit fails if the file changed since.',
+    title: 'Edit file',
+    description: 'Replaces exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
+      + 'unless replace_all is true. Show the file with the dsh `read` tool first; the change fails if the file changed since.',
+    // Not idempotent: when new_string contains old_string, the same call again changes the file again.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     inputSchema: editInput,
     concurrency: 'exclusive',
     async execute(input, exec) {

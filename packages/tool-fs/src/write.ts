@@ -7,7 +7,7 @@ import { resolveTarget } from './paths'
 import { renderFailure, renderWrite } from './render'
 
 export const writeInput = z.object({
-  file_path: z.string().describe('The file to write: absolute, or relative to the working directory.'),
+  file_path: z.string().describe('The file to create or replace: absolute, or relative to the working directory.'),
   content: z.string().describe('The complete new content of the file.'),
 })
 
@@ -19,9 +19,13 @@ export const writeInput = z.object({
 export function writeTool(ctx: Context) {
   return defineTool({
     name: 'write',
-    description: 'Create a file, or replace the whole content of an existing one. '
-      + 'Overwriting an existing file requires having read it first (with read), and fails if it changed since. '
-      + 'For changes to part of a file, prefer edit.',
+    title: 'Write file',
+    description: 'Creates a file, or replaces the whole content of an existing one. '
+      + 'An existing file must first be shown by the dsh `read` tool in this session, and the overwrite fails if the file changed since. '
+      + 'For changes to part of a file, prefer the dsh `edit` tool.',
+    // Destructive: it replaces whatever the file held. Idempotent: the same call again leaves the same
+    // bytes (the guard then expects the version this call wrote, so a retry succeeds or is refused).
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     inputSchema: writeInput,
     concurrency: 'exclusive',
     async execute(input, exec) {

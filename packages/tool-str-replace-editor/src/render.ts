@@ -115,23 +115,3 @@ function nothingDone(command: Command): string {
   if (command === 'insert') return 'No insertion was performed'
   return 'Nothing was changed'
 }
-
-/** The tool's description, shown with its schema. */
-export const DESCRIPTION = [
-  'Custom editing tool for viewing, creating and editing files.',
-  '* `view` shows a file with line numbers (`cat -n`), or lists a directory two levels deep (hidden items excluded).',
-  '* `create` makes a new file with `file_text`; it never overwrites an existing file.',
-  '* `str_replace` replaces `old_str` with `new_str`; `old_str` must match exactly one place in the file, whitespace included.',
-  '* `insert` adds `new_str` as whole lines after line `insert_line` (0 inserts at the top).',
-  '* `undo_edit` reverts the last `str_replace` or `insert` on the file, unless the file changed since.',
-  'View a file before editing it; relative paths resolve against the working directory.',
-].join('\n')
-
-/** The system prompt section for this tool. */
-export const PROMPT_SECTION = [
-  '# str_replace_editor',
-  'View a file with `str_replace_editor` before you change it with `str_replace` or `insert`; the edit is refused if the file',
-  'changed since you last viewed it, and re-viewing it is the fix. Quote `old_str` exactly, with enough surrounding lines to be',
-  'unique. `create` only makes new files: to change an existing file, edit it. `undo_edit` reverts your last edit of a file',
-  'only while nobody else has changed the file since.',
-].join('\n')
