@@ -77,7 +77,7 @@ describe('dsh start over stdio, driven by the official MCP client', () => {
     await client.close()
     expect(errors).toEqual([])
     expect(stderr()).toContain('stopping: the client closed stdin')
-    expect(stderr()).toMatch(/tools {6}read, write, edit, str_replace_editor/)
+    expect(stderr()).toMatch(/tools {6}edit, read, str_replace_editor, write/)
     expect(stderr()).toContain('transport  stdio')
   })
 
