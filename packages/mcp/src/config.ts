@@ -15,7 +15,7 @@ export const Config = z.object({
     .describe('token: every HTTP request needs `Authorization: Bearer <token>`. none: no check, loopback binds only.'),
   token: z.string().min(16).optional()
     .describe('The bearer token; default env DSH_MCP_TOKEN, else a random one per start, printed and written to a 0600 file.'),
-  allowedHosts: z.array(z.string().min(1)).default([])
+  allowedHosts: z.array(z.string().min(1)).optional()
     .describe('Host names (besides loopback and the bound address) that Host and Origin may carry.'),
   sessionIdleSeconds: z.number().positive().max(7 * 24 * 3600).default(1800)
     .describe('An HTTP session with no open request for this long is closed and its memory released.'),

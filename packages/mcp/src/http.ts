@@ -27,7 +27,7 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
   const token = config.auth === 'token' ? resolveToken(config.token) : undefined
   const tokenDir = token?.source === 'generated' ? await tokenDirectory() : undefined
   let tokenFile: string | undefined
-  const allowed = allowedHostnames(config.host, config.allowedHosts)
+  const allowed = allowedHostnames(config.host, config.allowedHosts ?? [])
   const sessions = new SessionTable<StreamableHTTPServerTransport>({ idleMs: config.sessionIdleSeconds * 1000, max: config.maxSessions })
 
   async function open(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -72,6 +72,28 @@ describe('SessionTable', () => {
     expect(closed).toEqual([])
   })
 
+  it('evicts nobody for a claim that is released (a request that was not a valid initialize)', () => {
+    const { sessions, closed, open } = table(2)
+    open('a')
+    open('b')
+    expect(sessions.claim()).toBe(true)
+    sessions.release()
+    expect(closed).toEqual([])
+    expect(sessions.size).toBe(2)
+  })
+
+  it('grants concurrent claims only as far as idle sessions can make room', () => {
+    const { sessions, closed, open } = table(2)
+    open('a')
+    open('b')
+    sessions.begin('b')
+    expect(sessions.claim()).toBe(true)
+    expect(sessions.claim()).toBe(false)
+    sessions.add('c', 'value c', () => {})
+    expect(closed).toEqual([['a', 'evicted']])
+    expect(sessions.size).toBe(2)
+  })
+
   it('stops the idle clock of a session deleted by its client', () => {
     const { sessions, closed, open } = table()
     open('a')

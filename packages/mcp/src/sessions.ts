@@ -32,16 +32,14 @@ export class SessionTable<T> {
   }
 
   /**
-   * Claims room for one more session, evicting the least recently used idle one when full.
-   * False when every session has a request open: the caller refuses the new one.
-   * A claim is ended by `add` or `release`.
+   * Claims room for one more session: true when there is room, or enough idle sessions to evict
+   * for it and for the claims already pending. False when every session has a request open: the
+   * caller refuses the new one. A claim is ended by `add` (which evicts) or `release` (which does
+   * not: a request that turns out not to be a valid initialize costs no one their session).
    */
   claim(): boolean {
-    if (this.#entries.size + this.#pending >= this.limits.max) {
-      const idle = [...this.#entries].find(([, entry]) => entry.open === 0)
-      if (idle === undefined) return false
-      this.close(idle[0], 'evicted')
-    }
+    const needed = this.#entries.size + this.#pending + 1 - this.limits.max
+    if (needed > 0 && this.#idle().length < needed) return false
     this.#pending++
     return true
   }
@@ -50,10 +48,21 @@ export class SessionTable<T> {
     this.#pending--
   }
 
-  /** Turns a claim into a session; it counts as having one request open (its initialize). */
+  /**
+   * Turns a claim into a session, evicting the least recently used idle sessions beyond `max`.
+   * The new session counts as having one request open (its initialize).
+   */
   add(id: string, value: T, close: (reason: CloseReason) => void): void {
     this.#pending--
+    for (const victim of this.#idle().slice(0, Math.max(0, this.#entries.size + this.#pending + 1 - this.limits.max))) {
+      this.close(victim, 'evicted')
+    }
     this.#entries.set(id, { value, close, open: 1, timer: undefined })
+  }
+
+  /** Ids of the sessions without an open request, least recently used first. */
+  #idle(): string[] {
+    return [...this.#entries].filter(([, entry]) => entry.open === 0).map(([id]) => id)
   }
 
   /** A request of `id` started: its session's value, and the end to call once the response is done. */

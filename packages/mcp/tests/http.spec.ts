@@ -333,6 +333,14 @@ describe('HTTP session expiry', () => {
     expect(await whoami(client)).toBe('session 1')
   })
 
+  it('evicts no one for a request that is not a valid initialize', async () => {
+    const { url } = await serve({ maxSessions: 1 })
+    const idle = (await post(url, auth, initialize)).headers['mcp-session-id'] as string
+    expect((await post(url, auth, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(400)
+    const headers = { ...auth, 'mcp-session-id': idle, 'mcp-protocol-version': '2025-06-18' }
+    expect((await post(url, headers, { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(200)
+  })
+
   it('evicts the least recently used idle session for a new one over maxSessions, and refuses with 503 when none is idle', async () => {
     const { url } = await serve({ maxSessions: 2 })
     const a = new Client({ name: 'a', version: '0.0.0' })
