@@ -249,7 +249,9 @@ function trackSessions(ctx: Context): WeakRef<object>[] {
   const refs: WeakRef<object>[] = []
   ctx.tools.register(defineTool({
     name: 'track',
+    title: 'Track sessions',
     description: 'Remembers the session weakly.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: z.object({}),
     execute: (_input, exec) => {
       refs.push(new WeakRef(exec.agent!.session))
