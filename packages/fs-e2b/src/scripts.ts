@@ -41,7 +41,7 @@ why_missing() {
 `
 
 /** Checks that the tools exist and prints the working directory the sandbox starts commands in. */
-export const PROBE = PRELUDE + sh`for tool in stat ln mv flock base64 dd find xargs realpath chmod; do
+export const PROBE = PRELUDE + sh`for tool in stat ln mv flock base64 dd find xargs realpath chmod cp; do
   command -v "$tool" >/dev/null || exit $MISSING_TOOL
 done
 pwd -P
@@ -135,9 +135,21 @@ flock -w 30 9 || exit $BUSY
 s=$(stat_of "$target") || { [ -L "$target" ] && exit $NOT_REGULAR; exit $STALE; }
 [ "\${s#* * }" = "$expected" ] || exit $STALE
 kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
-# The replacement keeps the mode of the file it replaces (and its owner, when we may set it).
-chmod --reference="$target" -- "$stage" 2>/dev/null
-[ "$(id -u)" = 0 ] && chown --reference="$target" -- "$stage" 2>/dev/null
+# Refused what an in-place writer would be refused: no write bit at all (root included: that is
+# the owner's explicit "do not change"), and for other users no write access, someone else's file
+# (a replacement would be ours), or a group we cannot give the replacement while it grants access.
+perm=$(( 16#\${s%% *} ))
+(( perm & 0222 )) || exit $READ_ONLY
+if [ "$(id -u)" = 0 ]; then
+  chown --reference="$target" -- "$stage" || exit 1
+else
+  [ -w "$target" ] || exit $READ_ONLY
+  [ -O "$target" ] || exit $NOT_OWNER
+  chgrp --reference="$target" -- "$stage" 2>/dev/null || (( (perm & 0070) == 0 )) || exit $NOT_OWNER
+fi
+# After the owner (a chown clears set-id bits): the mode, the POSIX ACL and the other extended
+# attributes, so the replacement is readable by exactly whom the old file was.
+cp --attributes-only --no-preserve=all --preserve=mode,xattr -- "$target" "$stage" 2>/dev/null || exit $ATTRIBUTES
 mv -fT -- "$stage" "$target" || exit 1
 stat_of "$target" || exit 1
 `
