@@ -1,12 +1,24 @@
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseStatLine } from './parse'
 import { LIST, PUBLISH, READ, STAT } from './scripts'
 import { controlCommand, scriptOutput } from './shell'
 import { STATUS } from './status'
+
+const exec = promisify(execFile)
+// Debian packages `acl` and `attr`.
+const hasSetfacl = ['setfacl', 'getfacl', 'setfattr', 'getfattr'].every((tool) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})
 
 // The scripts run here under the local bash, with the same command line the sandbox receives:
 // the exit-code table is checked against real files, FIFOs and links.
@@ -106,6 +118,30 @@ describe('PUBLISH replace', () => {
     expect(await readdir(dir)).toEqual(['f'])
   })
 
+  it('refuses a file without any write bit (for root too) and leaves it alone', async () => {
+    await writeFile(join(dir, 'f'), 'old')
+    await chmod(join(dir, 'f'), 0o444)
+    const version = parseStatLine((await runLocal(STAT, [join(dir, 'f')])).output, 'f').version
+    const stage = await staged('f', 'new')
+    expect((await runLocal(PUBLISH, ['replace', join(dir, 'f'), stage, version])).exitCode).toBe(STATUS.READ_ONLY)
+    expect(await readFile(join(dir, 'f'), 'utf8')).toBe('old')
+    expect(await readdir(dir)).toEqual(['f'])
+  })
+
+  it.skipIf(!hasSetfacl)('copies the POSIX ACL and extended attributes to the replacement [needs setfacl, setfattr]', async () => {
+    const path = join(dir, 'f')
+    await writeFile(path, 'old')
+    await exec('setfacl', ['-m', 'u:65534:rw,g::-,m::rw', path])
+    await exec('setfattr', ['-n', 'user.origin', '-v', 'kept', path])
+    const acl = (await exec('getfacl', ['-cp', path])).stdout
+    const version = parseStatLine((await runLocal(STAT, [path])).output, 'f').version
+    const stage = await staged('f', 'new')
+    expect((await runLocal(PUBLISH, ['replace', path, stage, version])).exitCode).toBe(0)
+    expect(await readFile(path, 'utf8')).toBe('new')
+    expect((await exec('getfacl', ['-cp', path])).stdout).toBe(acl)
+    expect((await exec('getfattr', ['--only-values', '-n', 'user.origin', path])).stdout).toBe('kept')
+  })
+
   it('never recreates a file that disappeared', async () => {
     const stage = await staged('gone', 'x')
     expect((await runLocal(PUBLISH, ['replace', join(dir, 'gone'), stage, '1:2:3:4.0:5.0'])).exitCode).toBe(STATUS.STALE)
@@ -121,5 +157,15 @@ describe('LIST', () => {
     expect(result.exitCode).toBe(0)
     expect(result.output).toContain('./visible')
     expect(result.output).not.toContain('.dsh-stage-')
+  })
+
+  it('stats only the first names up to the limit, counts them all, and can leave hidden names out', async () => {
+    for (const name of ['c', 'a', '.h', 'b']) await writeFile(join(dir, name), name)
+    await symlink('a', join(dir, 'd-link'))
+    const cut = await runLocal(LIST, [dir, '2', '1'])
+    expect(cut.exitCode).toBe(0)
+    expect(cut.output.split('\0').filter((record) => /^[NEL]/.test(record)).map((record) => record.replace(/^E\S+ \S+ \S+ /, 'E '))).toEqual(['N5', 'E ./.h', 'E ./a'])
+    const visible = await runLocal(LIST, [dir, '', '0'])
+    expect(visible.output.split('\0').filter((record) => record !== '').map((record) => record.replace(/^E\S+ \S+ \S+ /, 'E '))).toEqual(['N4', 'E ./a', 'E ./b', 'E ./c', 'E ./d-link', 'Ld-link', join(dir, 'a')])
   })
 })
