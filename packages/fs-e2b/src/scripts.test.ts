@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseStatLine } from './parse'
@@ -10,21 +10,25 @@ import { controlCommand, scriptOutput } from './shell'
 import { STATUS } from './status'
 
 const exec = promisify(execFile)
-// Debian packages `acl` and `attr`.
-const hasSetfacl = ['setfacl', 'getfacl', 'setfattr', 'getfattr'].every((tool) => {
+const has = (tool: string) => {
   try {
     execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' })
     return true
   } catch {
     return false
   }
-})
+}
+// Root passes every mode check: the other user's rules run the script under setpriv as uid 65534.
+const canDrop = process.getuid?.() === 0 && has('setpriv')
+// Debian packages `acl` and `attr`.
+const hasSetfacl = ['setfacl', 'getfacl', 'setfattr', 'getfattr'].every(has)
 
 // The scripts run here under the local bash, with the same command line the sandbox receives:
 // the exit-code table is checked against real files, FIFOs and links.
-function runLocal(script: string, args: string[]): Promise<{ exitCode: number; output: string }> {
+function runLocal(script: string, args: string[], asUser?: string[]): Promise<{ exitCode: number; output: string }> {
+  const [command, argv] = asUser === undefined ? ['bash', ['-c', controlCommand(script, args)]] : ['setpriv', [...asUser, 'bash', '-c', controlCommand(script, args)]]
   return new Promise((done) => {
-    execFile('bash', ['-c', controlCommand(script, args)], { timeout: 5000 }, (error, stdout) => {
+    execFile(command, argv, { timeout: 5000 }, (error, stdout) => {
       const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
       done({ exitCode, output: scriptOutput(stdout) ?? '' })
     })
@@ -140,6 +144,29 @@ describe('PUBLISH replace', () => {
     expect(await readFile(path, 'utf8')).toBe('new')
     expect((await exec('getfacl', ['-cp', path])).stdout).toBe(acl)
     expect((await exec('getfattr', ['--only-values', '-n', 'user.origin', path])).stdout).toBe('kept')
+  })
+
+  it.runIf(canDrop)('as another user, refuses a file it cannot write or that is not its own, and keeps a group it is in', async () => {
+    await chmod(dir, 0o777)
+    const cases = [
+      ['root-ro', 0, 0, 0o644, '', STATUS.READ_ONLY],
+      ['root-rw', 0, 0, 0o666, '', STATUS.NOT_OWNER],
+      ['foreign-group', 65534, 0, 0o640, '', STATUS.NOT_OWNER],
+      ['team', 65534, 100, 0o640, '100', 0],
+    ] as const
+    for (const [name, uid, gid, mode, groups, status] of cases) {
+      const path = join(dir, name)
+      await writeFile(path, 'old')
+      await chown(path, uid, gid)
+      await chmod(path, mode)
+      const version = parseStatLine((await runLocal(STAT, [path])).output, name).version
+      const stage = await staged(name, 'new')
+      await chown(dirname(stage), 65534, 65534)
+      await chown(stage, 65534, 65534)
+      expect((await runLocal(PUBLISH, ['replace', path, stage, version], ['--reuid=65534', '--regid=65534', groups === '' ? '--clear-groups' : `--groups=${groups}`])).exitCode, name).toBe(status)
+      const after = await stat(path)
+      expect([await readFile(path, 'utf8'), after.uid, after.gid, after.mode & 0o7777], name).toEqual([status === 0 ? 'new' : 'old', uid, gid, mode])
+    }
   })
 
   it('never recreates a file that disappeared', async () => {
