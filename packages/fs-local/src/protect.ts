@@ -124,7 +124,7 @@ export async function checkReplaceable(path: string, stats: BigIntStats, display
 }
 
 /**
- * Gives a staged replacement (`path`, open as `handle`-like `owner`) the metadata of `previous`:
+ * Gives a staged replacement (`path`, open as `owner`) the metadata of `previous`:
  * owner (root) or group (a member), then mode (changing the owner clears set-id bits), then the
  * extended attributes (a POSIX ACL sets the group bits itself). Anything that cannot be carried
  * over refuses the replacement rather than publish a file more people may read.
@@ -145,6 +145,9 @@ export async function applyPrevious(
   const api = xattrs()
   for (const { name, value } of previous.xattrs ?? []) {
     try {
+      // A label the new file got by itself (an SELinux context from its directory) need not be set.
+      const own = await api!.getAttribute(path, name).catch(() => null)
+      if (own !== null && own.equals(value)) continue
       await api!.setAttribute(path, name, value)
     } catch (error) {
       throw denied(display, `carries the extended attribute ${name}, which cannot be copied to a replacement (${errnoCode(error) ?? 'error'})`, error)
