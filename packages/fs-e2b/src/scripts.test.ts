@@ -169,6 +169,27 @@ describe('PUBLISH replace', () => {
     }
   })
 
+  it.runIf(process.getuid?.() === 0)('refuses a file that is a mount point as MOUNTED and leaves both files alone', async (ctx) => {
+    const source = join(dir, 'source')
+    const point = join(dir, 'point')
+    await writeFile(source, 'mounted')
+    await writeFile(point, 'under')
+    try {
+      await exec('mount', ['--bind', source, point])
+    } catch {
+      return ctx.skip('mount --bind is not permitted here')
+    }
+    try {
+      const version = parseStatLine((await runLocal(STAT, [point])).output, 'point').version
+      const stage = await staged('point', 'new')
+      expect((await runLocal(PUBLISH, ['replace', point, stage, version])).exitCode).toBe(STATUS.MOUNTED)
+      expect(await readFile(point, 'utf8')).toBe('mounted')
+    } finally {
+      await exec('umount', [point])
+    }
+    expect(await readFile(point, 'utf8')).toBe('under')
+  })
+
   it('never recreates a file that disappeared', async () => {
     const stage = await staged('gone', 'x')
     expect((await runLocal(PUBLISH, ['replace', join(dir, 'gone'), stage, '1:2:3:4.0:5.0'])).exitCode).toBe(STATUS.STALE)

@@ -158,6 +158,7 @@ fi
 # After the owner (a chown clears set-id bits): the mode, the POSIX ACL and the other extended
 # attributes, so the replacement is readable by exactly whom the old file was.
 cp --attributes-only --no-preserve=all --preserve=mode,xattr -- "$target" "$stage" 2>/dev/null || exit $ATTRIBUTES
-mv -fT -- "$stage" "$target" || exit 1
+# A file mounted over the target (a single-file bind mount) cannot be renamed over: EBUSY.
+mv -fT -- "$stage" "$target" 2>/dev/null || { command -v mountpoint >/dev/null && mountpoint -q -- "$target" && exit $MOUNTED; exit 1; }
 stat_of "$target" || exit 1
 `

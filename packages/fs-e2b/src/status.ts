@@ -29,6 +29,8 @@ export const STATUS = {
   NOT_OWNER: 90,
   /** A replace refused: the target's mode, ACL or extended attributes could not be copied to the replacement. */
   ATTRIBUTES: 91,
+  /** A replace refused: the target is a mount point (a file mounted over the path), which no rename can replace. */
+  MOUNTED: 92,
 } as const
 
 export type StatusName = keyof typeof STATUS
@@ -54,6 +56,7 @@ export const STATUS_CODES: Record<StatusName, FsErrorCode> = {
   READ_ONLY: 'FS_PERMISSION_DENIED',
   NOT_OWNER: 'FS_PERMISSION_DENIED',
   ATTRIBUTES: 'FS_PERMISSION_DENIED',
+  MOUNTED: 'FS_PERMISSION_DENIED',
 }
 
 /** Shell assignments that give the scripts the same table (`ABSENT=80 …`), so it is written once. */
