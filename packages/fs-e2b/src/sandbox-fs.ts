@@ -1,6 +1,6 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted,
-  type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
+  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted, toListing,
+  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
@@ -103,12 +103,16 @@ export class SandboxFs {
     }
   }
 
-  async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+  async listDir(target: FsTarget, signal?: AbortSignal, opts: FsListOptions = {}): Promise<FsDirListing> {
     const path = target.displayPath
     throwIfAborted(signal, path)
-    const result = await this.#run(LIST, [target.targetKey], path, signal)
+    const limit = opts.limit === undefined ? '' : String(Math.max(0, Math.floor(opts.limit)))
+    const result = await this.#run(LIST, [target.targetKey, limit, opts.hidden === false ? '0' : '1'], path, signal)
     if (result.exitCode !== 0) throw statusError(result, path, { DANGLING: 'FS_NOT_FOUND' })
-    return parseList(result.output, path).map(({ name, info, real }) => {
+    const { entries: listed, total } = parseList(result.output, path)
+    // Names counted but not shown: entries cut by the limit (those a stat could not follow drop out).
+    const shown = limit === '' ? total ?? 0 : Math.min(total ?? 0, Number(limit))
+    return toListing(listed.map(({ name, info, real }) => {
       const entry: FsDirEntry = {
         name,
         type: info.type,
@@ -117,7 +121,7 @@ export class SandboxFs {
       }
       if (info.size !== undefined) entry.size = info.size
       return entry
-    })
+    }), (total ?? 0) - shown)
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {

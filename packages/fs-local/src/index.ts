@@ -1,5 +1,5 @@
 import {
-  FileSystem, type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
+  FileSystem, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Context } from 'cordis'
@@ -53,8 +53,8 @@ export class LocalFileSystem extends FileSystem {
     return this.disk.streamBytes(target, signal)
   }
 
-  listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
-    return this.disk.listDir(target, signal)
+  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
+    return this.disk.listDir(target, signal, opts)
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {

@@ -1,16 +1,17 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planStyledWrite, planWrite, throwIfAborted,
-  type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
-  type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, listingWindow, planEdit, planStyledWrite, planWrite,
+  throwIfAborted, toListing, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
+  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode, mapErrors, toFsError } from './errors'
-import { type AnchoredDir, anchorDirectory, anchorExisting } from './anchor'
+import { type AnchoredDir, anchorDirectory, anchorExisting, anchorForListing } from './anchor'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { openRegular } from './open'
 import { infoOfEntry, inspectStyle, lstatPath, type Probe, probe, readAll, statPath } from './probe'
-import { discard, previousOf, publishCreate, publishReplace, settle, stage } from './publish'
+import { checkReplaceable } from './protect'
+import { discard, publishCreate, publishReplace, settle, stage } from './publish'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { infoOf, versionOf } from './version'
@@ -49,6 +50,12 @@ function found(probe: Probe, destination: string, anchor: AnchoredDir | undefine
       await Promise.all([closing, anchor?.close()])
     },
   }
+}
+
+/** The other names of a replaced file, which keep its old bytes (see `FsWriteOutcome.detachedLinks`). */
+function detachedLinks(probe: Probe): { detachedLinks?: number } {
+  const links = probe.kind === 'file' ? Number(probe.opened.stats.nlink) : 1
+  return links > 1 ? { detachedLinks: links - 1 } : {}
 }
 
 export interface LocalDiskOptions {
@@ -154,26 +161,29 @@ export class LocalDisk {
     }
   }
 
-  listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
     const display = target.displayPath
     return mapErrors('list', display, async () => {
       throwIfAborted(signal, display)
-      const dir = await realpath(target.targetKey)
-      await this.containment.check(dir, display)
-      // readdir opens with O_DIRECTORY: a FIFO in the way fails ENOTDIR instead of blocking.
-      const names = (await readdir(dir)).sort()
-      if (names.some(isStagingName)) {
-        await reclaimStaging(dir)
-        await reclaimDeadLocks(dir)
+      const dir = await anchorForListing(target.targetKey, this.containment, display)
+      try {
+        const names = await readdir(dir.path)
+        if (names.some(isStagingName)) {
+          await reclaimStaging(dir.path, names)
+          await reclaimDeadLocks(dir.path, names)
+        }
+        // Only the entries shown are looked at: a listing cut at 1,000 of 100,000 stats 1,000.
+        const { shown, omitted } = listingWindow(names.filter((name) => !isStagingName(name)), opts)
+        const entries: FsDirEntry[] = []
+        for (const name of shown) {
+          throwIfAborted(signal, display)
+          const entry = await this.#entry(dir, name, join(display, name))
+          if (entry) entries.push(entry)
+        }
+        return toListing(entries, omitted)
+      } finally {
+        await dir.close()
       }
-      const entries: FsDirEntry[] = []
-      for (const name of names) {
-        if (isStagingName(name)) continue
-        throwIfAborted(signal, display)
-        const entry = await this.#entry(dir, name, join(target.displayPath, name))
-        if (entry) entries.push(entry)
-      }
-      return entries
     })
   }
 
@@ -205,6 +215,7 @@ export class LocalDisk {
           version,
           before: plan.before,
           after: plan.after,
+          ...detachedLinks(current),
         } satisfies FsWriteOutcome
       } finally {
         await found.close()
@@ -246,7 +257,7 @@ export class LocalDisk {
         // An edit that changes no byte publishes nothing: the file and its version stay as they are.
         if (Buffer.from(plan.bytes).equals(bytes)) return { version: current.info.version, ...outcome }
         const version = await this.#publish(found, plan.bytes, 'replace-at-version', display, signal)
-        return { version, ...outcome }
+        return { version, ...outcome, ...detachedLinks(current) }
       } finally {
         await found.close()
       }
@@ -323,8 +334,10 @@ export class LocalDisk {
     const anchor = (found.anchor ?? own)!
     try {
       const anchored = join(anchor.path, basename(destination))
+      // Refused here what an in-place writer would be refused; otherwise what the replacement keeps.
+      const previous = current.kind === 'file' ? await checkReplaceable(anchored, current.opened.stats, display) : undefined
       await this.#sweep(anchor.path, anchor.checked)
-      const staged = await stage(anchor.path, bytes, current.kind === 'file' ? previousOf(current.opened.stats) : undefined)
+      const staged = await stage(anchor.path, bytes, previous, display)
       try {
         await this.#options.beforePublish?.(destination)
         throwIfAborted(signal, display)
@@ -346,7 +359,7 @@ export class LocalDisk {
           const release = lock.value
           try {
             await this.#recheck(current, anchored, mode, display)
-            await publishReplace(staged, anchored)
+            await publishReplace(staged, anchored, display)
           } catch (error) {
             await release()
             throw error
@@ -399,17 +412,25 @@ export class LocalDisk {
     await this.containment.check(real, target.displayPath)
   }
 
-  async #entry(dir: string, name: string, display: string): Promise<FsDirEntry | undefined> {
-    const path = join(dir, name)
-    const stats = await statPath(path)
-    if (stats === undefined) return undefined // removed since readdir
-    let key = path
-    try {
-      key = await realKey(path)
-      await this.containment.check(key, display)
-    } catch {
-      // A link leading outside the root is listed as what it is, never followed.
-      return { name, type: 'other', target: { targetKey: path as FsTargetKey, displayPath: display } }
+  /**
+   * One entry of an anchored directory. Anything but a symlink is what `lstat` says, keyed below the
+   * directory's checked real path; a symlink is followed only if it leads inside the root.
+   */
+  async #entry(dir: AnchoredDir, name: string, display: string): Promise<FsDirEntry | undefined> {
+    const path = join(dir.path, name)
+    const own = await lstatPath(path)
+    if (own === undefined) return undefined // removed since readdir
+    let key = join(dir.checked, name)
+    let stats = own
+    if (own.isSymbolicLink()) {
+      try {
+        stats = (await statPath(path)) ?? own
+        key = await realKey(path)
+        await this.containment.check(key, display)
+      } catch {
+        // A link leading outside the root is listed as what it is, never followed.
+        return { name, type: 'other', target: { targetKey: join(dir.checked, name) as FsTargetKey, displayPath: display } }
+      }
     }
     const info = infoOfEntry(stats)
     const entry: FsDirEntry = { name, type: info.type, target: { targetKey: key as FsTargetKey, displayPath: display }, version: info.version }
