@@ -1,6 +1,6 @@
 import {
   checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock,
-  type MemoryBudget, planEdit, planWrite, processMemoryBudget, throwIfAborted,
+  type MemoryBudget, planEdit, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted,
   type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
@@ -34,7 +34,7 @@ export interface SandboxFsOptions {
   home: string
   /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
   maxTextBytes?: number
-  /** What edits reserve memory from. Default: the process's budget. */
+  /** What reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
 }
 
@@ -88,7 +88,8 @@ export class SandboxFs {
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
     const path = target.displayPath
     throwIfAborted(signal, path)
-    return decodeText(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path).text
+    const bytes = this.#regularFile(await this.#observe(target, true, signal), path).bytes!
+    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
   }
 
   streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {

@@ -2,7 +2,7 @@ import { FsError } from '@deepseek-ai/dsh-fs'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
-import { fromRegions, snippetAround } from './changes'
+import { fromRegions, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
 import { resolveTarget } from './paths'
 import { renderEdit, renderFailure } from './render'
@@ -44,7 +44,10 @@ export function editTool(ctx: Context, config: Config) {
         )
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
         // Where the edit landed comes from the provider, at any file size: no diff of whole texts here.
-        const changes = outcome.lineTotals === undefined ? undefined : fromRegions(outcome.lineTotals, outcome.changes?.[0])
+        // A provider without line data gets the one-region count, when it returned the old text.
+        const changes = outcome.lineTotals !== undefined
+          ? fromRegions(outcome.lineTotals, outcome.changes?.[0])
+          : outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
         return renderEdit({
           path: target.displayPath,
           replacements: outcome.replacements,
