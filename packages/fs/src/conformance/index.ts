@@ -1,4 +1,5 @@
 import { describe } from 'vitest'
+import { discoveryClauses } from './discovery-clauses'
 import { editClauses } from './edit-clauses'
 import type { ConformanceOptions } from './fixture'
 import { Harness } from './harness'
@@ -24,5 +25,6 @@ export function describeConformance(name: string, options: ConformanceOptions): 
     describe('writeText', () => writeClauses(h))
     describe('editText', () => editClauses(h))
     describe('aborts, concurrency and errors', () => robustnessClauses(h))
+    describe('discovery (walk, search) and editTextMany', () => discoveryClauses(h))
   })
 }
