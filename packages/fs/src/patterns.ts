@@ -129,3 +129,17 @@ export class IgnoreStack {
     return ignored
   }
 }
+
+/**
+ * Splits a glob into the directory it starts from and the rest: `../lib/**\/*.ts` into `../lib`
+ * and `**\/*.ts`, `/abs/src/*.ts` into `/abs/src` and `*.ts`. A glob with no leading plain part
+ * has base `''`.
+ */
+export function globBase(pattern: string): { base: string; glob: string } {
+  const scanned = picomatch.scan(pattern)
+  if (!scanned.isGlob) {
+    const slash = pattern.lastIndexOf('/')
+    return slash < 0 ? { base: '', glob: pattern } : { base: pattern.slice(0, slash) || '/', glob: pattern.slice(slash + 1) }
+  }
+  return { base: scanned.base, glob: scanned.glob }
+}
