@@ -2,8 +2,9 @@ import {
   collectWalk, FsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions,
   type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, walkTree,
 } from '@deepseek-ai/dsh-fs'
-import { constants, type Dirent } from 'node:fs'
-import { lstat, open, readdir, realpath } from 'node:fs/promises'
+import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
+import { lstat, open, realpath } from 'node:fs/promises'
+import { performance } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { mapErrors } from './errors'
 import type { Containment } from './identity'
@@ -12,8 +13,25 @@ import { isStagingName } from './staging'
 // Never blocks on a FIFO or device (O_NONBLOCK), never follows a final symlink (O_NOFOLLOW).
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_NOFOLLOW
 
-/** Files read at once by a search: enough to keep the thread pool busy, few enough to bound memory. */
-const READ_AHEAD = 16
+/**
+ * Small directories and files are read synchronously, in slices of at most `SLICE_MS` after which
+ * the event loop gets a turn: a thread-pool round trip per `open`/`read`/`close` costs more than the
+ * read itself for the small files a source tree is made of (measured: 4–10× slower overall).
+ * Files above `SYNC_MAX_BYTES` are read asynchronously, so one call never holds the loop for long.
+ */
+const SLICE_MS = 4
+const SYNC_MAX_BYTES = 256 * 1024
+
+/** Gives the event loop a turn once the current synchronous slice has run for `SLICE_MS`. */
+class Slicer {
+  #start = performance.now()
+
+  async pause(): Promise<void> {
+    if (performance.now() - this.#start < SLICE_MS) return
+    await new Promise((resume) => setImmediate(resume))
+    this.#start = performance.now()
+  }
+}
 
 function typeOf(entry: Dirent): FsWalkEntryType {
   if (entry.isFile()) return 'file'
@@ -26,24 +44,26 @@ function typeOf(entry: Dirent): FsWalkEntryType {
  * The disk under a real directory as a `TreeSource`: `readdir` with file types (no stat per entry
  * unless sizes are asked for), symlinks reported from the directory entry and never followed.
  */
-function diskSource(base: string, sizes: boolean): TreeSource {
+function diskSource(base: string, sizes: boolean, slicer: Slicer): TreeSource {
   return {
     async list(dir) {
+      await slicer.pause()
       let entries: Dirent[]
       try {
         // readdir opens with O_DIRECTORY: a FIFO in a directory's place fails instead of blocking.
-        entries = await readdir(dir === '' ? base : join(base, dir), { withFileTypes: true })
+        entries = readdirSync(dir === '' ? base : join(base, dir), { withFileTypes: true })
       } catch (error) {
         if (dir === '') throw error
         return undefined
       }
       const listed = entries.filter((entry) => !isStagingName(entry.name)).map((entry): TreeEntry => ({ name: entry.name, type: typeOf(entry) }))
       if (sizes) {
-        await Promise.all(listed.map(async (entry) => {
-          if (entry.type !== 'file') return
-          const stats = await lstat(join(base, dir, entry.name)).catch(() => undefined)
+        for (const entry of listed) {
+          if (entry.type !== 'file') continue
+          await slicer.pause()
+          const stats = lstatSync(join(base, dir, entry.name), { throwIfNoEntry: false })
           if (stats !== undefined) entry.size = stats.size
-        }))
+        }
       }
       return listed
     },
@@ -51,6 +71,37 @@ function diskSource(base: string, sizes: boolean): TreeSource {
       const bytes = await readRegular(join(base, path), 1024 * 1024)
       return bytes === undefined || typeof bytes === 'string' ? undefined : Buffer.from(bytes).toString('utf8')
     },
+  }
+}
+
+/**
+ * `readRegular` for small files, synchronously: `'async'` when the file is above `SYNC_MAX_BYTES`
+ * (and below `max`), for the caller to read it with `readRegular`.
+ */
+function readSmall(path: string, max: number): Uint8Array | 'large' | 'async' | undefined {
+  let fd: number
+  try {
+    fd = openSync(path, READ_FLAGS)
+  } catch {
+    return undefined
+  }
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile()) return undefined
+    if (stats.size > max) return 'large'
+    if (stats.size > SYNC_MAX_BYTES) return 'async'
+    const buffer = Buffer.allocUnsafe(stats.size)
+    let filled = 0
+    while (filled < buffer.length) {
+      const read = readSync(fd, buffer, filled, buffer.length - filled, filled)
+      if (read === 0) break
+      filled += read
+    }
+    return buffer.subarray(0, filled)
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -87,46 +138,34 @@ export function walkDisk(containment: Containment, target: FsTarget, options: Fs
   return mapErrors('list', target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     const base = await rootOf(target, containment)
-    return collectWalk(diskSource(base, options.sizes ?? false), options, signal)
+    return collectWalk(diskSource(base, options.sizes ?? false, new Slicer()), options, signal)
   })
 }
 
-/** The shared collector over the disk, with a few files read ahead of the one being matched. */
+/** The shared collector over the disk; small files are read in synchronous slices. */
 export function searchDisk(containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
   return mapErrors('read', target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     const collector = new SearchCollector(options)
     const base = await rootOf(target, containment)
-    const steps = walkTree(diskSource(base, false), options, signal)
-    const queue: { path: string; bytes: Promise<Uint8Array | 'large' | undefined> }[] = []
-    const drain = async (keep: number) => {
-      while (queue.length > keep && !collector.done) {
-        const { path, bytes } = queue.shift()!
-        const read = await bytes
-        if (read === 'large') collector.skipped.tooLarge++
-        else if (read === undefined) collector.skipped.unreadable++
-        else collector.addBytes(path, read)
-      }
-    }
-    let complete = true
+    const slicer = new Slicer()
+    const steps = walkTree(diskSource(base, false, slicer), options, signal)
     for (;;) {
       const step = await steps.next()
-      if (step.done) {
-        complete = step.value
-        break
-      }
+      if (step.done) return collector.result(step.value)
       const { entry, matched } = step.value
       if (!matched || entry.type !== 'file') continue
-      queue.push({ path: entry.path, bytes: readRegular(join(base, entry.path), collector.maxFileBytes) })
-      await drain(READ_AHEAD)
+      await slicer.pause()
+      const path = join(base, entry.path)
+      let read = readSmall(path, collector.maxFileBytes)
+      if (read === 'async') read = await readRegular(path, collector.maxFileBytes)
+      if (read === 'large') collector.skipped.tooLarge++
+      else if (read === undefined) collector.skipped.unreadable++
+      else collector.addBytes(entry.path, read)
       if (collector.done) {
         await steps.return(true)
-        break
+        return collector.result(true)
       }
     }
-    await drain(0)
-    // Reads started ahead of a full window are settled, never left running unobserved.
-    await Promise.all(queue.map((item) => item.bytes))
-    return collector.result(complete)
   })
 }

@@ -91,5 +91,10 @@ export interface FsSearchResult {
   more: boolean
   /** False when `maxVisited` stopped the walk, or the backend could not search everything. */
   complete: boolean
+  /**
+   * Files not searched: `binary` counts binary or non-UTF-8 files that contain the pattern's
+   * literal part (others cannot match and are passed over uncounted), `tooLarge` those above
+   * `maxFileBytes`, `unreadable` those that vanished or could not be opened.
+   */
   skipped: { binary: number; tooLarge: number; unreadable: number }
 }

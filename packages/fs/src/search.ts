@@ -20,6 +20,7 @@ export class SearchCollector {
   readonly literal: string | undefined
   #regex: RegExp
   #plain: string | undefined
+  #literalBytes: Buffer | undefined
   #seen = 0
   #taken = 0
   #offset: number
@@ -31,6 +32,7 @@ export class SearchCollector {
     this.literal = requiredLiteral(options.pattern, options.caseInsensitive)
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_SEARCH_MAX_FILE_BYTES
     this.#offset = options.offset ?? 0
+    if (this.literal !== undefined && !options.caseInsensitive) this.#literalBytes = Buffer.from(this.literal, 'utf8')
   }
 
   /** True once the window is full and one result beyond it was seen: the caller stops feeding. */
@@ -38,12 +40,17 @@ export class SearchCollector {
     return this.more
   }
 
-  /** Feeds a file's raw bytes: binary or invalid UTF-8 files are counted as skipped. */
+  /**
+   * Feeds a file's raw bytes. A file without the required literal is passed over before it is
+   * decoded; binary or invalid UTF-8 files that could match are counted as skipped.
+   */
   addBytes(path: string, bytes: Uint8Array): void {
+    if (this.more) return
     if (bytes.length > this.maxFileBytes) {
       this.skipped.tooLarge++
       return
     }
+    if (this.#literalBytes !== undefined && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(this.#literalBytes) < 0) return
     let text: string
     try {
       text = decodeText(bytes, path).text
