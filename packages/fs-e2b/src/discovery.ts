@@ -1,6 +1,6 @@
 import {
   collectWalk, DEFAULT_SEARCH_MAX_FILE_BYTES, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType,
-  type FsWalkOptions, type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, walkTree,
+  type FsWalkOptions, type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
 } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
 import { statusError, toFsError } from './errors'
@@ -140,26 +140,19 @@ export async function searchSandbox(sandbox: Sandbox, target: FsTarget, options:
   const collector = new SearchCollector(options)
   const maxFile = options.maxFileBytes ?? DEFAULT_SEARCH_MAX_FILE_BYTES
   const found = await discover(sandbox, target, ['search', collector.literal ?? '', options.caseInsensitive ? 'fold' : '', String(maxFile)], signal)
-  const steps = walkTree(found.source, options, signal)
-  let complete = found.whole
-  for (;;) {
-    const step = await steps.next()
-    if (step.done) {
-      complete &&= step.value
-      break
-    }
-    const { entry, matched } = step.value
-    if (!matched || entry.type !== 'file') continue
+  const walked = await visitTree(found.source, options, ({ entry, matched }) => {
+    if (!matched || entry.type !== 'file') return
     if (entry.size !== undefined && entry.size > maxFile) {
       collector.skipped.tooLarge++
-      continue
+      return
     }
-    if (!found.candidates.has(entry.path)) continue
+    if (!found.candidates.has(entry.path)) return
     const bytes = found.contents.get(entry.path)
     if (bytes !== undefined) collector.addBytes(entry.path, bytes)
     else if (found.whole) collector.skipped.binary++
     else collector.skipped.unreadable++
-    if (collector.done) break
-  }
+    return !collector.done
+  }, signal)
+  const complete = found.whole && walked
   return collector.result(complete)
 }

@@ -1,6 +1,6 @@
 import {
   collectWalk, FsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions,
-  type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, walkTree,
+  type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
 } from '@deepseek-ai/dsh-fs'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
@@ -149,12 +149,8 @@ export function searchDisk(containment: Containment, target: FsTarget, options: 
     const collector = new SearchCollector(options)
     const base = await rootOf(target, containment)
     const slicer = new Slicer()
-    const steps = walkTree(diskSource(base, false, slicer), options, signal)
-    for (;;) {
-      const step = await steps.next()
-      if (step.done) return collector.result(step.value)
-      const { entry, matched } = step.value
-      if (!matched || entry.type !== 'file') continue
+    const complete = await visitTree(diskSource(base, false, slicer), options, async ({ entry, matched }) => {
+      if (!matched || entry.type !== 'file') return
       await slicer.pause()
       const path = join(base, entry.path)
       let read = readSmall(path, collector.maxFileBytes)
@@ -162,10 +158,8 @@ export function searchDisk(containment: Containment, target: FsTarget, options: 
       if (read === 'large') collector.skipped.tooLarge++
       else if (read === undefined) collector.skipped.unreadable++
       else collector.addBytes(entry.path, read)
-      if (collector.done) {
-        await steps.return(true)
-        return collector.result(true)
-      }
-    }
+      return !collector.done
+    }, signal)
+    return collector.result(complete)
   })
 }

@@ -2,7 +2,7 @@ import type { FsSearchFile, FsSearchLine, FsSearchOptions, FsSearchResult } from
 import { FsError } from './errors'
 import { compileRegex, plainLiteral, requiredLiteral } from './patterns'
 import { decodeText } from './text'
-import { type TreeSource, walkTree } from './walk'
+import { type TreeSource, visitTree } from './walk'
 
 export const DEFAULT_SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024
 
@@ -143,15 +143,11 @@ export type SearchRead = (path: string, size: number | undefined, signal?: Abort
  */
 export async function searchTree(source: TreeSource, read: SearchRead, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
   const collector = new SearchCollector(options)
-  const steps = walkTree(source, options, signal)
-  for (;;) {
-    const step = await steps.next()
-    if (step.done) return collector.result(step.value)
-    const { entry, matched } = step.value
-    if (!matched || entry.type !== 'file') continue
+  const complete = await visitTree(source, options, async ({ entry, matched }) => {
+    if (!matched || entry.type !== 'file') return
     if (entry.size !== undefined && entry.size > collector.maxFileBytes) {
       collector.skipped.tooLarge++
-      continue
+      return
     }
     let content: Uint8Array | string | undefined
     try {
@@ -160,14 +156,12 @@ export async function searchTree(source: TreeSource, read: SearchRead, options: 
       if (!FsError.is(error) || error.code === 'FS_ABORTED') throw error
       if (error.code === 'FS_NOT_TEXT') collector.skipped.binary++
       else collector.skipped.unreadable++
-      continue
+      return
     }
     if (content === undefined) collector.skipped.unreadable++
     else if (typeof content === 'string') collector.addText(entry.path, content)
     else collector.addBytes(entry.path, content)
-    if (collector.done) {
-      await steps.return(true)
-      return collector.result(true)
-    }
-  }
+    return !collector.done
+  }, signal)
+  return collector.result(complete)
 }

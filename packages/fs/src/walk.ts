@@ -34,19 +34,25 @@ export interface WalkStep {
 const byName = (a: TreeEntry, b: TreeEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
 /**
- * Every entry under the root that the filter lets through, depth first, each directory's entries in
- * name order. `.git` is never entered; `.gitignore` rules apply unless `includeIgnored`; symlinks
- * are reported, never followed, so a walk cannot leave the root through one. Stops (returning
- * false) after `maxVisited` entries.
+ * What a visitor answers for one step: `false` stops the walk. A visitor that returns a promise is
+ * awaited; one that answers synchronously costs no await, which is most of a large walk.
  */
-export async function* walkTree(source: TreeSource, filter: FsTreeFilter, signal?: AbortSignal): AsyncGenerator<WalkStep, boolean> {
+export type WalkVisitor = (step: WalkStep) => boolean | void | Promise<boolean | void>
+
+/**
+ * Visits every entry under the root that the filter lets through, depth first, each directory's
+ * entries in name order. `.git` is never entered; `.gitignore` rules apply unless
+ * `includeIgnored`; symlinks are reported, never followed, so a walk cannot leave the root
+ * through one. Resolves to false when `maxVisited` stopped it (a visitor's stop resolves true).
+ */
+export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit: WalkVisitor, signal?: AbortSignal): Promise<boolean> {
   const matches = filter.glob === undefined || filter.glob.length === 0 ? undefined : compileGlobs(filter.glob, filter.matchBase)
   const maxDepth = filter.maxDepth ?? Infinity
   const maxVisited = filter.maxVisited ?? DEFAULT_MAX_VISITED
   let rules = IgnoreStack.empty()
   if (filter.exclude !== undefined && filter.exclude.length > 0) rules = rules.with('', filter.exclude)
   let visited = 0
-  // Explicit stack of directories still to list; children are pushed in reverse so they pop in order.
+  // Explicit stack of directories being listed; a child directory is pushed when it is met.
   const pending: { dir: string; depth: number; rules: IgnoreStack; entries?: TreeEntry[]; next: number }[] = [
     { dir: '', depth: 0, rules, next: 0 },
   ]
@@ -75,11 +81,12 @@ export async function* walkTree(source: TreeSource, filter: FsTreeFilter, signal
     const entry: FsWalkEntry = { path, type: item.type }
     if (item.size !== undefined) entry.size = item.size
     if (directory) {
-      if (matches === undefined) yield { entry, matched: true }
       if (depth < maxDepth) pending.push({ dir: path, depth, rules: frame.rules, next: 0 })
-    } else {
-      yield { entry, matched: matches === undefined || matches(path) }
+      if (matches !== undefined) continue
     }
+    let answer = visit({ entry, matched: directory || matches === undefined || matches(path) })
+    if (answer instanceof Promise) answer = await answer
+    if (answer === false) return true
   }
   return true
 }
@@ -93,12 +100,10 @@ export async function collectWalk(source: TreeSource, options: FsWalkOptions, si
   const offset = options.offset ?? 0
   const entries: FsWalkEntry[] = []
   let total = 0
-  const steps = walkTree(source, options, signal)
-  for (;;) {
-    const step = await steps.next()
-    if (step.done) return { entries, total, complete: step.value }
-    if (!step.value.matched) continue
-    if (total >= offset && entries.length < options.limit) entries.push(step.value.entry)
+  const complete = await visitTree(source, options, ({ entry, matched }) => {
+    if (!matched) return
+    if (total >= offset && entries.length < options.limit) entries.push(entry)
     total++
-  }
+  }, signal)
+  return { entries, total, complete }
 }
