@@ -1,9 +1,11 @@
 import {
-  FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
+  FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
+  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Context } from 'cordis'
 import { z } from 'zod'
+import { searchDisk, walkDisk } from './discovery'
 import { LocalDisk } from './local-disk'
 
 export { LocalDisk, type LocalDiskOptions } from './local-disk'
@@ -65,6 +67,14 @@ export class LocalFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     return this.disk.editText(target, edit, expected, signal)
+  }
+
+  override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return walkDisk(this.disk.containment, root, options, signal)
+  }
+
+  override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return searchDisk(this.disk.containment, root, options, signal)
   }
 }
 
