@@ -11,6 +11,7 @@ import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { openRegular } from './open'
 import { infoOfEntry, inspectStyle, lstatPath, type Probe, probe, readAll, statPath } from './probe'
 import { discard, previousOf, publishCreate, publishReplace, settle, stage } from './publish'
+import { reclaimAfterCrashes, noteStagingDirectory } from './journal'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { infoOf, versionOf } from './version'
@@ -86,6 +87,8 @@ export class LocalDisk {
     this.#options = options
     this.cwd = absolutePath(options.cwd, process.cwd())
     this.containment = new Containment(options.root, this.cwd)
+    // Once per process, in the background: what crashed processes left wherever they staged.
+    void reclaimAfterCrashes().catch(() => {})
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -337,7 +340,7 @@ export class LocalDisk {
         } else {
           // Held across processes: between another provider's re-check and its rename, ours must
           // not run. Taken while the containment checks run; given back if they fail.
-          const [lock, check] = await Promise.allSettled([acquirePublishLock(anchored, display), checked])
+          const [lock, check] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), checked])
           if (check.status === 'rejected') {
             if (lock.status === 'fulfilled') await lock.value()
             throw check.reason
@@ -419,6 +422,7 @@ export class LocalDisk {
 
   /** `dir` is where to look (possibly an anchored path); `key` the directory's real path, swept once. */
   async #sweep(dir: string, key: string): Promise<void> {
+    await noteStagingDirectory(key)
     if (this.#swept.has(key)) return
     if (this.#swept.size > 4096) this.#swept.clear()
     this.#swept.add(key)

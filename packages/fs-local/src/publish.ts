@@ -1,9 +1,9 @@
 import { FsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
-import { type FileHandle, link, lstat, open, rename, rm, rmdir, unlink } from 'node:fs/promises'
+import { type FileHandle, link, lstat, open, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errnoCode } from './errors'
-import { makeStaging } from './staging'
+import { makeStaging, removeStaging, type Staging } from './staging'
 
 /** What the replaced file was, so the replacement can keep its mode and owner. */
 export interface Previous {
@@ -22,10 +22,10 @@ export function previousOf(stats: BigIntStats): Previous {
  * link, rename and unlink) can be read from the inode we wrote, not from whatever holds the name.
  */
 export interface Staged {
-  dir: string
+  staging: Staging
   file: string
   handle: FileHandle
-  /** Set once published and settled: the staged name and its directory are gone. */
+  /** Set once published and settled: the staged name is gone. */
   settled?: boolean
 }
 
@@ -38,8 +38,9 @@ const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid()
  * takes the previous file's mode (and its owner when we are root, since only root may give a file away).
  */
 export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined): Promise<Staged> {
-  const dir = await makeStaging(parent)
-  const file = join(dir, 'content')
+  // The socket is listening before `content` exists: a sweeper that finds both may trust a refusal.
+  const staging = await makeStaging(parent)
+  const file = join(staging.dir, 'content')
   let handle: FileHandle | undefined
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666)
@@ -54,11 +55,11 @@ export async function stage(parent: string, bytes: Uint8Array, previous: Previou
       })(),
     ])
     await opened.sync()
-    return { dir, file, handle: opened }
+    return { staging, file, handle: opened }
   } catch (error) {
     await handle?.close().catch(() => {})
     if (handle !== undefined) await unlink(file).catch(() => {})
-    await rmdir(dir).catch(() => rm(dir, { recursive: true, force: true })).catch(() => {})
+    await removeStaging(staging)
     throw error
   }
 }
@@ -102,30 +103,24 @@ export async function publishCreate(staged: Staged, destination: string, display
 /**
  * After publication: drops the staging name (a `link` left it; a `rename` took it away), then
  * reads the published inode's metadata through the still-open descriptor (unlinking the staged
- * name moves ctime, so the version is taken after it) and removes the then empty staging
- * directory beside that.
+ * name moves ctime, so the version is taken after it). The staging directory and its socket stay
+ * until `discard`: the socket may be the publication lock, which must be released first.
  */
 export async function settle(staged: Staged, linked: boolean): Promise<BigIntStats> {
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
-  const [stats] = await Promise.all([
-    staged.handle.stat({ bigint: true }),
-    rmdir(staged.dir).catch(() => {}),
-  ])
+  const stats = await staged.handle.stat({ bigint: true })
   staged.settled = true
   return stats
 }
 
 /**
- * Closes the staged file and removes what is left of its staging (everything when the write was
- * not published). Best effort: after publication the write already happened.
+ * Closes the staged file and removes what is left of its staging (the staged name too when the
+ * write was not published), after any publication lock was released. Best effort: after
+ * publication the write already happened.
  */
 export async function discard(staged: Staged): Promise<void> {
-  if (staged.settled) {
-    await staged.handle.close().catch(() => {})
-    return
-  }
   await Promise.all([
     staged.handle.close().catch(() => {}),
-    unlink(staged.file).catch(() => {}).then(() => rmdir(staged.dir)).catch(() => rm(staged.dir, { recursive: true, force: true })).catch(() => {}),
+    (staged.settled ? Promise.resolve() : unlink(staged.file).catch(() => {})).then(() => removeStaging(staged.staging)),
   ])
 }

@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { STAGING_PREFIX } from '../src'
-import { selfIdentity } from '../src/staging'
+import { selfIdentity } from '../src/liveness'
 import { bundleEntry } from '../../../scripts/reliability/bundle'
 import { localFixture, tempDir } from './fixture'
 
@@ -80,12 +80,12 @@ describe('separate processes', () => {
     // A process that has exited: its pid is free (or reused by a process with another start time).
     const gone = spawn(process.execPath, ['-e', ''])
     await new Promise((resolve) => gone.once('close', resolve))
-    const dead = `${STAGING_PREFIX}${me.boot}.${gone.pid}.1.abcdef`
-    const previousBoot = `${STAGING_PREFIX}00000000.${process.pid}.${me.start}.ghijkl`
+    const dead = `${STAGING_PREFIX}p.${me.boot}.${me.ns}.${gone.pid}.1.abcdef`
+    const previousBoot = `${STAGING_PREFIX}p.00000000.${me.ns}.${process.pid}.${me.start}.ghijkl`
     // A live process (this one, with its real start time) that is mid-write.
-    const live = `${STAGING_PREFIX}${me.boot}.${process.pid}.${me.start}.mnopqr`
+    const live = `${STAGING_PREFIX}p.${me.boot}.${me.ns}.${process.pid}.${me.start}.mnopqr`
     for (const name of [dead, previousBoot, live]) {
-      await mkdir(join(fixture.dir, name))
+      await mkdir(join(fixture.dir, name), { mode: 0o700 })
       await writeFile(join(fixture.dir, name, 'content'), 'staged')
     }
     await writeFile(join(fixture.dir, 'seen.txt'), 'x')
