@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { LocalDisk } from './local-disk'
 
 export { LocalDisk, type LocalDiskOptions } from './local-disk'
+export { reclaimAfterCrashes } from './journal'
 export { reclaimStaging, STAGING_PREFIX } from './staging'
 export { toFsError } from './errors'
 
