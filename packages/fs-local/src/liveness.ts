@@ -111,7 +111,8 @@ export interface Liveness {
 /**
  * Binds and listens on `path` (synchronous: two system calls on the main thread), or returns
  * `undefined` where no socket can be bound there (path too long, a filesystem without sockets).
- * The socket is writable by all so a dsh process of another user can probe it too.
+ * It keeps the umask's mode: another user's dsh may be refused a `connect` (`denied`), which proves
+ * nothing; making it writable by all would cost two more system calls on every write.
  */
 export function listenLiveness(path: string): Liveness | undefined {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return undefined
@@ -119,7 +120,7 @@ export function listenLiveness(path: string): Liveness | undefined {
   // A failed bind is reported asynchronously as well; `listening` already tells it synchronously.
   server.on('error', () => {})
   try {
-    server.listen({ path, writableAll: true })
+    server.listen({ path })
   } catch {
     return undefined
   }
@@ -133,14 +134,15 @@ export function listenLiveness(path: string): Liveness | undefined {
 
 /**
  * Connects to a liveness socket: `dead` only on ECONNREFUSED (nobody listens on that inode any
- * more), `gone` when the path no longer exists, `alive` when it answers or anything else happens.
+ * more), `gone` when the path no longer exists, `denied` when we may not connect (another user's
+ * socket), `alive` when it answers or anything else happens.
  */
-export function probeLiveness(path: string): Promise<'alive' | 'dead' | 'gone'> {
+export function probeLiveness(path: string): Promise<'alive' | 'dead' | 'gone' | 'denied'> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return Promise.resolve('alive')
   return new Promise((resolve) => {
     const socket = connect({ path })
     const timer = setTimeout(() => finish('alive'), 2_000)
-    function finish(verdict: 'alive' | 'dead' | 'gone') {
+    function finish(verdict: 'alive' | 'dead' | 'gone' | 'denied') {
       clearTimeout(timer)
       socket.destroy()
       resolve(verdict)
@@ -148,7 +150,7 @@ export function probeLiveness(path: string): Promise<'alive' | 'dead' | 'gone'> 
     socket.once('connect', () => finish('alive'))
     socket.once('error', (error) => {
       const code = errnoCode(error)
-      finish(code === 'ECONNREFUSED' ? 'dead' : code === 'ENOENT' ? 'gone' : 'alive')
+      finish(code === 'ECONNREFUSED' ? 'dead' : code === 'ENOENT' ? 'gone' : code === 'EACCES' || code === 'EPERM' ? 'denied' : 'alive')
     })
   })
 }

@@ -354,7 +354,8 @@ export class LocalDisk {
             await release()
             throw error
           }
-          ;[, , stats] = await Promise.all([release(), anchor.sync(), settle(staged, false)])
+          const released = release()
+          ;[, , stats] = await Promise.all([released, anchor.sync(), settle(staged, false, released)])
         }
         return versionOf(stats)
       } finally {

@@ -23,7 +23,8 @@ import { makeStaging, removeStaging, STAGING_PREFIX, withDirectory } from './sta
  * directory it was built from). A holder named only by identity is proven dead by its pid inside
  * its own namespace; from outside, its lock is reclaimed only once it is older than `LEASE_MS`,
  * far longer than the stat and rename it guards. Every form fails the others' creation, so
- * processes whose filesystems answered differently still exclude each other.
+ * processes whose filesystems answered differently still exclude each other. A socket lock of
+ * another user, who may not be connected to, is also judged by that lease.
  */
 export const LOCK_PREFIX = `${STAGING_PREFIX}lock.`
 
@@ -146,7 +147,12 @@ function parseOwner(text: string): WriterIdentity | undefined {
 }
 
 async function isDead(holder: Holder): Promise<boolean> {
-  if (holder.socket !== undefined) return (await probeLiveness(holder.socket)) === 'dead'
+  if (holder.socket !== undefined) {
+    const verdict = await probeLiveness(holder.socket)
+    // Another user's socket that we may not connect to is judged like a holder we cannot see.
+    if (verdict !== 'denied') return verdict === 'dead'
+    return Date.now() - holder.ctimeMs >= LEASE_MS
+  }
   if (holder.owner === undefined) return false
   const byPid = await pidVerdict(holder.owner)
   if (byPid !== 'unknown') return byPid === 'dead'
@@ -173,7 +179,7 @@ async function reclaimIfDead(lock: string): Promise<boolean> {
     // The same holder, still dead: a socket is asked again, an identity compared.
     const moved = await holderOf(tomb)
     const same = moved !== undefined && moved.ino === holder.ino && (moved.socket !== undefined
-      ? (await probeLiveness(moved.socket)) === 'dead'
+      ? (await probeLiveness(moved.socket)) !== 'alive'
       : JSON.stringify(moved.owner) === JSON.stringify(holder.owner))
     if (moved !== undefined && !same) {
       // link(2) does not follow a symlink and never replaces; a directory lock cannot be renamed

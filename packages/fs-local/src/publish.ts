@@ -29,6 +29,7 @@ export interface Staged {
   settled?: boolean
 }
 
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0
 
 /**
@@ -38,13 +39,9 @@ const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid()
  * takes the previous file's mode (and its owner when we are root, since only root may give a file away).
  */
 export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined): Promise<Staged> {
-  // The socket is listening before `content` exists: a sweeper that finds both may trust a refusal.
-  const staging = await makeStaging(parent)
+  const { first: opened, ...staging } = await makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666))
   const file = join(staging.dir, 'content')
-  let handle: FileHandle | undefined
   try {
-    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666)
-    const opened = handle
     // The bytes and the metadata are independent: written side by side, both before the fsync.
     await Promise.all([
       writeAll(opened, bytes),
@@ -57,8 +54,8 @@ export async function stage(parent: string, bytes: Uint8Array, previous: Previou
     await opened.sync()
     return { staging, file, handle: opened }
   } catch (error) {
-    await handle?.close().catch(() => {})
-    if (handle !== undefined) await unlink(file).catch(() => {})
+    await opened.close().catch(() => {})
+    await unlink(file).catch(() => {})
     await removeStaging(staging)
     throw error
   }
@@ -103,24 +100,31 @@ export async function publishCreate(staged: Staged, destination: string, display
 /**
  * After publication: drops the staging name (a `link` left it; a `rename` took it away), then
  * reads the published inode's metadata through the still-open descriptor (unlinking the staged
- * name moves ctime, so the version is taken after it). The staging directory and its socket stay
- * until `discard`: the socket may be the publication lock, which must be released first.
+ * name moves ctime, so the version is taken after it) and removes the staging directory beside
+ * that. Its socket may be the publication lock: it is closed only once `released` (the lock's
+ * release) has settled.
  */
-export async function settle(staged: Staged, linked: boolean): Promise<BigIntStats> {
+export async function settle(staged: Staged, linked: boolean, released?: Promise<unknown>): Promise<BigIntStats> {
+  // The socket's name goes now, in the thread pool; the socket itself listens until it is closed.
+  const live = staged.staging.live
+  const unnamed = live === undefined ? undefined : unlink(live.path).catch(() => {})
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
-  const stats = await staged.handle.stat({ bigint: true })
+  const [stats] = await Promise.all([
+    staged.handle.stat({ bigint: true }),
+    Promise.all([Promise.resolve(released).catch(() => {}), unnamed]).then(() => removeStaging(staged.staging)),
+  ])
   staged.settled = true
   return stats
 }
 
 /**
- * Closes the staged file and removes what is left of its staging (the staged name too when the
- * write was not published), after any publication lock was released. Best effort: after
- * publication the write already happened.
+ * Closes the staged file and removes what is left of its staging (everything when the write was
+ * not published), after any publication lock was released. Best effort: after publication the
+ * write already happened.
  */
 export async function discard(staged: Staged): Promise<void> {
   await Promise.all([
     staged.handle.close().catch(() => {}),
-    (staged.settled ? Promise.resolve() : unlink(staged.file).catch(() => {})).then(() => removeStaging(staged.staging)),
+    staged.settled ? undefined : unlink(staged.file).catch(() => {}).then(() => removeStaging(staged.staging)),
   ])
 }

@@ -76,4 +76,21 @@ describe('staging sweep', () => {
     expect(await reclaimStaging(dir)).toBe(1)
     expect(await readdir(dir)).toEqual([])
   })
+  it('keeps a refusing socket of another namespace with nothing written beside it, which may be between bind and listen', async () => {
+    const dir = await scratch()
+    const me = selfIdentity()
+    const name = `${STAGING_PREFIX}s.${me.boot}.1.1.${me.start}.abcdef`
+    await mkdir(join(dir, name), { mode: 0o700 })
+    const socket = join(dir, name, 'live')
+    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`])
+    await new Promise((resolve) => child.stdout.once('data', resolve))
+    const closed = new Promise((resolve) => child.once('close', resolve))
+    child.kill('SIGKILL')
+    await closed
+    await writeFile(join(dir, name, 'content'), '')
+    expect(await reclaimStaging(dir)).toBe(0)
+    // Bytes in `content` are only ever written after `listen`: now the refusal is proof.
+    await writeFile(join(dir, name, 'content'), 'x')
+    expect(await reclaimStaging(dir)).toBe(1)
+  })
 })

@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs'
-import { lstat, mkdtemp, open, readdir, rm, rmdir } from 'node:fs/promises'
+import { lstat, mkdtemp, open, readdir, rename, rm, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, type WriterIdentity } from './liveness'
 
@@ -39,6 +39,8 @@ export function isStagingName(name: string): boolean {
 export interface Staging {
   dir: string
   live: Liveness | undefined
+  /** Set by `removeStaging`, which runs once. */
+  removed?: boolean
 }
 
 let live = 0
@@ -53,26 +55,37 @@ function prefixOf(dir: string, kind: 's' | 'p'): string {
   return join(dir, `${STAGING_PREFIX}${kind}.${me.boot}.${me.ns}.${me.pid}.${me.start}.`)
 }
 
-/** Makes a private (0700) staging directory inside `dir`, with its liveness socket where one binds. */
-export async function makeStaging(dir: string): Promise<Staging> {
-  const socketFits = Buffer.byteLength(prefixOf(dir, 's')) + '000000/live'.length <= MAX_SOCKET_PATH
-  if (socketFits) {
-    const made = await mkdtemp(prefixOf(dir, 's'))
-    const socket = listenLiveness(join(made, 'live'))
-    if (socket !== undefined) {
-      live++
-      return { dir: made, live: socket }
-    }
-    // The name promised a socket: never leave a `s` directory without one behind a live writer.
-    await rmdir(made).catch(() => {})
-  }
-  const made = await mkdtemp(prefixOf(dir, 'p'))
+/**
+ * Makes a private (0700) staging directory inside `dir`, with its liveness socket where one binds.
+ * `first` (the open of the staged file) is started before the socket is bound so the two overlap:
+ * the bind runs on this thread while the open runs in the thread pool. Nothing is written into
+ * what `first` creates before this returns, so a non-empty member still means `listen` happened.
+ */
+export async function makeStaging<T = undefined>(dir: string, first?: (made: string) => Promise<T>): Promise<Staging & { first: T }> {
+  const fits = Buffer.byteLength(prefixOf(dir, 's')) + '000000/live'.length <= MAX_SOCKET_PATH
+  const made = await mkdtemp(prefixOf(dir, fits ? 's' : 'p'))
   live++
-  return { dir: made, live: undefined }
+  const started = first?.(made)
+  const socket = fits ? listenLiveness(join(made, 'live')) : undefined
+  let staging: Staging = { dir: made, live: socket }
+  if (fits && socket === undefined) {
+    // The name promised a socket: a `s` directory must not outlive its grace without one.
+    const renamed = `${prefixOf(dir, 'p')}${made.slice(-6)}`
+    await Promise.allSettled([started])
+    staging = await rename(made, renamed).then(() => ({ dir: renamed, live: undefined }), () => staging)
+  }
+  try {
+    return { ...staging, first: (await started) as T }
+  } catch (error) {
+    await removeStaging(staging)
+    throw error
+  }
 }
 
 /** Removes a staging directory this process made, its socket first (which also unlinks `live`). */
 export async function removeStaging(staging: Staging): Promise<void> {
+  if (staging.removed) return
+  staging.removed = true
   staging.live?.close()
   await rmdir(staging.dir).catch(() => rm(staging.dir, { recursive: true, force: true })).catch(() => {})
   live--
@@ -100,8 +113,11 @@ async function isAbandoned(dir: string, name: string): Promise<boolean> {
   }
   const socket = join(path, 'live')
   if (!(await lstat(socket)).isSocket() || (await probeLiveness(socket)) !== 'dead') return false
-  // Everything else is put in after `listen`; a lone refusing socket may be between bind and listen.
-  return members.length > 1 || Date.now() - (await lstat(socket)).ctimeMs >= GRACE_MS
+  // Bytes in `content`, an `owner` or a `tomb` are put in after `listen`; a refusing socket beside
+  // nothing else (or an empty `content`) may be between its bind and its listen.
+  const content = members.includes('content') ? await lstat(join(path, 'content')) : undefined
+  if ((content !== undefined && content.size > 0) || members.includes('owner') || members.includes('tomb')) return true
+  return Date.now() - (await lstat(socket)).ctimeMs >= GRACE_MS
 }
 
 /**

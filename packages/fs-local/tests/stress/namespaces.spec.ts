@@ -173,12 +173,12 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     await writeFile(join(dir, 'big.txt'), 'A'.repeat(size))
     const child = startNode(writer, ['loop', dir, 'big.txt', String(size), '0'], true)
     await new Promise((resolve) => child.stdout!.once('data', resolve))
-    // Kill it while `content` is being written in its staging directory.
+    // Kill it while `content` is being written in its staging directory (bytes in it: past `listen`).
     const deadline = Date.now() + 20_000
-    let staged: string[] = []
     while (Date.now() < deadline) {
-      staged = stagingIn(await readdir(dir))
-      if (staged.length > 0 && (await readdir(join(dir, staged[0]!)).catch(() => [] as string[])).includes('content')) break
+      const staged = stagingIn(await readdir(dir))
+      const size = staged.length === 0 ? 0 : await lstat(join(dir, staged[0]!, 'content')).then((stats) => stats.size, () => 0)
+      if (size > 0) break
       await new Promise((resolve) => setTimeout(resolve, 1))
     }
     const closed = new Promise((resolve) => child.once('close', resolve))
