@@ -16,6 +16,8 @@ export const STAGING_PREFIX = '.dsh-staging.'
 
 const PATTERN = /^\.dsh-staging\.([sp])\.([0-9a-f]{8}|nobootid)\.(\d+|x)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}$/
 const LOCK_PATTERN = /^\.dsh-staging\.lock\.[0-9a-f]{16}$/
+// Earlier versions named staging without kind and PID namespace: removed only once its boot ended.
+const LEGACY_PATTERN = /^\.dsh-staging\.([0-9a-f]{8}|nobootid)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}$/
 const MEMBERS = new Set(['live', 'content', 'owner', 'tomb'])
 const CAN_ANCHOR = process.platform === 'linux' && existsSync('/proc/self/fd')
 const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
@@ -25,6 +27,8 @@ export interface StagingName extends WriterIdentity {
 }
 
 export function parseStagingName(name: string): StagingName | undefined {
+  const legacy = LEGACY_PATTERN.exec(name)
+  if (legacy) return { kind: 'p', boot: legacy[1]!, ns: '?', pid: Number(legacy[2]), start: legacy[3]! }
   const match = PATTERN.exec(name)
   if (!match) return undefined
   return { kind: match[1] as 's' | 'p', boot: match[2]!, ns: match[3]!, pid: Number(match[4]), start: match[5]! }
@@ -32,7 +36,7 @@ export function parseStagingName(name: string): StagingName | undefined {
 
 /** Whether `name` is one dsh makes (staging, tomb holder or publication lock): hidden from listings. */
 export function isStagingName(name: string): boolean {
-  return name.startsWith(STAGING_PREFIX) && (PATTERN.test(name) || LOCK_PATTERN.test(name))
+  return name.startsWith(STAGING_PREFIX) && (PATTERN.test(name) || LOCK_PATTERN.test(name) || LEGACY_PATTERN.test(name))
 }
 
 /** A private staging directory, and the socket that shows its writer is alive. */
@@ -141,7 +145,7 @@ export async function reclaimStaging(dir: string, listed?: string[]): Promise<nu
       const names = listed ?? await readdir(path)
       let removed = 0
       for (const name of names) {
-        if (!PATTERN.test(name)) continue
+        if (parseStagingName(name) === undefined) continue
         try {
           if (!(await isAbandoned(path, name))) continue
           await rm(join(path, name), { recursive: true, force: true })
