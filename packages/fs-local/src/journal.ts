@@ -2,7 +2,7 @@ import { constants, existsSync, rmSync } from 'node:fs'
 import { appendFile, type FileHandle, lstat, mkdir, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { GRACE_MS, listenLiveness, type Liveness, pidVerdict, probeLiveness, selfIdentity } from './liveness'
+import { GRACE_MS, listenLiveness, type Liveness, pidVerdict, probeLiveness, selfIdentity, setSharedLiveness } from './liveness'
 import { reclaimDeadLocks } from './publish-lock'
 import { liveStagingCount, reclaimStaging, withDirectory } from './staging'
 
@@ -43,9 +43,11 @@ async function openJournal(): Promise<Journal | undefined> {
     const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
     const short = existsSync('/proc/self/fd') ? `/proc/self/fd/${handle.fd}` : dir
     const opened = { dir, handle, live: listenLiveness(join(short, 'live')) }
+    setSharedLiveness(opened.live?.path)
     process.once('exit', () => {
       // Staging still held at exit (a write cut short) stays journaled for the next process.
       if (liveStagingCount() === 0) rmSync(dir, { recursive: true, force: true })
+      setSharedLiveness(undefined)
     })
     return opened
   } catch {

@@ -154,3 +154,18 @@ export function probeLiveness(path: string): Promise<'alive' | 'dead' | 'gone' |
     })
   })
 }
+
+let shared: string | undefined
+
+/**
+ * This process's long-lived liveness socket (its journal's), which staging directories on the same
+ * filesystem hard-link instead of binding one each: a `link(2)` in the thread pool instead of a
+ * bind, listen and close on the event loop thread for every write.
+ */
+export function sharedLiveness(): string | undefined {
+  return shared
+}
+
+export function setSharedLiveness(path: string | undefined): void {
+  shared = path
+}

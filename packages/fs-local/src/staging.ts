@@ -1,7 +1,8 @@
 import { constants, existsSync } from 'node:fs'
-import { lstat, mkdtemp, open, readdir, rename, rm, rmdir } from 'node:fs/promises'
+import { link, lstat, mkdtemp, open, readdir, rename, rm, rmdir } from 'node:fs/promises'
+import { errnoCode } from './errors'
 import { join } from 'node:path'
-import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, type WriterIdentity } from './liveness'
+import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, sharedLiveness, type WriterIdentity } from './liveness'
 
 /**
  * Staging directories are named `.dsh-staging.<kind>.<boot>.<pidns>.<pid>.<start>.<random>` and
@@ -60,19 +61,20 @@ function prefixOf(dir: string, kind: 's' | 'p'): string {
 }
 
 /**
- * Makes a private (0700) staging directory inside `dir`, with its liveness socket where one binds.
- * `first` (the open of the staged file) is started before the socket is bound so the two overlap:
- * the bind runs on this thread while the open runs in the thread pool. Nothing is written into
- * what `first` creates before this returns, so a non-empty member still means `listen` happened.
+ * Makes a private (0700) staging directory inside `dir` with its liveness socket `live`: a hard
+ * link to this process's shared socket where that is on the same filesystem, else one bound here.
+ * `first` (the open of the staged file) is started at once so it overlaps the link or the bind.
+ * Nothing is written into what `first` creates before this returns, so a non-empty member still
+ * means the socket was listening.
  */
 export async function makeStaging<T = undefined>(dir: string, first?: (made: string) => Promise<T>): Promise<Staging & { first: T }> {
   const fits = Buffer.byteLength(prefixOf(dir, 's')) + '000000/live'.length <= MAX_SOCKET_PATH
   const made = await mkdtemp(prefixOf(dir, fits ? 's' : 'p'))
   live++
   const started = first?.(made)
-  const socket = fits ? listenLiveness(join(made, 'live')) : undefined
-  let staging: Staging = { dir: made, live: socket }
-  if (fits && socket === undefined) {
+  let staging: Staging = { dir: made, live: fits ? await linkShared(join(made, 'live')) : undefined }
+  if (fits && staging.live === undefined) staging.live = listenLiveness(join(made, 'live'))
+  if (fits && staging.live === undefined) {
     // The name promised a socket: a `s` directory must not outlive its grace without one.
     const renamed = `${prefixOf(dir, 'p')}${made.slice(-6)}`
     await Promise.allSettled([started])
@@ -86,7 +88,24 @@ export async function makeStaging<T = undefined>(dir: string, first?: (made: str
   }
 }
 
-/** Removes a staging directory this process made, its socket first (which also unlinks `live`). */
+let linksRefused = false
+
+/** `path` as a hard link to the shared socket; `undefined` across filesystems or without one. */
+async function linkShared(path: string): Promise<Liveness | undefined> {
+  const socket = sharedLiveness()
+  if (socket === undefined || linksRefused) return undefined
+  try {
+    await link(socket, path)
+    // The shared socket listens as long as this process lives: nothing to close per staging.
+    return { path, close: () => {} }
+  } catch (error) {
+    const code = errnoCode(error)
+    if (code === 'EPERM' || code === 'EOPNOTSUPP' || code === 'ENOTSUP' || code === 'ENOSYS') linksRefused = true
+    return undefined
+  }
+}
+
+/** Removes a staging directory this process made, its socket first (closing a bound one unlinks `live`). */
 export async function removeStaging(staging: Staging): Promise<void> {
   if (staging.removed) return
   staging.removed = true

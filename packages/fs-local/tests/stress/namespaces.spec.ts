@@ -21,9 +21,9 @@ const ROUNDS = sized(20, 300)
 const LEAD_MS = 120
 
 /** Starts `node <script> ...args`, in a new PID namespace when `foreign`. */
-function startNode(script: string, args: string[], foreign: boolean): ChildProcess {
+function startNode(script: string, args: string[], foreign: boolean, env: NodeJS.ProcessEnv = process.env): ChildProcess {
   const [command, argv] = foreign ? ['unshare', [...UNSHARE, process.execPath, script, ...args]] : [process.execPath, [script, ...args]]
-  return spawn(command, argv, { stdio: ['pipe', 'pipe', 'inherit'] })
+  return spawn(command, argv, { stdio: ['pipe', 'pipe', 'inherit'], env })
 }
 
 function stagingIn(names: string[]): string[] {
@@ -146,7 +146,8 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
   it('is never removed while its writer lives, by a write, a listing or an explicit sweep here', async () => {
     const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
     const dir = await tempDir('dsh-reliability-holder-')
-    const child = startNode(holder, [dir, 'held.txt', 'from the other namespace\n'], true)
+    const state = await tempDir('dsh-reliability-state-')
+    const child = startNode(holder, [dir, 'held.txt', 'from the other namespace\n'], true, { ...process.env, XDG_STATE_HOME: state })
     const lines = createInterface({ input: child.stdout! })
     const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
     expect(await next()).toBe('staged')
@@ -158,6 +159,9 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     expect(await reclaimStaging(dir)).toBe(0)
     expect(stagingIn(await readdir(dir))).toEqual(staged)
     expect((await readdir(join(dir, staged[0]!))).sort()).toEqual(['content', 'live'])
+    // Its `live` is a hard link to the one socket of that process, kept in its journal.
+    const [journal] = await readdir(join(state, 'dsh', 'staging'))
+    expect((await lstat(join(dir, staged[0]!, 'live'))).ino).toBe((await lstat(join(state, 'dsh', 'staging', journal!, 'live'))).ino)
     // Its writer goes on, publishes from that staging, and leaves nothing behind.
     child.stdin!.write('go\n')
     expect(JSON.parse(await next())).toEqual({ ok: true })
