@@ -1,0 +1,37 @@
+import { readdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { BUILT_IN } from '../src/builtins'
+import { DEFAULT_CONFIG_FILE, requireBuild } from './dsh-process'
+
+beforeAll(requireBuild)
+
+const LIB = fileURLToPath(new URL('../lib/', import.meta.url))
+
+/** Every package specifier the built files import (static or dynamic), Node's builtins aside. */
+async function bareImports(): Promise<Set<string>> {
+  const found = new Set<string>()
+  for (const file of readdirSync(LIB).filter((name) => name.endsWith('.js'))) {
+    const code = await readFile(join(LIB, file), 'utf8')
+    for (const [, specifier] of code.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*"((?:@[\w.-]+\/)?[\w.:-]+(?:\/[\w./-]+)?)"/g)) {
+      if (!specifier!.startsWith('.') && !specifier!.startsWith('node:')) found.add(specifier!)
+    }
+  }
+  return found
+}
+
+describe('the CLI build', () => {
+  it('serves every package of the default config from the bundle', async () => {
+    const names = [...(await readFile(DEFAULT_CONFIG_FILE, 'utf8')).matchAll(/^ {2}name: '([^']+)'$/gm)].map((match) => match[1])
+    expect(names.length).toBe(6)
+    expect(Object.keys(BUILT_IN).sort()).toEqual([...names].sort())
+  })
+
+  it('imports only cordis by name: the loader, zod, the MCP SDK and the built-in plugins are inside', async () => {
+    // A package left outside would be read from node_modules file by file at every cold start, and
+    // @cordisjs/plugin-loader by name is what made npm loop (see docs/cli.md, Installing).
+    expect([...await bareImports()]).toEqual(['cordis'])
+  })
+})
