@@ -31,11 +31,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   )
 
+  // `title` is also given inside `annotations`, where clients of protocol versions before 2025-06-18 look.
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.list().map((listing): Tool => ({
       name: listing.name,
+      title: listing.title,
       description: listing.description,
       inputSchema: listing.inputSchema as Tool['inputSchema'],
+      annotations: { title: listing.title, ...listing.annotations },
     })),
   }))
 
@@ -50,7 +53,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     return {
       content: result.content.map((part) => ({ type: 'text', text: part.text })),
       isError: result.isError,
-      ...(result.error === undefined ? {} : { _meta: { [ERROR_META_KEY]: { ...result.error } } }),
+      // The message is already the text above: clients that forward `_meta` to the model would repeat it.
+      ...(result.error === undefined ? {} : { _meta: { [ERROR_META_KEY]: { code: result.error.code } } }),
     }
   })
   return server

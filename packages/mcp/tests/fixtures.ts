@@ -30,7 +30,9 @@ export async function toolContext(): Promise<Context> {
     apply(inner: Context) {
       inner.tools.register(defineTool({
         name: 'whoami',
+        title: 'Who am I',
         description: 'Names the session this call belongs to.',
+        annotations: { readOnlyHint: true, openWorldHint: false },
         inputSchema: z.object({ note: z.string().optional().describe('Ignored.') }),
         execute: (_input, exec) => {
           const session = exec.agent?.session
@@ -41,7 +43,10 @@ export async function toolContext(): Promise<Context> {
       }))
       inner.tools.register(defineTool({
         name: 'fail',
+        title: 'Fail',
         description: 'Fails like an edit of an unread file.',
+        // No hints on purpose: the bridge must then send the title alone.
+        annotations: {},
         inputSchema: z.object({}),
         execute: () => {
           throw new FsError('FS_NOT_OBSERVED', 'a.txt has not been read in this session: read the file, then retry')

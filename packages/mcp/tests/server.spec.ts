@@ -4,13 +4,31 @@ import { ERROR_META_KEY } from '../src/index'
 import { connectInMemory as connect, toolContext } from './fixtures'
 
 describe('the MCP server over ctx.tools', () => {
-  it('lists every registered tool with its JSON Schema as is', async () => {
+  it('lists every registered tool by name with its JSON Schema as is', async () => {
     const ctx = await toolContext()
     const client = await connect({ tools: ctx.tools, session: {} })
     const { tools } = await client.listTools()
-    expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'fail'])
-    expect(tools[0]!.inputSchema).toEqual(ctx.tools.list()[0]!.inputSchema)
-    expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, properties: { note: { type: 'string' } } })
+    expect(tools.map((tool) => tool.name)).toEqual(['fail', 'whoami'])
+    expect(tools[1]!.inputSchema).toEqual(ctx.tools.list()[1]!.inputSchema)
+    expect(tools[1]!.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, properties: { note: { type: 'string' } } })
+  })
+
+  it('sends each tool\'s title, also inside annotations, and exactly the hints it declared', async () => {
+    const ctx = await toolContext()
+    const client = await connect({ tools: ctx.tools, session: {} })
+    const { tools } = await client.listTools()
+    expect(tools.map(({ name, title, annotations }) => ({ name, title, annotations }))).toEqual([
+      { name: 'fail', title: 'Fail', annotations: { title: 'Fail' } },
+      { name: 'whoami', title: 'Who am I', annotations: { title: 'Who am I', readOnlyHint: true, openWorldHint: false } },
+    ])
+  })
+
+  it('runs a call that carries Gemini CLI\'s wait_for_previous as if it were not there', async () => {
+    const ctx = await toolContext()
+    const client = await connect({ tools: ctx.tools, session: {} })
+    const result = await client.callTool({ name: 'whoami', arguments: { wait_for_previous: true } })
+    expect(result.isError).toBeFalsy()
+    expect(result.content).toEqual([{ type: 'text', text: 'session 1' }])
   })
 
   it('sends the rendered system prompt as the server instructions', async () => {
@@ -33,7 +51,8 @@ describe('the MCP server over ctx.tools', () => {
     const result = await client.callTool({ name: 'fail', arguments: {} })
     expect(result.isError).toBe(true)
     expect(result.content).toEqual([{ type: 'text', text: 'a.txt has not been read in this session: read the file, then retry' }])
-    expect(result._meta?.[ERROR_META_KEY]).toMatchObject({ code: 'FS_NOT_OBSERVED' })
+    // Only the code: the message is the text already, and some clients show `_meta` to the model too.
+    expect(result._meta).toEqual({ [ERROR_META_KEY]: { code: 'FS_NOT_OBSERVED' } })
   })
 
   it('answers an unknown argument with the runtime validation message, not a protocol error', async () => {

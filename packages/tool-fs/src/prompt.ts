@@ -1,12 +1,18 @@
-/** The system prompt section of the fs tools: the working rules the policy enforces, said up front. */
+/**
+ * The system prompt section of the fs tools: the working rules the policy enforces, said up front.
+ * Tools are named only as "the dsh `name` tool" (see `bareToolMentions` in dsh-tools): clients
+ * prefix MCP tool names, and some have built-in tools with the same bare names that bypass the policy.
+ */
 export const FS_PROMPT_SECTION = {
   name: 'fs-tools',
   order: 100,
   text: [
-    'Files: use read, write and edit.',
-    '- Read a file before you edit or overwrite it; an edit or overwrite is based on the version you read.',
-    '- If a file changed since you read it, the change is refused: read it again, then retry.',
-    '- read shows numbered lines (number, tab, text); never copy the numbers into old_string.',
-    '- Prefer edit for changes to part of a file; use write to create a file or replace all of it.',
+    'Files: use the dsh `read`, `write` and `edit` tools. A client may list them with a prefix, such as mcp__dsh__read, '
+      + 'mcp_dsh_read or dsh_read. Tools of the client with the same short names are other tools: a file seen through them '
+      + 'does not count as seen by the dsh tools.',
+    '- Show a file with the dsh `read` tool before you change or replace it; every change is based on the version it showed you.',
+    '- If a file changed since then, the change is refused: show it again with the dsh `read` tool, then retry.',
+    '- The dsh `read` tool numbers the lines (number, tab, text); never copy the numbers into old_string.',
+    '- Prefer the dsh `edit` tool for changes to part of a file; use the dsh `write` tool to create a file or replace all of it.',
   ].join('\n'),
 }

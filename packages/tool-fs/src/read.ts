@@ -8,9 +8,9 @@ import { renderFailure, renderRead } from './render'
 import { buildWindow, skipLines } from './window'
 
 export const readInput = z.object({
-  file_path: z.string().describe('The file to read: absolute, or relative to the working directory.'),
+  file_path: z.string().describe('The file to show: absolute, or relative to the working directory.'),
   offset: z.number().int().min(1).optional().describe('The line number to start from (1-based). Default 1.'),
-  limit: z.number().int().min(1).optional().describe('How many lines to read. Default and maximum: the read limit.'),
+  limit: z.number().int().min(1).optional().describe('How many lines to show. Default and maximum: the line limit of this tool.'),
 })
 
 /**
@@ -21,9 +21,13 @@ export const readInput = z.object({
 export function readTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'read',
-    description: 'Read a text file. Lines come numbered like `cat -n` (number, tab, text); the numbers are not part of the file. '
-      + `Returns up to ${config.readLimit} lines from offset; long files end with the offset to continue from. `
-      + 'Read a file before you edit or overwrite it.',
+    title: 'Read file',
+    description: 'Shows a text file with numbered lines, like `cat -n` (number, tab, text); the numbers are not part of the file. '
+      + `Returns up to ${config.readLimit} lines from offset; a longer file ends with the offset to continue from. `
+      + 'Call this tool on a file before changing it with the dsh `edit` or `write` tool: they refuse an existing file '
+      + 'that this tool has not shown in the session.',
+    // Read-only toward the files; what it records is the session's own policy state, not the environment.
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     inputSchema: readInput,
     concurrency: 'shared',
     async execute(input, exec) {

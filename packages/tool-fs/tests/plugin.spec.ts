@@ -11,12 +11,31 @@ afterEach(async () => {
 })
 
 describe('loading', () => {
-  it('registers read, write and edit with strict JSON Schemas', async () => {
+  it('registers read, write and edit with titles, MCP hints and strict JSON Schemas', async () => {
     s = await stack({ policy: true })
     expect(s.root.tools.list()).toEqual([
       {
+        name: 'edit',
+        title: 'Edit file',
+        description: expect.any(String),
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            file_path: { type: 'string', description: expect.any(String) },
+            old_string: { type: 'string', description: expect.any(String) },
+            new_string: { type: 'string', description: expect.any(String) },
+            replace_all: { type: 'boolean', default: false, description: expect.any(String) },
+          },
+          required: ['file_path', 'old_string', 'new_string'],
+          additionalProperties: false,
+        },
+      },
+      {
         name: 'read',
+        title: 'Read file',
         description: expect.stringContaining('cat -n'),
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         inputSchema: {
           type: 'object',
           properties: {
@@ -30,26 +49,13 @@ describe('loading', () => {
       },
       {
         name: 'write',
+        title: 'Write file',
         description: expect.any(String),
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
         inputSchema: {
           type: 'object',
           properties: { file_path: { type: 'string', description: expect.any(String) }, content: { type: 'string', description: expect.any(String) } },
           required: ['file_path', 'content'],
-          additionalProperties: false,
-        },
-      },
-      {
-        name: 'edit',
-        description: expect.any(String),
-        inputSchema: {
-          type: 'object',
-          properties: {
-            file_path: { type: 'string', description: expect.any(String) },
-            old_string: { type: 'string', description: expect.any(String) },
-            new_string: { type: 'string', description: expect.any(String) },
-            replace_all: { type: 'boolean', default: false, description: expect.any(String) },
-          },
-          required: ['file_path', 'old_string', 'new_string'],
           additionalProperties: false,
         },
       },
@@ -58,7 +64,7 @@ describe('loading', () => {
 
   it('adds its rules to the system prompt', async () => {
     s = await stack({ policy: true })
-    expect(s.root.systemPrompt.render()).toContain('Read a file before you edit or overwrite it')
+    expect(s.root.systemPrompt.render()).toContain('Show a file with the dsh `read` tool before you change or replace it')
   })
 
   it('waits for ctx.fs and unregisters its tools when the provider goes away', async () => {
@@ -69,7 +75,7 @@ describe('loading', () => {
     expect(root.tools.list()).toEqual([])
     const provider = await root.plugin(LocalFileSystem, { cwd: s.dir })
     await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(root.tools.list().map((tool) => tool.name)).toEqual(['read', 'write', 'edit'])
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'read', 'write'])
     await provider.dispose()
     expect(root.tools.list()).toEqual([])
     expect(root.systemPrompt.render()).toBe('')
@@ -86,7 +92,23 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b', replaceAll: true })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for edit; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.')
+    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for edit; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.\n'
+      + 'Retry with: {"file_path":"a.txt","old_string":"a","new_string":"b","replace_all":true}')
+  })
+
+  it('answers the editor family\'s path with file_path and the call that works, and changes no file', async () => {
+    s = await stack({ policy: true })
+    const result = await s.call('read', { path: 'a.txt', offset: 2 })
+    expect(result.error?.code).toBe('INVALID_ARGUMENTS')
+    expect(result.content[0]!.text).toBe('Unknown argument "path" for read; did you mean file_path?\nValid arguments: file_path, offset, limit.\n'
+      + 'Retry with: {"file_path":"a.txt","offset":2}')
+    expect(s.log.calls).toEqual([])
+  })
+
+  it('ignores Gemini CLI\'s wait_for_previous and still does the work', async () => {
+    s = await stack({ policy: true })
+    expect((await s.call('write', { file_path: 'a.txt', content: 'x\n', wait_for_previous: true })).isError).toBe(false)
+    expect(await readFile(s.path('a.txt'), 'utf8')).toBe('x\n')
   })
 
   it('says which argument has the wrong type', async () => {

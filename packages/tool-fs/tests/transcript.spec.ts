@@ -34,6 +34,7 @@ it('pins what the model sees in the main flows', async () => {
   await call('edit', { file_path: 'notes.md', old_string: '- call Bob', new_string: '- call Alice' })
   await call('read', { file_path: 'notes.md', offset: 3 })
   await call('edit', { file_path: 'notes.md', old_string: '* call Bob', new_string: '* call Alice' })
+  await call('write', { file_path: 'notes.md', content: '# Notes\n\n* buy oat milk\n* call Alice\n* water plants\n' })
 
   lines.push('=== a deleted file is recovered by a guarded create', '')
   await outside('notes.md is deleted', () => rm(s.path('notes.md')))
@@ -62,6 +63,9 @@ it('pins what the model sees in the main flows', async () => {
   await call('edit', { file_path: 'log.txt', old_string: 'entry', new_string: 'item', replace_all: 'yes' })
   await call('edit', { file_path: 'log.txt', old_string: 'entry', new_string: 'item', replace_all: true })
   await call('reed', { file_path: 'log.txt' })
+  // The editor family's name for the path, from a client (Gemini CLI) that adds wait_for_previous to every call.
+  await call('read', { path: 'log.txt', limit: 1, wait_for_previous: true })
+  await call('read', { file_path: 'log.txt', limit: 1, wait_for_previous: true })
 
   const transcript = lines.join('\n').replaceAll(s.dir, '<tmp>')
   await expect(transcript).toMatchFileSnapshot('./__transcripts__/main-flows.txt')

@@ -3,7 +3,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { create, insert, strReplace } from './edit'
-import { DESCRIPTION, PROMPT_SECTION } from './render'
+import { DESCRIPTION, PROMPT_SECTION } from './prompt'
 import { Editor } from './runtime'
 import { Config, InputSchema } from './schema'
 import { undoEdit } from './undo'
@@ -24,7 +24,11 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   const editor = new Editor(ctx, Config.parse(config))
   ctx.tools.register(defineTool({
     name: 'str_replace_editor',
+    title: 'Text editor',
     description: DESCRIPTION,
+    // One tool for viewing and changing: the hints must hold for its most powerful command, so it is
+    // neither read-only nor idempotent (`insert` twice inserts twice) and it replaces existing text.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     inputSchema: InputSchema,
     execute: (input, exec) => commands[input.command](editor, input, exec),
   }))

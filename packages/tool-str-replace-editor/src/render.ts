@@ -1,5 +1,6 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
+import type { FsOccurrences } from '@deepseek-ai/dsh-fs'
 import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from './window'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
@@ -26,9 +27,14 @@ export const render = {
     return `Here's the result of running \`cat -n\` on ${path}:\n${body}${continuation(window, end, limits)}\n`
   },
 
-  viewDirectory(path: string, paths: string[], cutAt: number | undefined): string {
-    const cut = cutAt === undefined ? '' : `\n[Listing cut at ${cutAt} entries. View a subdirectory to see more.]`
-    return `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${[path, ...paths].join('\n')}${cut}\n`
+  viewDirectory(path: string, paths: string[], cut: { limit: number; omitted: number } | undefined): string {
+    const all = [path, ...paths]
+    const lines = all.map(shownPath)
+    const quoted = lines.some((line, i) => line !== all[i]) ? '\n[Paths with control characters are shown in double quotes, escaped as in JSON.]' : ''
+    const more = cut === undefined
+      ? ''
+      : `\n[Listing cut at ${cut.limit} entries; at least ${cut.omitted} more not shown. View a subdirectory to see more.]`
+    return `Here's the files and directories up to 2 levels deep in ${shownPath(path)}, excluding hidden items:\n${lines.join('\n')}${quoted}${more}\n`
   },
 
   created: (path: string) => `File created successfully at: ${path}`,
@@ -87,9 +93,9 @@ export const render = {
   oldStrEmpty: (path: string) =>
     `No replacement was performed, old_str is empty. Quote text that appears verbatim in ${path}, or use \`insert\` to add lines.`,
 
-  oldStrAmbiguous: (oldStr: string, lines: number[] | undefined) =>
+  oldStrAmbiguous: (oldStr: string, where: FsOccurrences | undefined) =>
     `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\``
-    + `${lines === undefined ? '' : ` in lines [${lines.join(', ')}]`}. Please ensure it is unique`,
+    + `${where === undefined ? '' : ` in lines [${where.lines.join(', ')}${where.truncated ? ', …' : ''}]`}. Please ensure it is unique`,
 
   stale(command: Command, path: string): string {
     return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. Re-read the file, then retry.`
@@ -106,6 +112,22 @@ export const render = {
     + 'Re-read the file, then revert by hand with `str_replace` if still needed.',
 }
 
+// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides: a name
+// holding one could start a line of its own or reorder what the model reads.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]/g
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '"': '\\"', '\\': '\\\\' }
+
+/**
+ * A path as one line the model can trust: as is, or, when it holds a control character (or could
+ * be mistaken for a quoted one), in double quotes with JSON's escapes, so a name with a line feed
+ * can neither show entries that do not exist nor put free text into the listing.
+ */
+export function shownPath(path: string): string {
+  if (!CONTROL.test(path) && !path.startsWith('"')) return path
+  return `"${path.replace(ESCAPED, (char) => SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
+}
+
 function formatBytes(bytes: number): string {
   return bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }
@@ -115,23 +137,3 @@ function nothingDone(command: Command): string {
   if (command === 'insert') return 'No insertion was performed'
   return 'Nothing was changed'
 }
-
-/** The tool's description, shown with its schema. */
-export const DESCRIPTION = [
-  'Custom editing tool for viewing, creating and editing files.',
-  '* `view` shows a file with line numbers (`cat -n`), or lists a directory two levels deep (hidden items excluded).',
-  '* `create` makes a new file with `file_text`; it never overwrites an existing file.',
-  '* `str_replace` replaces `old_str` with `new_str`; `old_str` must match exactly one place in the file, whitespace included.',
-  '* `insert` adds `new_str` as whole lines after line `insert_line` (0 inserts at the top).',
-  '* `undo_edit` reverts the last `str_replace` or `insert` on the file, unless the file changed since.',
-  'View a file before editing it; relative paths resolve against the working directory.',
-].join('\n')
-
-/** The system prompt section for this tool. */
-export const PROMPT_SECTION = [
-  '# str_replace_editor',
-  'View a file with `str_replace_editor` before you change it with `str_replace` or `insert`; the edit is refused if the file',
-  'changed since you last viewed it, and re-viewing it is the fix. Quote `old_str` exactly, with enough surrounding lines to be',
-  'unique. `create` only makes new files: to change an existing file, edit it. `undo_edit` reverts your last edit of a file',
-  'only while nobody else has changed the file since.',
-].join('\n')

@@ -26,7 +26,7 @@ describe('loading', () => {
     await ctx.plugin(LocalFileSystem, {})
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(ctx.tools.list().map((tool) => tool.name)).toEqual(['str_replace_editor'])
-    expect(ctx.systemPrompt.render()).toContain('# str_replace_editor')
+    expect(ctx.systemPrompt.render()).toContain('# The dsh `str_replace_editor` tool')
     await fiber.dispose()
     expect(ctx.tools.list()).toEqual([])
     expect(ctx.systemPrompt.render()).toBe('')
@@ -56,7 +56,8 @@ describe('arguments', () => {
     expect(result.error).toEqual({
       code: 'INVALID_ARGUMENTS',
       message: 'Unknown argument "old_string" for str_replace_editor; did you mean old_str?\n'
-        + 'Valid arguments: command, path, file_text, old_str, new_str, insert_line, view_range.',
+        + 'Valid arguments: command, path, file_text, old_str, new_str, insert_line, view_range.\n'
+        + 'Retry with: {"command":"str_replace","path":"a.txt","old_str":"a","new_str":"b"}',
     })
     expect((await f.bytes('a.txt'))?.toString()).toBe('a\n')
   })
@@ -66,6 +67,17 @@ describe('arguments', () => {
     const result = await f.call({ command: 'delete', path: 'a.txt' })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
     expect(result.error?.message).toContain('command')
+  })
+})
+
+describe('annotations', () => {
+  it('has a title, and hints that hold for its mutating commands', async () => {
+    await fixture()
+    const [listing] = f.ctx.tools.list()
+    expect(listing).toMatchObject({
+      title: 'Text editor',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    })
   })
 })
 
@@ -88,7 +100,7 @@ describe('the system prompt', () => {
   it('tells the model to view before editing and that create makes new files only', async () => {
     await fixture()
     const text = f.ctx.systemPrompt.render()
-    expect(text).toContain('View a file with `str_replace_editor` before you change it')
+    expect(text).toContain('View a file with the dsh `str_replace_editor` tool before you change it')
     expect(text).toContain('`create` only makes new files')
   })
 })

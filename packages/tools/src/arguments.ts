@@ -3,9 +3,35 @@ import { ToolError } from './errors'
 import type { ToolDefinition } from './types'
 
 /**
+ * Arguments that MCP clients add to every call for their own scheduling, whatever the tool's schema
+ * says. They are dropped before validation, never reach `execute`, and are not shown in the tool's
+ * JSON Schema. Only names with evidence of a real client belong here: everything else stays strict.
+ * - `wait_for_previous`: Gemini CLI adds it to every tool's schema and its prompt tells the model to
+ *   set it, to order calls within a turn.
+ */
+export const CLIENT_CONTROL_ARGUMENTS: readonly string[] = Object.freeze(['wait_for_previous'])
+
+/**
+ * Names of one argument in the two tool families models are trained on: the `read`/`write`/`edit`
+ * family and the Anthropic text editor family. A model that uses one family's name on a tool of the
+ * other is told the name this tool uses, with the corrected call; the call itself is still refused.
+ */
+export const ARGUMENT_SYNONYMS: readonly (readonly string[])[] = Object.freeze([
+  ['file_path', 'path'],
+  ['old_string', 'old_str'],
+  ['new_string', 'new_str'],
+  ['content', 'file_text'],
+])
+
+/** Strings longer than this are elided in the corrected call an error shows. */
+const SHOWN_VALUE_MAX = 60
+
+/**
  * Validates a model's arguments against a tool's schema. Models misspell argument names far more
- * often than they get types wrong, so unknown names are checked first and answered with the closest
- * valid name; zod's issues are then rewritten to name the argument and what it expected.
+ * often than they get types wrong, so unknown names are checked first and answered with the name
+ * this tool uses (a synonym from the other family, else the closest valid name) and, when every
+ * unknown name has one, the corrected call; zod's issues are then rewritten to name the argument
+ * and what it expected.
  */
 export function parseArguments(tool: ToolDefinition, args: unknown): unknown {
   const value = args === undefined ? {} : args
@@ -13,18 +39,63 @@ export function parseArguments(tool: ToolDefinition, args: unknown): unknown {
     throw invalid(`Arguments for ${tool.name} must be a JSON object, got ${describe(value)}.`)
   }
   const valid = Object.keys(tool.inputSchema.shape)
-  const unknown = Object.keys(value).filter((key) => !valid.includes(key))
-  if (unknown.length > 0) {
-    const lines = unknown.map((key) => {
-      const suggestion = closestName(key, valid)
-      return `Unknown argument "${key}" for ${tool.name}${suggestion === undefined ? '.' : `; did you mean ${suggestion}?`}`
-    })
-    lines.push(`Valid arguments: ${valid.join(', ')}.`)
-    throw invalid(lines.join('\n'))
-  }
-  const parsed = tool.inputSchema.safeParse(value)
+  const given = withoutControlArguments(value as Record<string, unknown>, valid)
+  const unknown = Object.keys(given).filter((key) => !valid.includes(key))
+  if (unknown.length > 0) throw invalid(unknownArguments(tool.name, given, unknown, valid))
+  const parsed = tool.inputSchema.safeParse(given)
   if (parsed.success) return parsed.data
-  throw invalid(parsed.error.issues.map((issue) => describeIssue(issue, value as Record<string, unknown>)).join('\n'))
+  throw invalid(parsed.error.issues.map((issue) => describeIssue(issue, given)).join('\n'))
+}
+
+/** The arguments without the clients' control arguments, except those the tool declares itself. */
+function withoutControlArguments(args: Record<string, unknown>, valid: readonly string[]): Record<string, unknown> {
+  const drop = CLIENT_CONTROL_ARGUMENTS.filter((key) => Object.hasOwn(args, key) && !valid.includes(key))
+  if (drop.length === 0) return args
+  return Object.fromEntries(Object.entries(args).filter(([key]) => !drop.includes(key)))
+}
+
+type Fix = { rename: string } | { drop: string }
+
+/** One line per unknown name, the valid names, and the corrected call when every unknown name has a fix. */
+function unknownArguments(tool: string, args: Record<string, unknown>, unknown: readonly string[], valid: readonly string[]): string {
+  const fixes = new Map<string, Fix>()
+  const taken = new Set(Object.keys(args))
+  const lines = unknown.map((key) => {
+    const meant = synonym(key, valid) ?? closestName(key, valid)
+    if (meant === undefined) return `Unknown argument "${key}" for ${tool}.`
+    if (taken.has(meant)) {
+      fixes.set(key, { drop: meant })
+      return `Unknown argument "${key}" for ${tool}; ${meant} is given too, so leave ${key} out.`
+    }
+    taken.add(meant)
+    fixes.set(key, { rename: meant })
+    return `Unknown argument "${key}" for ${tool}; did you mean ${meant}?`
+  })
+  lines.push(`Valid arguments: ${valid.join(', ')}.`)
+  if (fixes.size === unknown.length) lines.push(correctedCall(args, fixes))
+  return lines.join('\n')
+}
+
+/** This tool's name for an argument that the other tool family spells `name`. */
+function synonym(name: string, valid: readonly string[]): string | undefined {
+  const group = ARGUMENT_SYNONYMS.find((names) => names.includes(name))
+  return group?.find((candidate) => candidate !== name && valid.includes(candidate))
+}
+
+/** The arguments as sent, renamed or dropped by `fixes`, with long strings elided so the text stays small. */
+function correctedCall(args: Record<string, unknown>, fixes: ReadonlyMap<string, Fix>): string {
+  let elided = false
+  const parts: string[] = []
+  for (const [key, value] of Object.entries(args)) {
+    const fix = fixes.get(key)
+    if (fix !== undefined && 'drop' in fix) continue
+    const name = fix === undefined ? key : fix.rename
+    const shown = JSON.stringify(value) ?? 'null'
+    const long = shown.length > SHOWN_VALUE_MAX
+    elided ||= long
+    parts.push(`${JSON.stringify(name)}:${long ? '"…"' : shown}`)
+  }
+  return `Retry with: {${parts.join(',')}}${elided ? ' ("…" stands for the value you sent, unchanged)' : ''}`
 }
 
 function invalid(message: string): ToolError {

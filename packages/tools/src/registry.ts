@@ -4,7 +4,7 @@ import { closestName, parseArguments } from './arguments'
 import { errorResult, resultFromError, textResult, ToolError } from './errors'
 import { ConcurrencyGate } from './gate'
 import { toInputSchema } from './schema'
-import type { ToolCall, ToolDefinition, ToolExecution, ToolInputSchema, ToolListing, ToolResult } from './types'
+import type { ToolAnnotations, ToolCall, ToolDefinition, ToolExecution, ToolInputSchema, ToolListing, ToolResult } from './types'
 
 declare module 'cordis' {
   interface Context {
@@ -52,7 +52,13 @@ export class ToolRegistry extends Service {
     if (this.entries.has(name)) throw new Error(`a tool named ${name} is already registered`)
     const entry: Entry = {
       definition: definition as unknown as ToolDefinition,
-      listing: { name, description: definition.description, inputSchema: toInputSchema(definition.inputSchema) },
+      listing: {
+        name,
+        title: typeof definition.title === 'string' && definition.title.length > 0 ? definition.title : name,
+        description: definition.description,
+        annotations: knownHints(definition.annotations),
+        inputSchema: toInputSchema(definition.inputSchema),
+      },
     }
     // `this.ctx` is the caller's context here (cordis traces service calls), so the effect is
     // attached to the registering plugin's fiber and cleaned up with it.
@@ -64,8 +70,14 @@ export class ToolRegistry extends Service {
     }, `tool ${name}`)
   }
 
+  /**
+   * Every registered tool, ordered by name: plugins register in whatever order their dependencies
+   * come up, and a client must see the same list (and a model the same prompt) on every start.
+   */
   list(): ToolListing[] {
-    return [...this.entries.values()].map(({ listing }) => ({ ...listing }))
+    return [...this.entries.values()]
+      .sort((a, b) => (a.listing.name < b.listing.name ? -1 : 1))
+      .map(({ listing }) => ({ ...listing, annotations: { ...listing.annotations } }))
   }
 
   /** The registered definition, for hosts that schedule calls themselves (e.g. by concurrency). */
@@ -106,11 +118,22 @@ export class ToolRegistry extends Service {
   }
 
   unknownTool(name: string): string {
-    const names = [...this.entries.keys()]
+    const names = this.list().map((listing) => listing.name)
     const suggestion = closestName(name, names)
     return `Unknown tool "${name}"${suggestion === undefined ? '.' : `; did you mean ${suggestion}?`}`
       + ` Available tools: ${names.length === 0 ? '(none)' : names.join(', ')}.`
   }
+}
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const
+
+/** The boolean hints of `annotations`, so that a stray key or value from untyped code never reaches a client. */
+function knownHints(annotations: ToolAnnotations | undefined): ToolAnnotations {
+  const hints: ToolAnnotations = {}
+  for (const hint of HINTS) {
+    if (typeof annotations?.[hint] === 'boolean') hints[hint] = annotations[hint]
+  }
+  return hints
 }
 
 function throwIfAborted(signal: AbortSignal, name: string): void {

@@ -40,10 +40,30 @@ export type ToolConcurrency = 'exclusive' | 'shared'
 // A loose bound on purpose: tools are registered from many packages, each with its own object shape.
 export type ToolInputSchema = z.ZodObject<z.ZodRawShape>
 
+/**
+ * What a call may do to the tool's environment, as MCP's `ToolAnnotations` hints say it. Clients
+ * decide from them whether to ask the user first: Codex refuses a tool it would have to ask about
+ * when it may not ask, and MCP's defaults for a missing hint are the worst case (not read-only,
+ * destructive, not idempotent, open world). State every hint, and state it truthfully.
+ */
+export interface ToolAnnotations {
+  /** The tool changes nothing in its environment. */
+  readOnlyHint?: boolean
+  /** A change may destroy or replace existing data (not only add). Meaningful when not read-only. */
+  destructiveHint?: boolean
+  /** Repeating a call with the same arguments has no further effect. Meaningful when not read-only. */
+  idempotentHint?: boolean
+  /** The tool reaches entities outside a closed domain (the web, other people's systems). */
+  openWorldHint?: boolean
+}
+
 export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema> {
   /** Letters, digits, `_` and `-` (the intersection of what model APIs and MCP accept). */
   name: string
+  /** A short human-readable name that clients show instead of `name`, e.g. `Read file`. */
+  title: string
   description: string
+  annotations: ToolAnnotations
   inputSchema: S
   concurrency?: ToolConcurrency
   execute(input: z.output<S>, exec: ToolExecution): ToolOutput | Promise<ToolOutput>
@@ -52,7 +72,11 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema> {
 /** One entry of `ctx.tools.list()`: what a model or an MCP client is shown. */
 export interface ToolListing {
   name: string
+  /** The definition's title; the name for a tool registered without one (from untyped code). */
+  title: string
   description: string
+  /** The definition's hints, only those given; `{}` leaves every hint to the client's default. */
+  annotations: ToolAnnotations
   /** JSON Schema of the arguments, `additionalProperties: false`. */
   inputSchema: Record<string, unknown>
 }

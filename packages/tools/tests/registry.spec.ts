@@ -8,9 +8,14 @@ import { defineTool, type ToolExecution, ToolError } from '../src/index'
 
 const plugin = mod.default ?? mod
 
+// What every test tool needs besides its name and behaviour; the hints are asserted where they matter.
+const plain = { title: 'Test tool', annotations: {} }
+
 const echo = defineTool({
   name: 'echo',
+  title: 'Echo',
   description: 'Echoes its text.',
+  annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: z.object({
     text: z.string().describe('What to echo'),
     times: z.number().int().min(1).optional(),
@@ -62,7 +67,9 @@ describe('register and list', () => {
     root.tools.register(echo)
     expect(root.tools.list()).toEqual([{
       name: 'echo',
+      title: 'Echo',
       description: 'Echoes its text.',
+      annotations: { readOnlyHint: true, openWorldHint: false },
       inputSchema: {
         type: 'object',
         properties: {
@@ -87,6 +94,25 @@ describe('register and list', () => {
     root.tools.register(echo)
     expect(() => root.tools.register(echo)).toThrow(/already registered/)
     expect(() => root.tools.register({ ...echo, name: 'has space' })).toThrow(/invalid tool name/)
+  })
+
+  it('lists tools by name whatever order the plugins registered them in', async () => {
+    const names = ['write', 'edit', 'read', 'str_replace_editor']
+    const listed: string[][] = []
+    for (const order of [names, [...names].reverse()]) {
+      const ctx = new Context()
+      await ctx.plugin(plugin)
+      for (const name of order) await ctx.plugin({ inject: ['tools'], apply: (inner: Context) => void inner.tools.register({ ...echo, name }) })
+      listed.push(ctx.tools.list().map((tool) => tool.name))
+    }
+    expect(listed).toEqual([['edit', 'read', 'str_replace_editor', 'write'], ['edit', 'read', 'str_replace_editor', 'write']])
+  })
+
+  it('lists only the boolean MCP hints, and the name as title, for a tool from untyped code', () => {
+    root.tools.register({ ...echo, title: undefined, annotations: { readOnlyHint: 'yes', destructiveHint: false, colour: true } } as never)
+    const [listing] = root.tools.list()
+    expect(listing).toMatchObject({ name: 'echo', title: 'echo', annotations: { destructiveHint: false } })
+    expect(Object.keys(listing!.annotations)).toEqual(['destructiveHint'])
   })
 
   it('drops only the tools of the plugin that is disposed', async () => {
@@ -119,6 +145,7 @@ describe('execute', () => {
 
   it('keeps the code of an FsError thrown by a tool', async () => {
     root.tools.register(defineTool({
+      ...plain,
       name: 'fails',
       description: '',
       inputSchema: z.object({}),
@@ -131,6 +158,7 @@ describe('execute', () => {
 
   it('turns any other exception into an error result without a code', async () => {
     root.tools.register(defineTool({
+      ...plain,
       name: 'boom',
       description: '',
       inputSchema: z.object({}),
@@ -146,6 +174,7 @@ describe('execute', () => {
   it('passes the call id, name, signal and agent to the tool', async () => {
     let seen: ToolExecution | undefined
     root.tools.register(defineTool({
+      ...plain,
       name: 'spy', description: '', inputSchema: z.object({}), execute: (_input, exec) => { seen = exec; return 'ok' },
     }))
     const session = { cwd: '/tmp' }
@@ -160,7 +189,7 @@ describe('execute', () => {
 
   it('fails an already-aborted call with ABORTED before the tool runs', async () => {
     let runs = 0
-    root.tools.register(defineTool({ name: 'count', description: '', inputSchema: z.object({}), execute: () => String(++runs) }))
+    root.tools.register(defineTool({ ...plain, name: 'count', description: '', inputSchema: z.object({}), execute: () => String(++runs) }))
     const controller = new AbortController()
     controller.abort()
     const result = await root.tools.execute({ name: 'count', arguments: {}, signal: controller.signal })
@@ -174,21 +203,24 @@ describe('argument validation', () => {
     root.tools.register(echo)
   })
 
-  async function message(args: unknown): Promise<string | undefined> {
+  async function message(args: unknown): Promise<string> {
     const result = await root.tools.execute({ name: 'echo', arguments: args })
     expect(result.isError).toBe(true)
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    return result.content[0]?.text
+    return result.content[0]!.text
   }
 
   it('names the closest valid argument for a camelCase spelling', async () => {
     expect(await message({ text: 'a', replaceAll: true })).toBe(
-      'Unknown argument "replaceAll" for echo; did you mean replace_all?\nValid arguments: text, times, replace_all.',
+      'Unknown argument "replaceAll" for echo; did you mean replace_all?\nValid arguments: text, times, replace_all.\n'
+        + 'Retry with: {"text":"a","replace_all":true}',
     )
   })
 
   it('names the closest valid argument for a typo, and none for a stranger', async () => {
-    expect(await message({ txet: 'a' })).toBe('Unknown argument "txet" for echo; did you mean text?\nValid arguments: text, times, replace_all.')
+    expect(await message({ txet: 'a' })).toBe(
+      'Unknown argument "txet" for echo; did you mean text?\nValid arguments: text, times, replace_all.\nRetry with: {"text":"a"}',
+    )
     expect(await message({ text: 'a', colour: 'red' })).toBe('Unknown argument "colour" for echo.\nValid arguments: text, times, replace_all.')
   })
 
@@ -203,8 +235,111 @@ describe('argument validation', () => {
     expect(await message({ text: 'a', times: 0 })).toBe('Argument "times" is invalid: Too small: expected number to be >=1.')
   })
 
+  it('answers the other tool family\'s name with this tool\'s name and the call that works', async () => {
+    root.tools.register(defineTool({
+      ...plain,
+      name: 'look',
+      description: '',
+      inputSchema: z.object({ file_path: z.string(), offset: z.number().optional() }),
+      execute: () => 'ok',
+    }))
+    const result = await root.tools.execute({ name: 'look', arguments: { path: 'src/a.ts', offset: 3 } })
+    expect(result.error?.code).toBe('INVALID_ARGUMENTS')
+    expect(result.content[0]!.text).toBe([
+      'Unknown argument "path" for look; did you mean file_path?',
+      'Valid arguments: file_path, offset.',
+      'Retry with: {"file_path":"src/a.ts","offset":3}',
+    ].join('\n'))
+  })
+
+  it('maps each family name both ways', async () => {
+    root.tools.register(defineTool({
+      ...plain,
+      name: 'editor',
+      description: '',
+      inputSchema: z.object({ path: z.string(), old_str: z.string(), new_str: z.string(), file_text: z.string().optional() }),
+      execute: () => 'ok',
+    }))
+    const result = await root.tools.execute({ name: 'editor', arguments: { file_path: 'a', old_string: 'x', new_string: 'y', content: 'z' } })
+    expect(result.content[0]!.text.split('\n')).toEqual([
+      'Unknown argument "file_path" for editor; did you mean path?',
+      'Unknown argument "old_string" for editor; did you mean old_str?',
+      'Unknown argument "new_string" for editor; did you mean new_str?',
+      'Unknown argument "content" for editor; did you mean file_text?',
+      'Valid arguments: path, old_str, new_str, file_text.',
+      'Retry with: {"path":"a","old_str":"x","new_str":"y","file_text":"z"}',
+    ])
+  })
+
+  it('shows a long value elided in the corrected call, and says so', async () => {
+    const text = 'x'.repeat(500)
+    const lines = (await message({ txet: text })).split('\n')
+    expect(lines.at(-1)).toBe('Retry with: {"text":"…"} ("…" stands for the value you sent, unchanged)')
+    expect(lines.join('\n')).not.toContain(text)
+  })
+
+  it('says to leave out a second spelling of an argument that is given', async () => {
+    expect(await message({ text: 'a', Text: 'b' })).toBe([
+      'Unknown argument "Text" for echo; text is given too, so leave Text out.',
+      'Valid arguments: text, times, replace_all.',
+      'Retry with: {"text":"a"}',
+    ].join('\n'))
+  })
+
+  it('shows no corrected call when one unknown name has no suggestion', async () => {
+    expect(await message({ text: 'a', colour: 'red', replaceAll: true })).toBe([
+      'Unknown argument "colour" for echo.',
+      'Unknown argument "replaceAll" for echo; did you mean replace_all?',
+      'Valid arguments: text, times, replace_all.',
+    ].join('\n'))
+  })
+
   it('rejects arguments that are not an object', async () => {
     expect(await message(['a'])).toBe('Arguments for echo must be a JSON object, got an array.')
+  })
+})
+
+describe('client control arguments', () => {
+  it('are one exported list, with Gemini CLI\'s wait_for_previous in it', () => {
+    expect(mod.CLIENT_CONTROL_ARGUMENTS).toContain('wait_for_previous')
+  })
+
+  it('are accepted on every tool and never reach the tool, its hooks or its JSON Schema', async () => {
+    const seen: unknown[] = []
+    root.tools.register(defineTool({
+      ...plain, name: 'spy', description: '', inputSchema: z.object({ n: z.number().optional() }),
+      execute: (input) => { seen.push(input); return 'ok' },
+    }))
+    root.tools.register(defineTool({ ...plain, name: 'bare', description: '', inputSchema: z.object({}), execute: (input) => { seen.push(input); return 'ok' } }))
+    root.on('tools/execute', async (_exec, input, next) => { seen.push(input); return next() })
+    for (const control of mod.CLIENT_CONTROL_ARGUMENTS) {
+      seen.length = 0
+      expect(await root.tools.execute({ name: 'spy', arguments: { n: 1, [control]: true } })).toMatchObject({ isError: false })
+      expect(await root.tools.execute({ name: 'bare', arguments: { [control]: false } })).toMatchObject({ isError: false })
+      expect(seen).toEqual([{ n: 1 }, { n: 1 }, {}, {}])
+    }
+    for (const listing of root.tools.list()) {
+      expect(listing.inputSchema).toMatchObject({ additionalProperties: false })
+      expect(Object.keys(listing.inputSchema.properties as object)).not.toContain('wait_for_previous')
+    }
+  })
+
+  it('leave everything else strict: a near miss of a control argument is still refused', async () => {
+    root.tools.register(echo)
+    const result = await root.tools.execute({ name: 'echo', arguments: { text: 'a', wait_for_prev: true } })
+    expect(result.error?.code).toBe('INVALID_ARGUMENTS')
+    expect(result.content[0]!.text).toContain('Unknown argument "wait_for_prev" for echo')
+  })
+
+  it('stay the tool\'s own when its schema declares one', async () => {
+    const seen: unknown[] = []
+    root.tools.register(defineTool({
+      ...plain, name: 'own', description: '', inputSchema: z.object({ wait_for_previous: z.boolean() }),
+      execute: (input) => { seen.push(input); return 'ok' },
+    }))
+    expect((await root.tools.execute({ name: 'own', arguments: {} })).error?.code).toBe('INVALID_ARGUMENTS')
+    await root.tools.execute({ name: 'own', arguments: { wait_for_previous: true } })
+    expect(seen).toEqual([{ wait_for_previous: true }])
   })
 })
 
@@ -213,6 +348,7 @@ describe('the tools/execute waterfall', () => {
   beforeEach(() => {
     runs = 0
     root.tools.register(defineTool({
+      ...plain,
       name: 'count', description: '', inputSchema: z.object({ by: z.number().default(1) }), execute: (input) => String((runs += input.by)),
     }))
   })
@@ -268,7 +404,7 @@ describe('the tools/execute waterfall', () => {
 describe('concurrency', () => {
   function tracked(name: string, concurrency: 'shared' | 'exclusive', log: string[]) {
     return defineTool({
-      name, description: '', concurrency, inputSchema: z.object({ id: z.string() }),
+      ...plain, name, description: '', concurrency, inputSchema: z.object({ id: z.string() }),
       async execute({ id }) {
         log.push(`start ${id}`)
         await new Promise((resolve) => setTimeout(resolve, 10))

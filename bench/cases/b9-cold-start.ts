@@ -23,15 +23,15 @@ const LOADED = ['fs', 'fs-local', 'fs-policy', 'tools', 'tool-fs', 'tool-str-rep
  * Both servers are started the same way, `node <installed bin>`, never through npx, by the
  * official SDK client, one fresh process per round, alternately.
  */
-export async function runB8(scratch: Scratch): Promise<CaseResult> {
+export async function runB9(scratch: Scratch): Promise<CaseResult> {
   const build = buildState(LOADED)
   if (build.missing.length > 0) {
-    return notMeasured('B8', TITLE, BASELINE, `\`dsh\` runs the built packages and ${build.missing.join(', ')} are not built (run \`pnpm build\` first)`, TARGET)
+    return notMeasured('B9', TITLE, BASELINE, `\`dsh\` runs the built packages and ${build.missing.join(', ')} are not built (run \`pnpm build\` first)`, TARGET)
   }
   if (!existsSync(join(FILESYSTEM_SERVER, 'package.json'))) {
-    return notMeasured('B8', TITLE, BASELINE, '`@modelcontextprotocol/server-filesystem` is not installed (run `pnpm install` at the root)', TARGET)
+    return notMeasured('B9', TITLE, BASELINE, '`@modelcontextprotocol/server-filesystem` is not installed (run `pnpm install` at the root)', TARGET)
   }
-  const dir = await scratch.dir('b8')
+  const dir = await scratch.dir('b9')
   await writeFile(join(dir, 'a.txt'), 'one\n')
   const baseline = JSON.parse(readFileSync(join(FILESYSTEM_SERVER, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> }
   const servers = {
@@ -50,7 +50,7 @@ export async function runB8(scratch: Scratch): Promise<CaseResult> {
       tools[name] = (await client.listTools()).tools.length
       closing = client.close()
     },
-  })), { rounds: config.b8.rounds, warmup: config.b8.warmup, rotate: true })
+  })), { rounds: config.b9.rounds, warmup: config.b9.warmup, rotate: true })
 
   const dsh = summarize(samples.dsh!)
   const fs = summarize(samples['server-filesystem']!)
@@ -61,7 +61,7 @@ export async function runB8(scratch: Scratch): Promise<CaseResult> {
   const medianRatio = dsh.median / fs.median
   const p90Ratio = dshP90 / fsP90
   return {
-    id: 'B8', title: TITLE, baseline: BASELINE,
+    id: 'B9', title: TITLE, baseline: BASELINE,
     tables: [{
       caption: `${dsh.n} cold starts each, interleaved (rotating who goes first); \`dsh start\` with the default \`cordis.yml\` (${tools.dsh} tools), server-filesystem ${baseline.version} (${tools['server-filesystem']} tools); time from spawn to the \`tools/list\` answer.`,
       header: ['server', 'median', 'p90', 'min', 'max'],
