@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG_FILE, requireBuild } from './dsh-process'
 beforeAll(requireBuild)
 
 const LIB = fileURLToPath(new URL('../lib/', import.meta.url))
+const PACKAGES = fileURLToPath(new URL('../../', import.meta.url))
 
 /** Every package specifier the built files import (static or dynamic), Node's builtins aside. */
 async function bareImports(): Promise<Set<string>> {
@@ -27,6 +28,23 @@ describe('the CLI build', () => {
     const names = [...(await readFile(DEFAULT_CONFIG_FILE, 'utf8')).matchAll(/^ {2}name: '([^']+)'$/gm)].map((match) => match[1])
     expect(names.length).toBe(6)
     expect(Object.keys(BUILT_IN).sort()).toEqual([...names].sort())
+  })
+
+  it('can reach every run-time dependency of a built-in plugin: bundled, or a dependency of the CLI itself', async () => {
+    // A name loaded at run time (fs-local's native xattr addon, through createRequire) cannot be
+    // bundled and resolves from dsh's lib/: it must be installed for the CLI, not only for the plugin.
+    const code = (await Promise.all(readdirSync(LIB).filter((name) => name.endsWith('.js')).map((name) => readFile(join(LIB, name), 'utf8')))).join('\n')
+    const bundled = new Set([...code.matchAll(/^\/\/#region .*?node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//gm)].map((match) => match[1]))
+    const own = JSON.parse(await readFile(join(LIB, '../package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    const unreachable: string[] = []
+    for (const name of Object.keys(BUILT_IN)) {
+      const manifest = JSON.parse(await readFile(join(PACKAGES, name.replace('@deepseek-ai/dsh-', '').replace('@deepseek-ai/dsh', 'cli'), 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+      for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
+        if (dependency.startsWith('@deepseek-ai/') || bundled.has(dependency)) continue
+        if (own.dependencies[dependency] !== range) unreachable.push(`${name} → ${dependency}@${range}`)
+      }
+    }
+    expect(unreachable).toEqual([])
   })
 
   it('imports only cordis by name: the loader, zod, the MCP SDK and the built-in plugins are inside', async () => {
