@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { randomBytes } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DSH_BIN, requireBuild, startDsh, tempDir } from './dsh-process'
 
 // Every client setup block of docs/cli.md, parsed as the client would parse it: the command it
-// names must start dsh, the URL must be where the documented HTTP config serves, and the client's
-// own setting (permissions, approval, trust) must be there.
+// names must start dsh, the URL must be where the documented HTTP config serves, the token must
+// come from DSH_MCP_TOKEN the way that client expands it, and the client's own setting
+// (permissions, approval, trust) must be there.
 
 vi.setConfig({ testTimeout: 60_000 })
 
@@ -18,6 +20,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const HTTP_EXAMPLE = join(ROOT, 'docs/examples/cordis.http.yml')
 const BIN_NAMES = Object.keys((JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { bin: Record<string, string> }).bin)
 const TOOLS = ['edit', 'read', 'str_replace_editor', 'write']
+const TOKEN_ENV = 'DSH_MCP_TOKEN'
+const token = randomBytes(24).toString('hex')
 
 interface Block { lang: string; text: string; value: Record<string, any> }
 interface ServerEntry { argv?: string[]; url?: string; entry: Record<string, any> }
@@ -44,6 +48,17 @@ function serverEntry(value: Record<string, any>): ServerEntry | undefined {
   if (entry === undefined) return undefined
   const argv = Array.isArray(entry.command) ? entry.command : typeof entry.command === 'string' ? [entry.command, ...(entry.args ?? [])] : undefined
   return { argv, url: entry.url ?? entry.httpUrl, entry }
+}
+
+/** The headers this client sends, its own way of reading the environment applied. */
+function headersOf(client: string, entry: Record<string, any>): Record<string, string> {
+  const env: Record<string, string> = { [TOKEN_ENV]: token }
+  if (client === 'Codex') return entry.bearer_token_env_var === undefined ? {} : { Authorization: `Bearer ${env[entry.bearer_token_env_var]}` }
+  // Claude Code and Gemini CLI expand ${VAR} in their config files, opencode {env:VAR}.
+  const expand = (value: string) => client === 'opencode'
+    ? value.replace(/\{env:(\w+)\}/g, (_, name: string) => env[name] ?? '')
+    : value.replace(/\$\{(\w+)\}/g, (_, name: string) => env[name] ?? '')
+  return Object.fromEntries(Object.entries((entry.headers ?? {}) as Record<string, string>).map(([key, value]) => [key, expand(value)]))
 }
 
 async function toolNames(client: Client): Promise<string[]> {
@@ -79,7 +94,7 @@ beforeAll(async () => {
   documentedUrl = `http://${field('host')}:${field('port')}${field('path')}`
   const config = join(temp.dir, 'cordis.http.yml')
   await writeFile(config, example.replace(/^ {4}port: \d+$/m, '    port: 0'))
-  http = await startDsh(['--config', config], temp.dir)
+  http = await startDsh(['--config', config], temp.dir, { ...process.env, [TOKEN_ENV]: token })
   servedUrl = new URL(/^  transport  Streamable HTTP (\S+)$/m.exec(http.stderr())![1]!)
 })
 
@@ -108,7 +123,7 @@ describe('docs/cli.md, one setup block per client and transport', () => {
       expect(remote.url).toBe(documentedUrl)
       expect(new URL(remote.url!).pathname).toBe(servedUrl.pathname)
       const client = new Client({ name: 'docs-check', version: '0.0.0' })
-      await client.connect(new StreamableHTTPClientTransport(servedUrl))
+      await client.connect(new StreamableHTTPClientTransport(servedUrl, { requestInit: { headers: headersOf(name, remote.entry) } }))
       try {
         expect(await toolNames(client)).toEqual(TOOLS)
       } finally {
@@ -116,6 +131,11 @@ describe('docs/cli.md, one setup block per client and transport', () => {
       }
     })
   }
+
+  it('the documented HTTP config refuses a client without the token (what the headers above are for)', async () => {
+    const client = new Client({ name: 'docs-check', version: '0.0.0' })
+    await expect(client.connect(new StreamableHTTPClientTransport(servedUrl))).rejects.toThrow(/401|Unauthorized|token/i)
+  })
 
   it('Claude Code: the settings block allows every dsh tool (rule mcp__dsh), the name Claude Code gives them', () => {
     const settings = clients.get('Claude Code')!.map((block) => block.value).find((value) => value.permissions !== undefined)
