@@ -67,8 +67,8 @@ export async function runB9(scratch: Scratch): Promise<CaseResult> {
   const tree = join(dir, 'tree')
   await mkdir(tree)
   await generate(tree)
-  const script = join(dir, 'b8-child.mjs')
-  await bundle(join(BENCH, 'cases/b8-child.ts'), script)
+  const script = join(dir, 'b9-child.mjs')
+  await bundle(join(BENCH, 'cases/b9-child.ts'), script)
 
   const rgRun = await timeCommand('rg', ['-l', '--no-messages', LITERAL, '.'], tree)
   const findRun = await timeCommand('find', ['.', '-name', '*.ts'], tree)

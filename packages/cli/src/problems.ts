@@ -1,4 +1,11 @@
-import type { EntryProblem } from './diagnose'
+/** One reason the config cannot run, said about one entry of it. */
+export interface EntryProblem {
+  id: string
+  name: string
+  message: string
+  /** The thrown value behind the message, if any (its own log line is then redundant). */
+  error?: unknown
+}
 
 /**
  * The failure report of `dsh start`: one line per broken entry, naming it by id and package,

@@ -41,9 +41,9 @@ export function runNode(args: string[], cwd: string, timeoutMs = 30_000, env: No
 }
 
 /** `dsh start` with stdin held open, resolved once its banner is out. */
-export async function startDsh(args: string[], cwd: string): Promise<{ child: ChildProcess; stderr: () => string; done: Promise<Run> }> {
+export async function startDsh(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; stderr: () => string; done: Promise<Run> }> {
   const began = performance.now()
-  const child = spawn(process.execPath, [DSH_BIN, 'start', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [DSH_BIN, 'start', ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
   const done = collect(child, began, 60_000)
   let stderr = ''
   await new Promise<void>((resolve, reject) => {
