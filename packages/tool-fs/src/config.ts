@@ -11,6 +11,8 @@ export const Config = z.object({
     .describe('Files larger than this (bytes) are streamed, so a read costs what its window costs.'),
   editSnippetContext: z.number().int().min(0).default(3)
     .describe('Unchanged lines shown around the first change in an edit result.'),
+  staleRefusalObserves: z.boolean().default(false)
+    .describe('A write or edit refused as stale shows the current text and records that version as read (or the file as absent), so the retry can succeed at once.'),
 }).prefault({})
 
 export type Config = z.output<typeof Config>

@@ -12,10 +12,7 @@ export { Config } from './config'
 export { readInput } from './read'
 export { writeInput } from './write'
 export { editInput } from './edit'
-// Building blocks for sibling tool families (str_replace_editor numbers and windows lines the same way).
-export { buildWindow, skipLines, type SkippedSource, cutCodePoints, linePrefix, type ReadWindow, type WindowLine, type WindowOptions } from './window'
 export { countLines, lineChanges, type LineChanges } from './changes'
-export { resolveTarget } from './paths'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'
 export type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 
@@ -29,7 +26,7 @@ export const inject = ['tools', 'fs', 'systemPrompt']
 export function apply(ctx: Context, config: z.input<typeof Config>): void {
   const options = Config.parse(config)
   ctx.tools.register(readTool(ctx, options))
-  ctx.tools.register(writeTool(ctx))
+  ctx.tools.register(writeTool(ctx, options))
   ctx.tools.register(editTool(ctx, options))
   ctx.systemPrompt.section(FS_PROMPT_SECTION)
 }

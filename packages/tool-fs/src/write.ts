@@ -1,10 +1,12 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges } from './changes'
 import { resolveTarget } from './paths'
-import { renderFailure, renderWrite } from './render'
+import type { Config } from './config'
+import { refusal } from './refusals'
+import { renderWrite } from './render'
 
 export const writeInput = z.object({
   file_path: z.string().describe('The file to create or replace: absolute, or relative to the working directory.'),
@@ -16,7 +18,7 @@ export const writeInput = z.object({
  * when no policy is loaded) and is checked by the provider inside its critical section. The tool
  * itself never stats: a probe here would only race the write it is meant to protect.
  */
-export function writeTool(ctx: Context) {
+export function writeTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'write',
     title: 'Write file',
@@ -29,8 +31,9 @@ export function writeTool(ctx: Context) {
     inputSchema: writeInput,
     concurrency: 'exclusive',
     async execute(input, exec) {
+      let target: FsTarget | undefined
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        target = await resolveTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
@@ -41,7 +44,7 @@ export function writeTool(ctx: Context) {
           ...(outcome.before === null ? {} : { changes: lineChanges(outcome.before, outcome.after) }),
         })
       } catch (error) {
-        if (FsError.is(error)) return renderFailure('write', error)
+        if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })
         throw error
       }
     },

@@ -1,6 +1,6 @@
 import { type FsEditOutcome, FsError, type FsTarget, type FsVersion, type FsWriteOutcome, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
-import { countLines } from '@deepseek-ai/dsh-tool-fs'
+import { countLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { insertLines, lineAt, occurrenceLines, snippetSpan } from './lines'
 import { render } from './render'

@@ -1,5 +1,5 @@
 import { FsError, type FsDirEntry, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { skipLines } from '@deepseek-ai/dsh-tool-fs'
+import { skipLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid } from './runtime'
