@@ -17,7 +17,9 @@ export function occurrenceLines(text: string, oldString: string): number[] {
   const lines: number[] = []
   if (needle.length === 0) return lines
   for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) {
-    lines.push(lineAt(haystack, at))
+    const line = lineAt(haystack, at)
+    // Two matches on one line name that line once.
+    if (lines.at(-1) !== line) lines.push(line)
   }
   return lines
 }
