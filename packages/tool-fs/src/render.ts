@@ -61,6 +61,8 @@ export function renderRead(data: ReadData): string {
   }
   const body = numbered(window.lines)
   const notes: string[] = []
+  const from = window.lines[0]!.column
+  if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
   const cut = cutNote(window.lines, data.maxLineLength)
   if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number

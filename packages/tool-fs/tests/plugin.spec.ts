@@ -93,7 +93,7 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b', replaceAll: true })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for edit; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.\n'
+    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for the dsh `edit` tool; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.\n'
       + 'Retry with: {"file_path":"a.txt","old_string":"a","new_string":"b","replace_all":true}')
   })
 
@@ -101,7 +101,7 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('read', { path: 'a.txt', offset: 2 })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "path" for read; did you mean file_path?\nValid arguments: file_path, offset, limit, column.\n'
+    expect(result.content[0]!.text).toBe('Unknown argument "path" for the dsh `read` tool; did you mean file_path?\nValid arguments: file_path, offset, limit, column.\n'
       + 'Retry with: {"file_path":"a.txt","offset":2}')
     expect(s.log.calls).toEqual([])
   })

@@ -124,7 +124,7 @@ async function intent(editor: Editor, target: FsTarget, exec: ToolExecution, com
 async function ambiguity(editor: Editor, target: FsTarget, oldStr: string, exec: ToolExecution): Promise<number[] | undefined> {
   try {
     const lines = occurrenceLines(await editor.ctx.fs.readText(target, exec.signal), oldStr)
-    return lines.length > 1 ? lines : undefined
+    return lines.length > 0 ? lines : undefined
   } catch {
     return undefined
   }
