@@ -40,6 +40,10 @@ const MESSAGES: Record<StatusName, string> = {
   DENIED: 'is not accessible to the sandbox user',
   BUSY: 'is locked by another writer',
   MISSING_TOOL: 'cannot be handled: the sandbox lacks a tool the provider needs (stat, ln, flock, …)',
+  READ_ONLY: 'is read-only (no write permission); nothing was written (make it writable first, e.g. chmod u+w, if it should change)',
+  NOT_OWNER: 'belongs to another user or group, which a replacement cannot keep; nothing was written (only its owner or root may change it)',
+  ATTRIBUTES: 'has an ACL or extended attributes that could not be copied to a replacement; nothing was written',
+  MOUNTED: 'is a mount point (a file mounted over this path), so it cannot be replaced atomically; nothing was written. Change the mounted file at its source instead',
 }
 
 /**

@@ -1,4 +1,4 @@
-import { FileSystem, type FsEditRequest, type FsResolveOptions, type FsTarget, type FsVersion, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import { FileSystem, type FsEditRequest, type FsListOptions, type FsResolveOptions, type FsTarget, type FsVersion, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
 import { posix } from 'node:path'
@@ -78,8 +78,8 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.streamBytes(target, signal)
   }
 
-  listDir(target: FsTarget, signal?: AbortSignal) {
-    return this.ready.listDir(target, signal)
+  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions) {
+    return this.ready.listDir(target, signal, opts)
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal) {

@@ -32,8 +32,9 @@ describe('parsing script output', () => {
   })
 
   it('reads listing records, names with spaces and newlines included, and pairs links with their real paths', () => {
-    const output = [`E${FILE} ./a b.txt`, `E${DIR} ./sub`, `E${FILE} ./odd\nname`, `E${FILE} ./link`, 'Llink', '/real/target', ''].join('\0')
-    const entries = parseList(output, 'd')
+    const output = ['N7', `E${FILE} ./a b.txt`, `E${DIR} ./sub`, `E${FILE} ./odd\nname`, `E${FILE} ./link`, 'Llink', '/real/target', ''].join('\0')
+    const { entries, total } = parseList(output, 'd')
+    expect(total).toBe(7)
     expect(entries.map((entry) => entry.name)).toEqual(['a b.txt', 'link', 'odd\nname', 'sub'])
     expect(entries.find((entry) => entry.name === 'link')!.real).toBe('/real/target')
     expect(entries.find((entry) => entry.name === 'sub')!.info.type).toBe('directory')

@@ -51,13 +51,16 @@ export interface ListedEntry {
 }
 
 /** Reads `LIST`'s NUL-separated records back into entries, sorted by name. */
-export function parseList(output: string, path: string): ListedEntry[] {
+export function parseList(output: string, path: string): { entries: ListedEntry[]; total: number | undefined } {
   const records = output.split('\0')
   const entries = new Map<string, ListedEntry>()
   const links = new Map<string, string>()
+  let total: number | undefined
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!
-    if (record.startsWith('E')) {
+    if (record.startsWith('N') && /^N\d+$/.test(record)) {
+      total = Number(record.slice(1))
+    } else if (record.startsWith('E')) {
       // `E<mode> <size> <version> ./<name>`: the name is everything after the third space.
       const fields = /^E(\S+ \S+ \S+) \.\/([\s\S]+)$/.exec(record)
       if (!fields) throw new FsError('FS_IO_ERROR', `unexpected listing output for ${path}`, { path })
@@ -72,5 +75,5 @@ export function parseList(output: string, path: string): ListedEntry[] {
     const entry = entries.get(name)
     if (entry && real.startsWith('/')) entry.real = real
   }
-  return [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  return { entries: [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), total }
 }

@@ -1,6 +1,7 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted,
-  type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
+  checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock,
+  type MemoryBudget, planEdit, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
@@ -31,6 +32,10 @@ export interface SandboxFsOptions {
   cwd: string
   /** What `~` expands to. */
   home: string
+  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  maxTextBytes?: number
+  /** What reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
 }
 
 /**
@@ -44,11 +49,15 @@ export class SandboxFs {
   readonly cwd: string
   readonly home: string
   #lock = new KeyedLock<FsTargetKey>()
+  #maxTextBytes: number
+  #budget: MemoryBudget
 
   constructor(options: SandboxFsOptions) {
     this.sandbox = options.sandbox
     this.cwd = options.cwd
     this.home = options.home
+    this.#maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
+    this.#budget = options.memoryBudget ?? processMemoryBudget()
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -79,7 +88,8 @@ export class SandboxFs {
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
     const path = target.displayPath
     throwIfAborted(signal, path)
-    return decodeText(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path).text
+    const bytes = this.#regularFile(await this.#observe(target, true, signal), path).bytes!
+    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
   }
 
   streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
@@ -103,12 +113,16 @@ export class SandboxFs {
     }
   }
 
-  async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+  async listDir(target: FsTarget, signal?: AbortSignal, opts: FsListOptions = {}): Promise<FsDirListing> {
     const path = target.displayPath
     throwIfAborted(signal, path)
-    const result = await this.#run(LIST, [target.targetKey], path, signal)
+    const limit = opts.limit === undefined ? '' : String(Math.max(0, Math.floor(opts.limit)))
+    const result = await this.#run(LIST, [target.targetKey, limit, opts.hidden === false ? '0' : '1'], path, signal)
     if (result.exitCode !== 0) throw statusError(result, path, { DANGLING: 'FS_NOT_FOUND' })
-    return parseList(result.output, path).map(({ name, info, real }) => {
+    const { entries: listed, total } = parseList(result.output, path)
+    // Names counted but not shown: entries cut by the limit (those a stat could not follow drop out).
+    const shown = limit === '' ? total ?? 0 : Math.min(total ?? 0, Number(limit))
+    return toListing(listed.map(({ name, info, real }) => {
       const entry: FsDirEntry = {
         name,
         type: info.type,
@@ -117,7 +131,7 @@ export class SandboxFs {
       }
       if (info.size !== undefined) entry.size = info.size
       return entry
-    })
+    }), (total ?? 0) - shown)
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
@@ -152,18 +166,21 @@ export class SandboxFs {
         const current = observed.kind === 'present' ? observed : undefined
         // The version is judged before any matching, so a stale edit never reports a match error.
         checkEditGuard(current?.info, expected, path)
-        const plan = planEdit(current!.bytes!, edit, path)
-        if (sameBytes(plan.bytes, current!.bytes!)) {
-          return { version: current!.info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
-        }
+        // The old bytes are already here; the reservation covers their text and the new text and bytes.
+        const release = await this.#budget.reserve(EDIT_COST_PER_BYTE * current!.bytes!.length, `editing ${path}`, path, signal)
         try {
+          const plan = planEdit(current!.bytes!, edit, path, this.#maxTextBytes)
+          const outcome = { before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+          if (sameBytes(plan.bytes, current!.bytes!)) return { version: current!.info.version, ...outcome }
           const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal)
-          return { version: info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
+          return { version: info.version, ...outcome }
         } catch (error) {
           if (expected !== undefined || !lostRace(error)) throw error
           if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
-          await backoff(attempt)
+        } finally {
+          release()
         }
+        await backoff(attempt)
       }
     })
   }

@@ -1,18 +1,34 @@
-import { execFile } from 'node:child_process'
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { execFile, execFileSync } from 'node:child_process'
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseStatLine } from './parse'
 import { LIST, PUBLISH, READ, STAT } from './scripts'
 import { controlCommand, scriptOutput } from './shell'
 import { STATUS } from './status'
 
+const exec = promisify(execFile)
+const has = (tool: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+// Root passes every mode check: the other user's rules run the script under setpriv as uid 65534.
+const canDrop = process.getuid?.() === 0 && has('setpriv')
+// Debian packages `acl` and `attr`.
+const hasSetfacl = ['setfacl', 'getfacl', 'setfattr', 'getfattr'].every(has)
+
 // The scripts run here under the local bash, with the same command line the sandbox receives:
 // the exit-code table is checked against real files, FIFOs and links.
-function runLocal(script: string, args: string[]): Promise<{ exitCode: number; output: string }> {
+function runLocal(script: string, args: string[], asUser?: string[]): Promise<{ exitCode: number; output: string }> {
+  const [command, argv] = asUser === undefined ? ['bash', ['-c', controlCommand(script, args)]] : ['setpriv', [...asUser, 'bash', '-c', controlCommand(script, args)]]
   return new Promise((done) => {
-    execFile('bash', ['-c', controlCommand(script, args)], { timeout: 5000 }, (error, stdout) => {
+    execFile(command, argv, { timeout: 5000 }, (error, stdout) => {
       const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
       done({ exitCode, output: scriptOutput(stdout) ?? '' })
     })
@@ -106,6 +122,74 @@ describe('PUBLISH replace', () => {
     expect(await readdir(dir)).toEqual(['f'])
   })
 
+  it('refuses a file without any write bit (for root too) and leaves it alone', async () => {
+    await writeFile(join(dir, 'f'), 'old')
+    await chmod(join(dir, 'f'), 0o444)
+    const version = parseStatLine((await runLocal(STAT, [join(dir, 'f')])).output, 'f').version
+    const stage = await staged('f', 'new')
+    expect((await runLocal(PUBLISH, ['replace', join(dir, 'f'), stage, version])).exitCode).toBe(STATUS.READ_ONLY)
+    expect(await readFile(join(dir, 'f'), 'utf8')).toBe('old')
+    expect(await readdir(dir)).toEqual(['f'])
+  })
+
+  it.skipIf(!hasSetfacl)('copies the POSIX ACL and extended attributes to the replacement [needs setfacl, setfattr]', async () => {
+    const path = join(dir, 'f')
+    await writeFile(path, 'old')
+    await exec('setfacl', ['-m', 'u:65534:rw,g::-,m::rw', path])
+    await exec('setfattr', ['-n', 'user.origin', '-v', 'kept', path])
+    const acl = (await exec('getfacl', ['-cp', path])).stdout
+    const version = parseStatLine((await runLocal(STAT, [path])).output, 'f').version
+    const stage = await staged('f', 'new')
+    expect((await runLocal(PUBLISH, ['replace', path, stage, version])).exitCode).toBe(0)
+    expect(await readFile(path, 'utf8')).toBe('new')
+    expect((await exec('getfacl', ['-cp', path])).stdout).toBe(acl)
+    expect((await exec('getfattr', ['--only-values', '-n', 'user.origin', path])).stdout).toBe('kept')
+  })
+
+  it.runIf(canDrop)('as another user, refuses a file it cannot write or that is not its own, and keeps a group it is in', async () => {
+    await chmod(dir, 0o777)
+    const cases = [
+      ['root-ro', 0, 0, 0o644, '', STATUS.READ_ONLY],
+      ['root-rw', 0, 0, 0o666, '', STATUS.NOT_OWNER],
+      ['foreign-group', 65534, 0, 0o640, '', STATUS.NOT_OWNER],
+      ['team', 65534, 100, 0o640, '100', 0],
+    ] as const
+    for (const [name, uid, gid, mode, groups, status] of cases) {
+      const path = join(dir, name)
+      await writeFile(path, 'old')
+      await chown(path, uid, gid)
+      await chmod(path, mode)
+      const version = parseStatLine((await runLocal(STAT, [path])).output, name).version
+      const stage = await staged(name, 'new')
+      await chown(dirname(stage), 65534, 65534)
+      await chown(stage, 65534, 65534)
+      expect((await runLocal(PUBLISH, ['replace', path, stage, version], ['--reuid=65534', '--regid=65534', groups === '' ? '--clear-groups' : `--groups=${groups}`])).exitCode, name).toBe(status)
+      const after = await stat(path)
+      expect([await readFile(path, 'utf8'), after.uid, after.gid, after.mode & 0o7777], name).toEqual([status === 0 ? 'new' : 'old', uid, gid, mode])
+    }
+  })
+
+  it.runIf(process.getuid?.() === 0)('refuses a file that is a mount point as MOUNTED and leaves both files alone', async (ctx) => {
+    const source = join(dir, 'source')
+    const point = join(dir, 'point')
+    await writeFile(source, 'mounted')
+    await writeFile(point, 'under')
+    try {
+      await exec('mount', ['--bind', source, point])
+    } catch {
+      return ctx.skip('mount --bind is not permitted here')
+    }
+    try {
+      const version = parseStatLine((await runLocal(STAT, [point])).output, 'point').version
+      const stage = await staged('point', 'new')
+      expect((await runLocal(PUBLISH, ['replace', point, stage, version])).exitCode).toBe(STATUS.MOUNTED)
+      expect(await readFile(point, 'utf8')).toBe('mounted')
+    } finally {
+      await exec('umount', [point])
+    }
+    expect(await readFile(point, 'utf8')).toBe('under')
+  })
+
   it('never recreates a file that disappeared', async () => {
     const stage = await staged('gone', 'x')
     expect((await runLocal(PUBLISH, ['replace', join(dir, 'gone'), stage, '1:2:3:4.0:5.0'])).exitCode).toBe(STATUS.STALE)
@@ -121,5 +205,15 @@ describe('LIST', () => {
     expect(result.exitCode).toBe(0)
     expect(result.output).toContain('./visible')
     expect(result.output).not.toContain('.dsh-stage-')
+  })
+
+  it('stats only the first names up to the limit, counts them all, and can leave hidden names out', async () => {
+    for (const name of ['c', 'a', '.h', 'b']) await writeFile(join(dir, name), name)
+    await symlink('a', join(dir, 'd-link'))
+    const cut = await runLocal(LIST, [dir, '2', '1'])
+    expect(cut.exitCode).toBe(0)
+    expect(cut.output.split('\0').filter((record) => /^[NEL]/.test(record)).map((record) => record.replace(/^E\S+ \S+ \S+ /, 'E '))).toEqual(['N5', 'E ./.h', 'E ./a'])
+    const visible = await runLocal(LIST, [dir, '', '0'])
+    expect(visible.output.split('\0').filter((record) => record !== '').map((record) => record.replace(/^E\S+ \S+ \S+ /, 'E '))).toEqual(['N4', 'E ./a', 'E ./b', 'E ./c', 'E ./d-link', 'Ld-link', join(dir, 'a')])
   })
 })

@@ -41,7 +41,7 @@ why_missing() {
 `
 
 /** Checks that the tools exist and prints the working directory the sandbox starts commands in. */
-export const PROBE = PRELUDE + sh`for tool in stat ln mv flock base64 dd find xargs realpath chmod; do
+export const PROBE = PRELUDE + sh`for tool in stat ln mv flock base64 dd find xargs realpath chmod cp; do
   command -v "$tool" >/dev/null || exit $MISSING_TOOL
 done
 pwd -P
@@ -83,20 +83,28 @@ stat_of "$1" || exit 1
 `
 
 /**
- * Entries of a directory as NUL-terminated records: `E<stat line> ./<name>` per entry a stat can
- * follow (dangling links drop out, as in envd's own listing), then `L<name>` + realpath per
- * symlink. Staging directories of writers in flight are hidden.
+ * Entries of a directory as NUL-terminated records: `N<count>` (every name there, staging left out),
+ * then for the first `$2` names in byte order (all when `$2` is empty) `E<stat line> ./<name>` per
+ * entry a stat can follow (dangling links drop out, as in envd's own listing) and `L<name>` +
+ * realpath per symlink. `$3 = 0` leaves out names starting with a dot before anything else. Only
+ * the names shown are stat'ed: a listing cut at 1,000 of 100,000 entries costs 1,000 stats.
  */
 export const LIST = PRELUDE + sh`s=$(stat_of "$1") || why_missing "$1"
 kind_of "$s"; [ $kind = dir ] || exit $NOT_DIRECTORY
 cd -- "$1" 2>/dev/null && [ -r . ] || exit $DENIED
-find . -mindepth 1 -maxdepth 1 ! -name '.dsh-stage-*' -print0 \
-  | xargs -0r stat -L --printf 'E%f %s %d:%i:%s:%.9Y:%.9Z %n\0' -- 2>/dev/null
+hidden=()
+[ "\${3:-1}" = 0 ] && hidden=(! -name '.*')
+mapfile -d '' names < <(find . -mindepth 1 -maxdepth 1 ! -name '.dsh-stage-*' "\${hidden[@]}" -print0 | LC_ALL=C sort -z)
+printf 'N%s\0' "\${#names[@]}"
+names=("\${names[@]:0:\${2:-\${#names[@]}}}")
+(( \${#names[@]} )) || exit 0
+printf '%s\0' "\${names[@]}" | xargs -0r stat -L --printf 'E%f %s %d:%i:%s:%.9Y:%.9Z %n\0' -- 2>/dev/null
 # xargs reports 123 when stat failed on some entry (a dangling link): those are left out on purpose.
 status=$?; [ $status -eq 0 ] || [ $status -eq 123 ] || exit 1
-while IFS= read -r -d '' link; do
+for link in "\${names[@]}"; do
+  [ -L "$link" ] || continue
   printf 'L%s\0' "\${link#./}"; realpath -zm -- "$link" || exit 1
-done < <(find . -mindepth 1 -maxdepth 1 -type l ! -name '.dsh-stage-*' -print0)
+done
 `
 
 /**
@@ -135,9 +143,22 @@ flock -w 30 9 || exit $BUSY
 s=$(stat_of "$target") || { [ -L "$target" ] && exit $NOT_REGULAR; exit $STALE; }
 [ "\${s#* * }" = "$expected" ] || exit $STALE
 kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
-# The replacement keeps the mode of the file it replaces (and its owner, when we may set it).
-chmod --reference="$target" -- "$stage" 2>/dev/null
-[ "$(id -u)" = 0 ] && chown --reference="$target" -- "$stage" 2>/dev/null
-mv -fT -- "$stage" "$target" || exit 1
+# Refused what an in-place writer would be refused: no write bit at all (root included: that is
+# the owner's explicit "do not change"), and for other users no write access, someone else's file
+# (a replacement would be ours), or a group we cannot give the replacement while it grants access.
+perm=$(( 16#\${s%% *} ))
+(( perm & 0222 )) || exit $READ_ONLY
+if [ "$(id -u)" = 0 ]; then
+  chown --reference="$target" -- "$stage" || exit 1
+else
+  [ -w "$target" ] || exit $READ_ONLY
+  [ -O "$target" ] || exit $NOT_OWNER
+  chgrp --reference="$target" -- "$stage" 2>/dev/null || (( (perm & 0070) == 0 )) || exit $NOT_OWNER
+fi
+# After the owner (a chown clears set-id bits): the mode, the POSIX ACL and the other extended
+# attributes, so the replacement is readable by exactly whom the old file was.
+cp --attributes-only --no-preserve=all --preserve=mode,xattr -- "$target" "$stage" 2>/dev/null || exit $ATTRIBUTES
+# A file mounted over the target (a single-file bind mount) cannot be renamed over: EBUSY.
+mv -fT -- "$stage" "$target" 2>/dev/null || { command -v mountpoint >/dev/null && mountpoint -q -- "$target" && exit $MOUNTED; exit 1; }
 stat_of "$target" || exit 1
 `

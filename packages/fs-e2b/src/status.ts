@@ -23,6 +23,14 @@ export const STATUS = {
   BUSY: 87,
   /** A tool the scripts need (stat, flock, ln, base64, …) is missing from the sandbox. */
   MISSING_TOOL: 88,
+  /** A replace refused: the target has no write permission (for anyone, or for the sandbox user). */
+  READ_ONLY: 89,
+  /** A replace refused: the target belongs to another user or group that a replacement cannot keep. */
+  NOT_OWNER: 90,
+  /** A replace refused: the target's mode, ACL or extended attributes could not be copied to the replacement. */
+  ATTRIBUTES: 91,
+  /** A replace refused: the target is a mount point (a file mounted over the path), which no rename can replace. */
+  MOUNTED: 92,
 } as const
 
 export type StatusName = keyof typeof STATUS
@@ -45,6 +53,10 @@ export const STATUS_CODES: Record<StatusName, FsErrorCode> = {
   DENIED: 'FS_PERMISSION_DENIED',
   BUSY: 'FS_IO_ERROR',
   MISSING_TOOL: 'FS_IO_ERROR',
+  READ_ONLY: 'FS_PERMISSION_DENIED',
+  NOT_OWNER: 'FS_PERMISSION_DENIED',
+  ATTRIBUTES: 'FS_PERMISSION_DENIED',
+  MOUNTED: 'FS_PERMISSION_DENIED',
 }
 
 /** Shell assignments that give the scripts the same table (`ABSENT=80 …`), so it is written once. */

@@ -5,7 +5,7 @@ import { freshDir, hostWorld, startProvider, useEmulatedSandbox } from './suppor
 const sandbox = useEmulatedSandbox()
 
 describeConformance('E2BFileSystem (real e2b SDK, envd emulator)', {
-  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true },
+  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true },
   async setup() {
     const dir = await freshDir(sandbox.root)
     const provider = await startProvider(sandbox.relay.url)

@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs'
-import { type FileHandle, mkdir, open } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode } from './errors'
 import type { Containment } from './identity'
@@ -139,4 +139,28 @@ export async function anchorDirectory(dir: string, containment: Containment, dis
     throw error
   }
   return anchored(handle, dir, real)
+}
+
+/**
+ * Opens the directory a listing reads, and checks where it really is, before a single name is
+ * read. The names, the per-entry lookups and the staging sweep then all go through the anchored
+ * path: a directory swapped for a symlink meanwhile can neither show an outside directory's names
+ * nor let the sweep remove an outside entry. A missing directory fails ENOENT, a file ENOTDIR (and
+ * a FIFO too, without blocking: `O_DIRECTORY` refuses it before it is opened).
+ */
+export async function anchorForListing(dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
+  if (!CAN_ANCHOR) {
+    const real = await realpath(dir)
+    await containment.check(real, display)
+    return { path: real, checked: real, real: async () => realpath(real), sync: async () => {}, close: async () => {} }
+  }
+  const handle = await open(dir, DIR_FLAGS)
+  try {
+    const real = containment.enabled ? await descriptorPath(handle, dir) : dir
+    await containment.check(real, display)
+    return anchored(handle, dir, real)
+  } catch (error) {
+    await handle.close().catch(() => {})
+    throw error
+  }
 }

@@ -79,11 +79,15 @@ export class Containment {
     return this.#real
   }
 
-  /** Throws `FS_OUTSIDE_ROOT` unless the real path `real` is inside the root. */
+  /**
+   * Throws `FS_OUTSIDE_ROOT` unless the real path `real` is inside the root. The text names the
+   * path asked for and the root, never `real`: where an outside path leads is itself outside
+   * information (`/proc/<pid>/fd/<n>` would name other processes' open files).
+   */
   async check(real: string, displayPath: string): Promise<void> {
     const root = await this.root()
     if (root !== undefined && !isInside(real, root)) {
-      throw new FsError('FS_OUTSIDE_ROOT', `${displayPath} resolves to ${real}, outside the root ${root}`, { path: displayPath })
+      throw new FsError('FS_OUTSIDE_ROOT', `${displayPath} is outside the root ${root}; only paths inside it can be used`, { path: displayPath })
     }
   }
 }

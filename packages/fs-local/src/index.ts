@@ -1,5 +1,5 @@
 import {
-  FileSystem, type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
+  FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Context } from 'cordis'
@@ -16,7 +16,9 @@ export const Config = z.object({
   cwd: z.string().min(1).default(() => process.cwd()).describe('Where relative paths resolve from.'),
   root: z.string().min(1).optional().describe('Containment root: targets whose real location is outside it fail FS_OUTSIDE_ROOT.'),
   diffMaxBytes: z.number().int().nonnegative().default(MiB / 2).describe('Above this size, mutations report no `before` text.'),
-  maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText).'),
+  maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText), and largest text an edit may produce.'),
+  memoryBudgetBytes: z.number().int().positive().optional()
+    .describe('Memory that whole-file reads and edits may hold at once in this process (default 2 GiB); past it they wait their turn. Shared by every provider in the process: the smallest configured value wins.'),
 }).prefault({})
 
 export type LocalFileSystemConfig = z.input<typeof Config>
@@ -29,8 +31,8 @@ export class LocalFileSystem extends FileSystem {
   /** `disk` lets a host supply an already-built (for example instrumented) I/O core; Cordis never passes it. */
   constructor(ctx: Context, config: LocalFileSystemConfig = {}, disk?: LocalDisk) {
     super(ctx)
-    const options = Config.parse(config)
-    this.disk = disk ?? new LocalDisk(options)
+    const { memoryBudgetBytes, ...options } = Config.parse(config)
+    this.disk = disk ?? new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes) })
   }
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
@@ -53,8 +55,8 @@ export class LocalFileSystem extends FileSystem {
     return this.disk.streamBytes(target, signal)
   }
 
-  listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
-    return this.disk.listDir(target, signal)
+  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
+    return this.disk.listDir(target, signal, opts)
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {

@@ -1,16 +1,18 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planStyledWrite, planWrite, throwIfAborted,
-  type FsDirEntry, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
-  type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock, listingWindow,
+  type MemoryBudget, planEdit, planStyledWrite, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
+  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode, mapErrors, toFsError } from './errors'
-import { type AnchoredDir, anchorDirectory, anchorExisting } from './anchor'
+import { type AnchoredDir, anchorDirectory, anchorExisting, anchorForListing } from './anchor'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { openRegular } from './open'
 import { infoOfEntry, inspectStyle, lstatPath, type Probe, probe, readAll, statPath } from './probe'
-import { discard, previousOf, publishCreate, publishReplace, settle, stage } from './publish'
+import { checkReplaceable } from './protect'
+import { discard, publishCreate, publishReplace, settle, stage } from './publish'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { infoOf, versionOf } from './version'
@@ -51,6 +53,12 @@ function found(probe: Probe, destination: string, anchor: AnchoredDir | undefine
   }
 }
 
+/** The other names of a replaced file, which keep its old bytes (see `FsWriteOutcome.detachedLinks`). */
+function detachedLinks(probe: Probe): { detachedLinks?: number } {
+  const links = probe.kind === 'file' ? Number(probe.opened.stats.nlink) : 1
+  return links > 1 ? { detachedLinks: links - 1 } : {}
+}
+
 export interface LocalDiskOptions {
   /** Where relative paths resolve from (absolute). */
   cwd: string
@@ -62,6 +70,8 @@ export interface LocalDiskOptions {
   maxTextBytes: number
   /** Chunk size of `streamText`, in bytes. */
   streamChunkBytes?: number
+  /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
   /**
    * Instrumentation: awaited after the content is staged and before the publication point, so a
    * test can act as a competing process in exactly that window. Not part of the provider's config.
@@ -79,11 +89,13 @@ export class LocalDisk {
   readonly containment: Containment
   #options: LocalDiskOptions
   #lock = new KeyedLock<FsTargetKey>()
+  #budget: MemoryBudget
   /** Directories already swept for dead writers' staging by this instance. */
   #swept = new Set<string>()
 
   constructor(options: LocalDiskOptions) {
     this.#options = options
+    this.#budget = options.memoryBudget ?? processMemoryBudget()
     this.cwd = absolutePath(options.cwd, process.cwd())
     this.containment = new Containment(options.root, this.cwd)
   }
@@ -115,9 +127,12 @@ export class LocalDisk {
       const opened = await openRegular(target.targetKey, display)
       try {
         await this.containment.check(opened.real, display)
-        const bytes = await readAll(opened, this.#options.maxTextBytes, display)
-        throwIfAborted(signal, display)
-        return decodeText(bytes, display).text
+        const cost = TEXT_COST_PER_BYTE * Math.min(Number(opened.stats.size), this.#options.maxTextBytes)
+        return await this.#budget.with(cost, `reading ${display}`, display, signal, async () => {
+          const bytes = await readAll(opened, this.#options.maxTextBytes, display)
+          throwIfAborted(signal, display)
+          return decodeText(bytes, display).text
+        })
       } finally {
         await opened.handle.close().catch(() => {})
       }
@@ -154,26 +169,29 @@ export class LocalDisk {
     }
   }
 
-  listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
     const display = target.displayPath
     return mapErrors('list', display, async () => {
       throwIfAborted(signal, display)
-      const dir = await realpath(target.targetKey)
-      await this.containment.check(dir, display)
-      // readdir opens with O_DIRECTORY: a FIFO in the way fails ENOTDIR instead of blocking.
-      const names = (await readdir(dir)).sort()
-      if (names.some(isStagingName)) {
-        await reclaimStaging(dir)
-        await reclaimDeadLocks(dir)
+      const dir = await anchorForListing(target.targetKey, this.containment, display)
+      try {
+        const names = await readdir(dir.path)
+        if (names.some(isStagingName)) {
+          await reclaimStaging(dir.path, names)
+          await reclaimDeadLocks(dir.path, names)
+        }
+        // Only the entries shown are looked at: a listing cut at 1,000 of 100,000 stats 1,000.
+        const { shown, omitted } = listingWindow(names.filter((name) => !isStagingName(name)), opts)
+        const entries: FsDirEntry[] = []
+        for (const name of shown) {
+          throwIfAborted(signal, display)
+          const entry = await this.#entry(dir, name, join(display, name))
+          if (entry) entries.push(entry)
+        }
+        return toListing(entries, omitted)
+      } finally {
+        await dir.close()
       }
-      const entries: FsDirEntry[] = []
-      for (const name of names) {
-        if (isStagingName(name)) continue
-        throwIfAborted(signal, display)
-        const entry = await this.#entry(dir, name, join(target.displayPath, name))
-        if (entry) entries.push(entry)
-      }
-      return entries
     })
   }
 
@@ -205,6 +223,7 @@ export class LocalDisk {
           version,
           before: plan.before,
           after: plan.after,
+          ...detachedLinks(current),
         } satisfies FsWriteOutcome
       } finally {
         await found.close()
@@ -232,22 +251,27 @@ export class LocalDisk {
       throwIfAborted(signal, display)
       const found = await this.#find(target, display)
       const { probe: current } = found
+      let releaseMemory = () => {}
       try {
         // An unanchored parent was not checked yet: being outside the root is the first answer.
         if (found.anchor === undefined && current.kind !== 'file') await this.#checkReal(target)
         // The guard runs before any matching: a stale edit never reports a match error.
         checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
         if (current.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
-        const bytes = await readAll(current.opened, this.#options.maxTextBytes, display)
+        const { maxTextBytes } = this.#options
+        // Reserved before the file is read, held until the new bytes are published.
+        releaseMemory = await this.#budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), `editing ${display}`, display, signal)
+        const bytes = await readAll(current.opened, maxTextBytes, display)
         found.release()
-        const plan = planEdit(bytes, edit, display)
+        const plan = planEdit(bytes, edit, display, maxTextBytes)
         const before = bytes.length <= this.#options.diffMaxBytes ? plan.before : null
-        const outcome = { before, after: plan.after, replacements: plan.replacements }
+        const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
         // An edit that changes no byte publishes nothing: the file and its version stay as they are.
         if (Buffer.from(plan.bytes).equals(bytes)) return { version: current.info.version, ...outcome }
         const version = await this.#publish(found, plan.bytes, 'replace-at-version', display, signal)
-        return { version, ...outcome }
+        return { version, ...outcome, ...detachedLinks(current) }
       } finally {
+        releaseMemory()
         await found.close()
       }
     })
@@ -323,8 +347,10 @@ export class LocalDisk {
     const anchor = (found.anchor ?? own)!
     try {
       const anchored = join(anchor.path, basename(destination))
+      // Refused here what an in-place writer would be refused; otherwise what the replacement keeps.
+      const previous = current.kind === 'file' ? await checkReplaceable(anchored, current.opened.stats, display) : undefined
       await this.#sweep(anchor.path, anchor.checked)
-      const staged = await stage(anchor.path, bytes, current.kind === 'file' ? previousOf(current.opened.stats) : undefined)
+      const staged = await stage(anchor.path, bytes, previous, display)
       try {
         await this.#options.beforePublish?.(destination)
         throwIfAborted(signal, display)
@@ -346,7 +372,7 @@ export class LocalDisk {
           const release = lock.value
           try {
             await this.#recheck(current, anchored, mode, display)
-            await publishReplace(staged, anchored)
+            await publishReplace(staged, anchored, display)
           } catch (error) {
             await release()
             throw error
@@ -399,17 +425,25 @@ export class LocalDisk {
     await this.containment.check(real, target.displayPath)
   }
 
-  async #entry(dir: string, name: string, display: string): Promise<FsDirEntry | undefined> {
-    const path = join(dir, name)
-    const stats = await statPath(path)
-    if (stats === undefined) return undefined // removed since readdir
-    let key = path
-    try {
-      key = await realKey(path)
-      await this.containment.check(key, display)
-    } catch {
-      // A link leading outside the root is listed as what it is, never followed.
-      return { name, type: 'other', target: { targetKey: path as FsTargetKey, displayPath: display } }
+  /**
+   * One entry of an anchored directory. Anything but a symlink is what `lstat` says, keyed below the
+   * directory's checked real path; a symlink is followed only if it leads inside the root.
+   */
+  async #entry(dir: AnchoredDir, name: string, display: string): Promise<FsDirEntry | undefined> {
+    const path = join(dir.path, name)
+    const own = await lstatPath(path)
+    if (own === undefined) return undefined // removed since readdir
+    let key = join(dir.checked, name)
+    let stats = own
+    if (own.isSymbolicLink()) {
+      try {
+        stats = (await statPath(path)) ?? own
+        key = await realKey(path)
+        await this.containment.check(key, display)
+      } catch {
+        // A link leading outside the root is listed as what it is, never followed.
+        return { name, type: 'other', target: { targetKey: join(dir.checked, name) as FsTargetKey, displayPath: display } }
+      }
     }
     const info = infoOfEntry(stats)
     const entry: FsDirEntry = { name, type: info.type, target: { targetKey: key as FsTargetKey, displayPath: display }, version: info.version }

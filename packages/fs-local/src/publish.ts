@@ -3,18 +3,8 @@ import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, link, lstat, open, rename, rm, rmdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errnoCode } from './errors'
+import { applyPrevious, type Previous } from './protect'
 import { makeStaging } from './staging'
-
-/** What the replaced file was, so the replacement can keep its mode and owner. */
-export interface Previous {
-  mode: number
-  uid: number
-  gid: number
-}
-
-export function previousOf(stats: BigIntStats): Previous {
-  return { mode: Number(stats.mode) & 0o7777, uid: Number(stats.uid), gid: Number(stats.gid) }
-}
 
 /**
  * Bytes written and fsynced in a private staging directory beside the destination, waiting to be
@@ -29,32 +19,23 @@ export interface Staged {
   settled?: boolean
 }
 
-const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0
-
 /**
  * Writes `bytes` to an exclusively created temp file in a fresh staging directory inside `parent`
  * (which exists: the caller anchored it, creating what was missing).
  * A new file is created `0o666` and the kernel applies the umask, as any editor would; a replacement
- * takes the previous file's mode (and its owner when we are root, since only root may give a file away).
+ * takes what `previous` says the old file was (`applyPrevious`): mode, owner or group, extended attributes.
  */
-export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined): Promise<Staged> {
+export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined, display: string): Promise<Staged> {
   const dir = await makeStaging(parent)
   const file = join(dir, 'content')
   let handle: FileHandle | undefined
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666)
-    const opened = handle
-    // The bytes and the metadata are independent: written side by side, both before the fsync.
-    await Promise.all([
-      writeAll(opened, bytes),
-      previous === undefined ? undefined : (async () => {
-        if (RUNNING_AS_ROOT) await opened.chown(previous.uid, previous.gid)
-        // After chown: changing the owner clears set-id bits, so the mode goes last.
-        await opened.chmod(previous.mode)
-      })(),
-    ])
-    await opened.sync()
-    return { dir, file, handle: opened }
+    // Bytes first: a write by a process without CAP_FSETID clears set-id bits and file capabilities.
+    await writeAll(handle, bytes)
+    if (previous !== undefined) await applyPrevious(file, handle, previous, display)
+    await handle.sync()
+    return { dir, file, handle }
   } catch (error) {
     await handle?.close().catch(() => {})
     if (handle !== undefined) await unlink(file).catch(() => {})
@@ -71,9 +52,20 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   }
 }
 
-/** Atomically replaces (or creates) `destination` with the staged file; the caller fsyncs the directory. */
-export async function publishReplace(staged: Staged, destination: string): Promise<void> {
-  await rename(staged.file, destination)
+/**
+ * Atomically replaces (or creates) `destination` with the staged file; the caller fsyncs the directory.
+ * A file that is itself a mount point (a single file bind-mounted there, as containers do with
+ * `/etc/hosts`) cannot be renamed over: EBUSY. Writing it in place would give up atomicity, so it
+ * is refused with a text that says why.
+ */
+export async function publishReplace(staged: Staged, destination: string, display: string): Promise<void> {
+  try {
+    await rename(staged.file, destination)
+  } catch (error) {
+    if (errnoCode(error) !== 'EBUSY') throw error
+    throw new FsError('FS_PERMISSION_DENIED', `${display} is a mount point (a file mounted over this path), so it cannot be replaced atomically; `
+      + 'nothing was written. Change the mounted file at its source instead.', { cause: error, path: display })
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ConformanceFixture } from '@deepseek-ai/dsh-fs/conformance'
 import { Context } from 'cordis'
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -67,6 +67,7 @@ export async function localFixture(config: Omit<LocalFileSystemConfig, 'cwd'> = 
         await symlink(target, at(name))
       },
       mkfifo: async (name) => void (await run('mkfifo', [at(name)])),
+      makeReadOnly: async (name) => chmod(at(name), (await stat(at(name))).mode & 0o7555),
     },
     dispose: () => rm(dir, { recursive: true, force: true }),
   }

@@ -1,17 +1,20 @@
 import type { Context } from 'cordis'
 import { posix } from 'node:path'
+import { EDIT_COST_PER_BYTE, type MemoryBudget, processMemoryBudget, TEXT_COST_PER_BYTE } from './budget'
 import { FsError, throwIfAborted } from './errors'
 import { checkEditGuard, checkWriteGuard } from './guards'
 import { KeyedLock } from './lock'
-import { planEdit, planWrite } from './plan'
+import { DEFAULT_MAX_TEXT_BYTES, editLines, planEdit, planWrite } from './plan'
 import { FileSystem } from './service'
+import { listingWindow, toListing } from './listing'
 import { decodeChunks, decodeText } from './text'
 import type {
-  FsDirEntry, FsEditOutcome, FsEditRequest, FsInfo, FsResolveOptions, FsTarget, FsTargetKey, FsVersion, FsWriteIntent,
+  FsDirEntry, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsResolveOptions, FsTarget, FsTargetKey, FsVersion, FsWriteIntent,
   FsWriteOutcome,
 } from './types'
 
-type MemoryNode = { type: 'file'; bytes: Uint8Array; version: FsVersion } | { type: 'directory'; version: FsVersion }
+/** `readOnly` is a file nobody may write (mode `0444` on a disk): writes and edits are refused, not published. */
+type MemoryNode = { type: 'file'; bytes: Uint8Array; version: FsVersion; readOnly?: boolean } | { type: 'directory'; version: FsVersion }
 
 /**
  * The storage behind `MemoryFileSystem`: absolute POSIX paths to files and directories. Tests use it
@@ -36,6 +39,13 @@ export class MemoryVolume {
   readFile(path: string): Uint8Array | undefined {
     const node = this.#nodes.get(path)
     return node?.type === 'file' ? node.bytes : undefined
+  }
+
+  /** Makes a file read-only (or writable again), as `chmod a-w` would; like any metadata change, a new version. */
+  setReadOnly(path: string, readOnly = true): void {
+    const node = this.#nodes.get(path)
+    if (node?.type !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${path} is not a file`, { path })
+    this.#nodes.set(path, { ...node, version: this.#mint(), readOnly })
   }
 
   mkdir(path: string): void {
@@ -85,6 +95,10 @@ export interface MemoryFileSystemConfig {
   cwd?: string
   /** The storage; share one between providers to model several writers. */
   volume?: MemoryVolume
+  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  maxTextBytes?: number
+  /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
 }
 
 /**
@@ -95,11 +109,15 @@ export class MemoryFileSystem extends FileSystem {
   readonly volume: MemoryVolume
   readonly cwd: string
   private lock = new KeyedLock<FsTargetKey>()
+  private maxTextBytes: number
+  private budget: MemoryBudget
 
   constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {
     super(ctx)
     this.volume = config.volume ?? new MemoryVolume()
     this.cwd = config.cwd ?? '/'
+    this.maxTextBytes = config.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
+    this.budget = config.memoryBudget ?? processMemoryBudget()
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -117,8 +135,10 @@ export class MemoryFileSystem extends FileSystem {
   }
 
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
-    throwIfAborted(signal, target.displayPath)
-    return decodeText(this.fileBytes(target), target.displayPath).text
+    const path = target.displayPath
+    throwIfAborted(signal, path)
+    const bytes = this.fileBytes(target)
+    return this.budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
   }
 
   streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
@@ -135,14 +155,17 @@ export class MemoryFileSystem extends FileSystem {
     }
   }
 
-  async listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]> {
+  async listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
     throwIfAborted(signal, target.displayPath)
     const node = this.volume.get(target.targetKey)
     if (!node) throw new FsError('FS_NOT_FOUND', `${target.displayPath} does not exist`, { path: target.displayPath })
     if (node.type !== 'directory') {
       throw new FsError('FS_NOT_DIRECTORY', `${target.displayPath} is not a directory`, { path: target.displayPath })
     }
-    return this.volume.children(target.targetKey).sort().map((key) => {
+    const dir = target.targetKey === '/' ? '' : target.targetKey
+    const { shown, omitted } = listingWindow(this.volume.children(target.targetKey).map((key) => posix.basename(key)), opts)
+    return toListing(shown.map((name): FsDirEntry => {
+      const key = `${dir}/${name}`
       const info = this.info(key)!
       return {
         name: posix.basename(key),
@@ -151,7 +174,7 @@ export class MemoryFileSystem extends FileSystem {
         version: info.version,
         ...(info.size === undefined ? {} : { size: info.size }),
       }
-    })
+    }), omitted)
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
@@ -165,6 +188,7 @@ export class MemoryFileSystem extends FileSystem {
       throwIfAborted(signal, path)
       // The publication point: the guard is decided again on what is there now.
       checkWriteGuard(this.info(target.targetKey), expected, path)
+      this.checkWritable(target.targetKey, path)
       this.ensureParent(target.targetKey, path)
       const version = this.volume.store(target.targetKey, plan.bytes)
       return { operation: previous === null ? 'create' : 'update', version, before: plan.before, after: plan.after }
@@ -178,16 +202,25 @@ export class MemoryFileSystem extends FileSystem {
         throwIfAborted(signal, path)
         const seen = this.info(target.targetKey)
         checkEditGuard(seen, expected, path)
-        const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path)
-        await this.volume.publishing()
-        throwIfAborted(signal, path)
-        // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
-        if (this.info(target.targetKey)?.version !== seen!.version) {
-          if (expected) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
-          continue
+        // Reserved before the text is decoded, held until the new bytes are stored.
+        const release = await this.budget.reserve(EDIT_COST_PER_BYTE * seen!.size!, `editing ${path}`, path, signal)
+        try {
+          // Changed while waiting for memory: decide the guard again on what is there now.
+          if (this.info(target.targetKey)?.version !== seen!.version) continue
+          const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path, this.maxTextBytes)
+          await this.volume.publishing()
+          throwIfAborted(signal, path)
+          // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
+          if (this.info(target.targetKey)?.version !== seen!.version) {
+            if (expected) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
+            continue
+          }
+          this.checkWritable(target.targetKey, path)
+          const version = this.volume.store(target.targetKey, plan.bytes)
+          return { version, before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+        } finally {
+          release()
         }
-        const version = this.volume.store(target.targetKey, plan.bytes)
-        return { version, before: plan.before, after: plan.after, replacements: plan.replacements }
       }
     })
   }
@@ -196,6 +229,13 @@ export class MemoryFileSystem extends FileSystem {
     const node = this.volume.get(key)
     if (!node) return undefined
     return node.type === 'file' ? { type: 'file', version: node.version, size: node.bytes.length } : { type: 'directory', version: node.version }
+  }
+
+  private checkWritable(key: string, path: string): void {
+    const node = this.volume.get(key)
+    if (node?.type === 'file' && node.readOnly) {
+      throw new FsError('FS_PERMISSION_DENIED', `${path} is read-only; nothing was written`, { path })
+    }
   }
 
   private fileBytes(target: FsTarget): Uint8Array {

@@ -1,6 +1,6 @@
 import { type Context, Service } from 'cordis'
 import type {
-  FsDirEntry, FsEditOutcome, FsEditRequest, FsInfo, FsResolveOptions, FsTarget, FsVersion, FsWriteIntent, FsWriteOutcome,
+  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsResolveOptions, FsTarget, FsVersion, FsWriteIntent, FsWriteOutcome,
 } from './types'
 
 declare module 'cordis' {
@@ -47,7 +47,12 @@ export abstract class FileSystem extends Service {
     for await (const text of this.streamText(target, signal)) yield encoder.encode(text)
   }
 
-  abstract listDir(target: FsTarget, signal?: AbortSignal): Promise<FsDirEntry[]>
+  /**
+   * The directory's entries in name order, never following an entry outside the provider's bounds.
+   * With `opts.limit`, only that many entries are inspected and returned, and `omitted` says how
+   * many more there are: a listing of a huge directory costs what it shows.
+   */
+  abstract listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing>
 
   /**
    * Publishes `content` atomically: readers see the old bytes or the new, never a mix. The guard is

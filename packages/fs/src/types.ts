@@ -52,6 +52,24 @@ export interface FsWriteOutcome {
   /** Text before the write (null for a create, or when above the provider's diff bound). */
   before: string | null
   after: string
+  /**
+   * Set when the replaced file had other hard links: how many other names still lead to the old
+   * bytes. A replacement is a new file published under the one name written, so that name is
+   * detached from the others (which keep the old content) rather than changing a file that may
+   * also be reached from elsewhere.
+   */
+  detachedLinks?: number
+}
+
+/**
+ * One changed region of a text: lines `line` to `line + addedLines - 1` of the new text stand where
+ * `removedLines` lines of the old text were (`addedLines` 0: the old lines were removed just before
+ * new line `line`). Lines are counted as `cat -n` counts them; a CRLF and an LF end a line alike.
+ */
+export interface FsLineChange {
+  line: number
+  removedLines: number
+  addedLines: number
 }
 
 export interface FsEditOutcome {
@@ -59,6 +77,21 @@ export interface FsEditOutcome {
   before: string | null
   after: string
   replacements: number
+  /**
+   * As in `FsWriteOutcome`: set when the replaced file had other hard links: how many other names still lead to the old
+   * bytes. A replacement is a new file published under the one name written, so that name is
+   * detached from the others (which keep the old content) rather than changing a file that may
+   * also be reached from elsewhere.
+   */
+  detachedLinks?: number
+  /**
+   * Where the edit landed, computed from the matches (never by diffing the texts), so it is there
+   * at any file size: the changed regions in order, replacements sharing a line forming one region,
+   * the first `FS_MAX_LINE_CHANGES` only. Optional so that older providers still conform.
+   */
+  changes?: FsLineChange[]
+  /** Lines added and removed over every region, also those past the bound of `changes`. */
+  lineTotals?: { added: number; removed: number }
 }
 
 export interface FsDirEntry {
@@ -68,6 +101,24 @@ export interface FsDirEntry {
   version?: FsVersion
   size?: number
 }
+
+/**
+ * How much of a directory `listDir` looks at. Entries come in name order; a provider that honours
+ * `limit` inspects only the entries it returns, so the cost of a listing follows what is shown.
+ */
+export interface FsListOptions {
+  /** At most this many entries (the first in name order); the listing's `omitted` counts the rest. */
+  limit?: number
+  /** `false` leaves out names that start with `.` before anything else is done with them. Default `true`. */
+  hidden?: boolean
+}
+
+/**
+ * What `listDir` returns: the entries, and, when a `limit` cut the listing, how many more entries
+ * there are. A plain array is a listing that nothing was cut from (or whose provider ignores the
+ * options, in which case the caller cuts it).
+ */
+export type FsDirListing = FsDirEntry[] & { omitted?: number }
 
 export interface FsResolveOptions {
   cwd?: string

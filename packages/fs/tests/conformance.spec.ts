@@ -4,7 +4,7 @@ import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs'
 import { describeConformance } from '@deepseek-ai/dsh-fs/conformance'
 
 describeConformance('MemoryFileSystem', {
-  capabilities: { symlinks: false, specialFiles: false, restoreMtime: false },
+  capabilities: { symlinks: false, specialFiles: false, restoreMtime: false, readOnlyFiles: true },
   async setup() {
     const volume = new MemoryVolume()
     const at = (name: string) => posix.join('/project', name)
@@ -20,6 +20,7 @@ describeConformance('MemoryFileSystem', {
         read: async (name) => volume.readFile(at(name)),
         remove: async (name) => volume.remove(at(name)),
         mkdir: async (name) => volume.mkdir(at(name)),
+        makeReadOnly: async (name) => volume.setReadOnly(at(name)),
       },
       beforeNextPublish: (hook) => volume.beforeNextPublish(hook),
       dispose: () => fiber.dispose(),

@@ -1,12 +1,31 @@
 import { z } from 'zod'
 
+/** 10 MiB: the bound the MCP SDK's own stdio reader had, now answered instead of fatal. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+
 export const Config = z.object({
   transport: z.enum(['stdio', 'http']).default('stdio')
     .describe('stdio: one client on stdin/stdout. http: Streamable HTTP, one session per client.'),
+  maxMessageBytes: z.number().int().min(1024).default(DEFAULT_MAX_MESSAGE_BYTES)
+    .describe('Largest JSON-RPC message accepted; a larger one is answered with an error naming this limit.'),
   host: z.string().min(1).default('127.0.0.1').describe('Interface the HTTP server binds to.'),
   port: z.number().int().min(0).max(65535).default(3000).describe('HTTP port; 0 picks a free one.'),
   path: z.string().startsWith('/').default('/mcp').describe('HTTP endpoint of the Streamable HTTP transport.'),
-}).strict().prefault({})
+  auth: z.enum(['token', 'none']).default('token')
+    .describe('token: every HTTP request needs `Authorization: Bearer <token>`. none: no check, loopback binds only.'),
+  token: z.string().min(16).optional()
+    .describe('The bearer token; default env DSH_MCP_TOKEN, else a random one per start, printed and written to a 0600 file.'),
+  allowedHosts: z.array(z.string().min(1)).optional()
+    .describe('Host names (besides loopback and the bound address) that Host and Origin may carry.'),
+  sessionIdleSeconds: z.number().positive().max(7 * 24 * 3600).default(1800)
+    .describe('An HTTP session with no open request for this long is closed and its memory released.'),
+  maxSessions: z.number().int().min(1).default(64)
+    .describe('Most HTTP sessions at once; a new one evicts the least recently used idle session.'),
+}).strict().superRefine((config, issues) => {
+  if (config.auth === 'none' && config.token !== undefined) {
+    issues.addIssue({ code: 'custom', path: ['token'], message: 'a token is set but auth is none: remove one of them' })
+  }
+}).prefault({})
 
 export type McpConfig = z.output<typeof Config>
 export type McpConfigInput = z.input<typeof Config>

@@ -1,45 +1,68 @@
 import type { Context } from 'cordis'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import type { Server as McpSdkServer } from '@modelcontextprotocol/sdk/server/index.js'
 import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { hasBearer, resolveToken, TOKEN_ENV, tokenDirectory, writeTokenFile, type BearerToken } from './auth'
 import type { McpConfig } from './config'
-import { isLoopback, rejectForeignHost } from './host-check'
+import { allowedHostnames, isLoopback, rejectForeignHost } from './host-check'
 import { createMcpServer } from './server'
+import { SessionTable } from './sessions'
 
-interface HttpSession {
-  transport: StreamableHTTPServerTransport
-  server: McpSdkServer
-}
+/** JSON-RPC code the MCP SDK uses for an unknown session: clients answer it by initializing again. */
+const SESSION_NOT_FOUND = -32001
 
 /**
  * Streamable HTTP: every `mcp-session-id` gets its own SDK server and its own `session` object,
  * so two clients never share observations (client A's read does not let client B edit).
- * Resolves once the socket listens; a bind failure rejects, which fails the plugin.
+ * Every request passes the Host/Origin allow-list, then the bearer token, then reaches its
+ * session. Resolves once the socket listens; a bind failure rejects, which fails the plugin.
  */
 export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> {
   const logger = ctx.logger('mcp')
-  const sessions = new Map<string, HttpSession>()
-  const guardHost = isLoopback(config.host)
+  if (config.auth === 'none' && !isLoopback(config.host)) {
+    throw new Error(`refusing auth: none on host ${config.host}, which is not loopback: anyone on that network would get the file tools; drop auth: none (the default auth: token needs a bearer token) or bind host: 127.0.0.1`)
+  }
+  const token = config.auth === 'token' ? resolveToken(config.token) : undefined
+  const tokenDir = token?.source === 'generated' ? await tokenDirectory() : undefined
+  let tokenFile: string | undefined
+  const allowed = allowedHostnames(config.host, config.allowedHosts ?? [])
+  const sessions = new SessionTable<StreamableHTTPServerTransport>({ idleMs: config.sessionIdleSeconds * 1000, max: config.maxSessions })
 
   async function open(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!sessions.claim()) {
+      response.setHeader('retry-after', '60')
+      return reply(response, 503, `all ${config.maxSessions} MCP sessions have a request in progress; retry later, or raise maxSessions in the mcp config of dsh`, -32000)
+    }
     const session = { transport: 'http' as const, id: '' }
     const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render() })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: config.maxMessageBytes,
       onsessioninitialized: (id) => {
         session.id = id
-        sessions.set(id, { transport, server })
+        sessions.add(id, transport, (reason) => {
+          logger.info('session %s closed: %s (%d active)', id, reason === 'idle' ? `idle for ${config.sessionIdleSeconds} s` : `evicted for a new session, ${config.maxSessions} at most`, sessions.size)
+          void server.close()
+          ctx.emit('mcp/session-closed', id, reason)
+        })
+        if (response.closed) sessions.end(id)
+        else response.once('close', () => sessions.end(id))
         logger.info('session %s opened (%d active)', id, sessions.size)
       },
     })
     transport.onclose = () => {
       if (session.id === '' || !sessions.delete(session.id)) return
-      logger.info('session %s closed (%d active)', session.id, sessions.size)
+      logger.info('session %s closed by the client (%d active)', session.id, sessions.size)
+      ctx.emit('mcp/session-closed', session.id, 'client')
     }
     await server.connect(transport)
-    await transport.handleRequest(request, response)
+    try {
+      await transport.handleRequest(request, response)
+    } finally {
+      if (session.id === '') sessions.release()
+    }
     // Anything but a valid initialize leaves no session behind: the SDK already answered 400.
     if (session.id === '') await server.close()
   }
@@ -47,13 +70,18 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost')
     if (url.pathname !== config.path) return reply(response, 404, `no MCP endpoint at ${url.pathname}; use ${config.path}`)
-    const refusal = guardHost ? rejectForeignHost(request) : undefined
+    const refusal = rejectForeignHost(request, allowed)
     if (refusal !== undefined) return reply(response, 403, refusal)
+    if (token !== undefined && !hasBearer(request.headers.authorization, token.value)) {
+      response.setHeader('www-authenticate', 'Bearer realm="dsh"')
+      return reply(response, 401, `missing or wrong bearer token: send the header "Authorization: Bearer <token>"; ${whereIsTheToken(token, tokenFile)}`, -32000)
+    }
     const id = request.headers['mcp-session-id']
     if (typeof id === 'string') {
-      const known = sessions.get(id)
-      if (known === undefined) return reply(response, 404, 'unknown or closed MCP session; initialize a new one', -32001)
-      return known.transport.handleRequest(request, response)
+      const use = sessions.begin(id)
+      if (use === undefined) return reply(response, 404, 'session not found (it expired, was evicted, or dsh restarted): initialize a new session', SESSION_NOT_FOUND)
+      response.once('close', use.end)
+      return use.value.handleRequest(request, response)
     }
     if (request.method !== 'POST') return reply(response, 400, 'missing mcp-session-id header', -32000)
     return open(request, response)
@@ -70,15 +98,30 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     await listen(http, config.port, config.host)
     const { port } = http.address() as AddressInfo
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.path}`
+    try {
+      if (tokenDir !== undefined) tokenFile = await writeTokenFile(tokenDir, port, token!.value)
+    } catch (error) {
+      await new Promise<void>((resolve) => http.close(() => resolve()))
+      throw error
+    }
     logger.info('serving MCP over Streamable HTTP at %s', url)
+    if (token === undefined) logger.warn('auth: none: every local user can call the file tools at %s', url)
+    else if (tokenFile !== undefined) logger.info('bearer token %s (also in %s, mode 0600)', token.value, tokenFile)
+    else logger.info('bearer token from %s', token.source === 'env' ? TOKEN_ENV : 'the mcp config')
     ctx.emit('mcp/listening', url)
     return async () => {
-      await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()))
-      sessions.clear()
+      await Promise.allSettled(sessions.values().map((transport) => transport.close()))
       http.closeAllConnections()
       await new Promise<void>((resolve) => http.close(() => resolve()))
+      if (tokenFile !== undefined) await rm(tokenFile, { force: true })
     }
   }, 'mcp http')
+}
+
+function whereIsTheToken(token: BearerToken, file: string | undefined): string {
+  if (token.source === 'env') return `the token is the value of ${TOKEN_ENV} that dsh was started with`
+  if (token.source === 'config') return 'the token is the one set as token in the mcp config of dsh'
+  return `the token is in ${file} (also printed on dsh's stderr when it started)`
 }
 
 function listen(http: Server, port: number, host: string): Promise<void> {

@@ -53,7 +53,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     return {
       content: result.content.map((part) => ({ type: 'text', text: part.text })),
       isError: result.isError,
-      ...(result.error === undefined ? {} : { _meta: { [ERROR_META_KEY]: { ...result.error } } }),
+      // The message is already the text above: clients that forward `_meta` to the model would repeat it.
+      ...(result.error === undefined ? {} : { _meta: { [ERROR_META_KEY]: { code: result.error.code } } }),
     }
   })
   return server

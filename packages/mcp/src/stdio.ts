@@ -1,26 +1,106 @@
 import type { Context } from 'cordis'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { Readable, Writable } from 'node:stream'
+import type { McpConfig } from './config'
+import { LineReader, type Line } from './line-reader'
 import { createMcpServer } from './server'
+
+/** JSON-RPC "Invalid Request": the message was not taken in at all. */
+const INVALID_REQUEST = -32600
+
+/**
+ * Newline-delimited JSON-RPC on a pair of streams, in place of the SDK's stdio transport: that one
+ * closes itself (and pauses stdin, so its end is never seen) on the first line over 10 MiB. Here
+ * a line over `maxBytes` is dropped while it streams past and its request is answered with an
+ * error naming the limit; the session goes on.
+ */
+export class LineTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+  readonly #reader: LineReader
+  #closed = false
+
+  constructor(private readonly input: Readable, private readonly output: Writable, private readonly maxBytes: number) {
+    this.#reader = new LineReader(maxBytes)
+  }
+
+  #onData = (chunk: Buffer) => {
+    for (const line of this.#reader.push(chunk)) this.#receive(line)
+  }
+
+  #onError = (error: Error) => this.onerror?.(error)
+
+  async start(): Promise<void> {
+    this.input.on('data', this.#onData).on('error', this.#onError)
+  }
+
+  #receive(line: Line): void {
+    if (line.kind === 'oversize') return this.#refuse(line)
+    if (line.text.trim() === '') return
+    let message: JSONRPCMessage
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line.text))
+    } catch (error) {
+      this.onerror?.(new Error(`dropped a line that is not a JSON-RPC message: ${(error as Error).message.split('\n')[0]}`))
+      return
+    }
+    this.onmessage?.(message)
+  }
+
+  #refuse(line: Extract<Line, { kind: 'oversize' }>): void {
+    const message = `the MCP message of ${line.bytes} bytes is over dsh's limit of ${this.maxBytes} bytes (maxMessageBytes in its mcp config) and was discarded; send less per call, e.g. write the start of a large file, then add the rest with edit calls`
+    this.onerror?.(new Error(message))
+    // A notification gets no answer; a request, or a line too broken to tell, gets one.
+    if (line.request && line.id === undefined) return
+    void this.send({ jsonrpc: '2.0', id: line.id ?? null, error: { code: INVALID_REQUEST, message, data: { maxMessageBytes: this.maxBytes, bytes: line.bytes } } } as unknown as JSONRPCMessage)
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.resolve()
+    return new Promise((resolve) => {
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve()
+      else this.output.once('drain', resolve)
+    })
+  }
+
+  /** Stops reading without pausing the input: its end must still reach whoever waits for it. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    this.input.off('data', this.#onData).off('error', this.#onError)
+    this.onclose?.()
+  }
+}
 
 /**
  * Serves one client on stdin/stdout: the whole process is one MCP session, hence one policy owner.
  * stdout carries protocol frames only; everything else this plugin says goes to `ctx.logger`.
+ * The end of stdin (the client hung up) always emits `mcp/disconnect`, whatever state the
+ * session is in, so the host can exit.
  */
-export function serveStdio(ctx: Context): void {
+export function serveStdio(ctx: Context, config: McpConfig, input: Readable = process.stdin, output: Writable = process.stdout): void {
   const session = { transport: 'stdio' as const }
+  const logger = ctx.logger('mcp')
   ctx.effect(async () => {
     const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render() })
-    // The SDK transport never notices end of input; a client that hangs up closes our stdin.
+    let ended = false
     const onEnd = () => {
-      ctx.logger('mcp').info('stdin closed by the client')
+      if (ended) return
+      ended = true
+      logger.info('stdin closed by the client')
       void server.close()
       ctx.emit('mcp/disconnect', 'stdio')
     }
-    process.stdin.once('end', onEnd)
-    await server.connect(new StdioServerTransport())
-    ctx.logger('mcp').info('serving MCP over stdio, tools: %s', ctx.tools.list().map((tool) => tool.name).join(', ') || '(none)')
+    input.once('end', onEnd).once('close', onEnd)
+    const transport = new LineTransport(input, output, config.maxMessageBytes)
+    transport.onerror = (error) => logger.warn(error.message)
+    await server.connect(transport)
+    if (input.readableEnded) onEnd()
+    logger.info('serving MCP over stdio, tools: %s', ctx.tools.list().map((tool) => tool.name).join(', ') || '(none)')
     return async () => {
-      process.stdin.off('end', onEnd)
+      input.off('end', onEnd).off('close', onEnd)
       await server.close()
     }
   }, 'mcp stdio')

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { call, requireBuild, startDsh, tempDir } from './dsh-process'
@@ -27,9 +28,9 @@ function httpConfig(dir: string): string {
   ].join('\n')
 }
 
-async function connect(url: string): Promise<Client> {
+async function connect(url: string, token: string): Promise<Client> {
   const client = new Client({ name: 'dsh-e2e', version: '0.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
   return client
 }
 
@@ -39,10 +40,19 @@ describe('dsh start over Streamable HTTP, two clients at once', () => {
     const config = join(temp.dir, 'cordis.yml')
     await writeFile(config, httpConfig(temp.dir))
     await writeFile(join(temp.dir, 'c.txt'), 'alpha\nbeta\n')
-    // The banner names the endpoint with the real port (`port: 0` picks one).
-    const dsh = await startDsh(['--config', config], temp.dir)
+    // The token file goes to $XDG_RUNTIME_DIR/dsh; this one is private to the test.
+    const runtime = await mkdtemp(join(tmpdir(), 'dsh-runtime-'))
+    vi.stubEnv('XDG_RUNTIME_DIR', runtime)
+    vi.stubEnv('DSH_MCP_TOKEN', '')
+    const dsh = await startDsh(['--config', config], temp.dir).finally(() => vi.unstubAllEnvs())
+    // The banner names the endpoint with the real port (`port: 0` picks one), the log the token and its file.
     const url = /Streamable HTTP (http:\/\/\S+)/.exec(dsh.stderr())![1]!
-    const [a, b] = await Promise.all([connect(url), connect(url)])
+    const [, token, tokenFile] = /bearer token (\S+) \(also in (\S+), mode 0600\)/.exec(dsh.stderr())!
+    expect(tokenFile).toBe(join(runtime, 'dsh', `mcp-${new URL(url).port}.token`))
+    expect(await readFile(tokenFile!, 'utf8')).toBe(`${token}\n`)
+    expect((await stat(tokenFile!)).mode & 0o777).toBe(0o600)
+    await expect(connect(url, 'not-the-token-of-this-start')).rejects.toMatchObject({ code: 401 })
+    const [a, b] = await Promise.all([connect(url, token!), connect(url, token!)])
     try {
       expect(a.transport?.sessionId).not.toBe(b.transport?.sessionId)
       expect(await call(a, 'read', { file_path: 'c.txt' })).toMatchObject({ ok: true })
@@ -63,5 +73,7 @@ describe('dsh start over Streamable HTTP, two clients at once', () => {
     }
     expect((await dsh.done).code).toBe(0)
     expect(await readFile(config, 'utf8')).toBe(httpConfig(temp.dir))
+    await expect(stat(tokenFile!)).rejects.toMatchObject({ code: 'ENOENT' })
+    await rm(runtime, { recursive: true, force: true })
   })
 })

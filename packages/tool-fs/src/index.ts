@@ -12,7 +12,7 @@ export { Config } from './config'
 export { readInput } from './read'
 export { writeInput } from './write'
 export { editInput } from './edit'
-export { countLines, lineChanges, type LineChanges } from './changes'
+export { countLines, lineChanges, type LineChanges, snippetAround, type SnippetOptions } from './changes'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'
 export type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 

@@ -2,9 +2,10 @@ import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
-import { countLines, lineChanges } from './changes'
-import { resolveTarget } from './paths'
+import { countLines, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
+import { snippetOptions } from './edit'
+import { resolveTarget } from './paths'
 import { refusal } from './refusals'
 import { renderWrite } from './render'
 
@@ -37,11 +38,15 @@ export function writeTool(ctx: Context, config: Config) {
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
+        // Bounded by the texts' size: the provider hands over `before` only below its diff bound.
+        const changes = outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
         return renderWrite({
           path: target.displayPath,
           operation: outcome.operation,
           lines: countLines(outcome.after),
-          ...(outcome.before === null ? {} : { changes: lineChanges(outcome.before, outcome.after) }),
+          ...(changes === undefined ? {} : { changes }),
+          snippet: outcome.operation === 'create' ? [] : await snippetAround(outcome.after, changes?.first, snippetOptions(config)),
+          maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })

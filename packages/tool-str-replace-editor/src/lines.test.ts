@@ -30,9 +30,9 @@ describe('insertLines', () => {
 })
 
 describe('occurrenceLines', () => {
-  it('names each line with a non-overlapping match once, across CRLF', () => {
+  it('finds the starting line of every non-overlapping match, across CRLF', () => {
     expect(occurrenceLines('x\r\nfoo\r\nbar\r\nfoo\r\n', 'foo\nbar')).toEqual([2])
-    expect(occurrenceLines('foo\nx\nfoo\nfoofoo', 'foo')).toEqual([1, 3, 4])
+    expect(occurrenceLines('foo\nx\nfoo\nfoofoo', 'foo')).toEqual([1, 3, 4, 4])
     expect(occurrenceLines('aaa', 'aa')).toEqual([1])
   })
 })

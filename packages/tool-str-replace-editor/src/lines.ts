@@ -17,9 +17,7 @@ export function occurrenceLines(text: string, oldString: string): number[] {
   const lines: number[] = []
   if (needle.length === 0) return lines
   for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) {
-    const line = lineAt(haystack, at)
-    // Two matches on one line name that line once.
-    if (lines.at(-1) !== line) lines.push(line)
+    lines.push(lineAt(haystack, at))
   }
   return lines
 }

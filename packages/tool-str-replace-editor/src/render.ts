@@ -1,6 +1,6 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
-import { describeEntry, type FsInfo } from '@deepseek-ai/dsh-fs'
+import { describeEntry, type FsInfo, type FsOccurrences } from '@deepseek-ai/dsh-fs'
 import type { NearestRegion } from '@deepseek-ai/dsh-tool-text'
 import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from './window'
 
@@ -28,9 +28,14 @@ export const render = {
     return `Here's the result of running \`cat -n\` on ${path}:\n${body}${continuation(window, end, limits)}\n`
   },
 
-  viewDirectory(path: string, paths: string[], cutAt: number | undefined): string {
-    const cut = cutAt === undefined ? '' : `\n[Listing cut at ${cutAt} entries. View a subdirectory to see more.]`
-    return `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${[path, ...paths].join('\n')}${cut}\n`
+  viewDirectory(path: string, paths: string[], cut: { limit: number; omitted: number } | undefined): string {
+    const all = [path, ...paths]
+    const lines = all.map(shownPath)
+    const quoted = lines.some((line, i) => line !== all[i]) ? '\n[Paths with control characters are shown in double quotes, escaped as in JSON.]' : ''
+    const more = cut === undefined
+      ? ''
+      : `\n[Listing cut at ${cut.limit} entries; at least ${cut.omitted} more not shown. View a subdirectory to see more.]`
+    return `Here's the files and directories up to 2 levels deep in ${shownPath(path)}, excluding hidden items:\n${lines.join('\n')}${quoted}${more}\n`
   },
 
   created: (path: string) => `File created successfully at: ${path}`,
@@ -101,9 +106,9 @@ export const render = {
   oldStrEmpty: (path: string) =>
     `No replacement was performed, old_str is empty. Quote text that appears verbatim in ${path}, or use \`insert\` to add lines.`,
 
-  oldStrAmbiguous: (oldStr: string, lines: number[] | undefined) =>
+  oldStrAmbiguous: (oldStr: string, where: FsOccurrences | undefined) =>
     `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\``
-    + `${lines === undefined ? '' : ` in lines [${lines.join(', ')}]`}. Please ensure it is unique`,
+    + `${where === undefined ? '' : ` in lines [${where.lines.join(', ')}${where.truncated ? ', …' : ''}]`}. Please ensure it is unique`,
 
   stale(command: Command, path: string): string {
     return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. View the file again, then retry.`
@@ -137,6 +142,22 @@ function cutLines(lines: WindowLine[], max: number): WindowLine[] {
     const chars = [...line.text]
     return chars.length <= max ? line : { ...line, text: chars.slice(0, max).join(''), cut: true }
   })
+}
+
+// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides: a name
+// holding one could start a line of its own or reorder what the model reads.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]/g
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '"': '\\"', '\\': '\\\\' }
+
+/**
+ * A path as one line the model can trust: as is, or, when it holds a control character (or could
+ * be mistaken for a quoted one), in double quotes with JSON's escapes, so a name with a line feed
+ * can neither show entries that do not exist nor put free text into the listing.
+ */
+export function shownPath(path: string): string {
+  if (!CONTROL.test(path) && !path.startsWith('"')) return path
+  return `"${path.replace(ESCAPED, (char) => SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
 }
 
 function formatBytes(bytes: number): string {

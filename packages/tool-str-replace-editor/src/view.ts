@@ -1,4 +1,4 @@
-import { FsError, type FsDirEntry, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { cutListing, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { skipLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
@@ -57,35 +57,39 @@ function checkRangeShape(range: number[]): void {
   if (end !== -1 && end < start) throw invalid(render.viewRangeEndBeforeStart(range))
 }
 
-const visible = (entry: FsDirEntry) => !entry.name.startsWith('.')
+/** What a directory `view` asks of a listing: visible names only, never more than it can still show. */
+const shown = (limit: number) => ({ limit, hidden: false })
 
-/** Two levels, hidden entries skipped (and not descended into), children right after their parent. */
+/**
+ * Two levels, hidden entries skipped (and not descended into), children right after their parent.
+ * Every listing asks only for as many entries as there is room left for, so a provider inspects
+ * (stats) only what is shown; the entries left out are counted, not inspected. Subdirectories after
+ * the cut are not entered at all, so the count is a lower bound.
+ */
 async function listTwoLevels(editor: Editor, dir: FsTarget, exec: ToolExecution): Promise<string> {
   const limit = editor.config.listLimit
+  const fs = editor.ctx.fs
   const paths: string[] = []
-  let cut = false
-  for (const entry of (await editor.ctx.fs.listDir(dir, exec.signal)).filter(visible)) {
+  const top = cutListing(await fs.listDir(dir, exec.signal, shown(limit)), shown(limit))
+  let omitted = top.omitted
+  for (const [index, entry] of top.entries.entries()) {
     if (paths.length >= limit) {
-      cut = true
+      omitted += top.entries.length - index
       break
     }
     paths.push(entry.target.displayPath)
     if (entry.type !== 'directory') continue
-    let children: FsDirEntry[]
+    const room = limit - paths.length
+    let children
     try {
-      children = (await editor.ctx.fs.listDir(entry.target, exec.signal)).filter(visible)
+      children = cutListing(await fs.listDir(entry.target, exec.signal, shown(room)), shown(room))
     } catch (error) {
       // An unreadable subdirectory is still listed itself; only an abort ends the whole view.
       if (FsError.is(error, 'FS_ABORTED')) throw error
       continue
     }
-    for (const child of children) {
-      if (paths.length >= limit) {
-        cut = true
-        break
-      }
-      paths.push(child.target.displayPath)
-    }
+    paths.push(...children.entries.map((child) => child.target.displayPath))
+    omitted += children.omitted
   }
-  return render.viewDirectory(dir.displayPath, paths, cut ? limit : undefined)
+  return render.viewDirectory(dir.displayPath, paths, omitted > 0 ? { limit, omitted } : undefined)
 }

@@ -143,6 +143,43 @@ describe('view of a directory', () => {
     expect(observed).toEqual([])
   })
 
+  it('shows a name with a line feed or other control characters quoted and escaped, on one line', async () => {
+    await writeFile(f.at('plain.txt'), '')
+    await writeFile(f.at('evil\n/etc/passwd'.replace('/etc/', '')), '')
+    await mkdir(f.at('tab\tdir\u202e'))
+    await writeFile(f.at('tab\tdir\u202e/in\rside'), '')
+    const text = await f.ok({ command: 'view', path: '.' })
+    expect(text).toBe([
+      `Here's the files and directories up to 2 levels deep in ${f.dir}, excluding hidden items:`,
+      f.dir,
+      `"${f.at('evil\\npasswd')}"`,
+      f.at('plain.txt'),
+      `"${f.at('tab\\tdir\\u202e')}"`,
+      `"${f.at('tab\\tdir\\u202e/in\\rside')}"`,
+      '[Paths with control characters are shown in double quotes, escaped as in JSON.]',
+      '',
+    ].join('\n'))
+    // Every line is a path that exists: nothing the names hold became a line of its own.
+    expect(text.split('\n').filter((line) => line.startsWith(f.dir))).toEqual([f.dir, f.at('plain.txt')])
+  })
+
+  it('counts what a cut listing leaves out, including a cut subdirectory', async () => {
+    const small = await editorFixture({ config: { listLimit: 3 } })
+    try {
+      await mkdir(small.at('a'))
+      await small.put('a/1', '')
+      await small.put('a/2', '')
+      await small.put('a/3', '')
+      await small.put('b', '')
+      const text = await small.ok({ command: 'view', path: '.' })
+      expect(text).toBe(`Here's the files and directories up to 2 levels deep in ${small.dir}, excluding hidden items:\n`
+        + `${[small.dir, small.at('a'), small.at('a/1'), small.at('a/2')].join('\n')}\n`
+        + '[Listing cut at 3 entries; at least 2 more not shown. View a subdirectory to see more.]\n')
+    } finally {
+      await small.dispose()
+    }
+  })
+
   it('refuses a view_range on a directory', async () => {
     const result = await f.call({ command: 'view', path: f.dir, view_range: [1, 2] })
     expect(result.error).toEqual({ code: 'INVALID_ARGUMENTS', message: 'The `view_range` parameter is not allowed when `path` points to a directory.' })
@@ -154,7 +191,7 @@ describe('view of a directory', () => {
       for (const name of ['a', 'b', 'c']) await small.put(name, '')
       const text = await small.ok({ command: 'view', path: '.' })
       expect(text).toBe(`Here's the files and directories up to 2 levels deep in ${small.dir}, excluding hidden items:\n`
-        + `${small.dir}\n${small.at('a')}\n${small.at('b')}\n[Listing cut at 2 entries. View a subdirectory to see more.]\n`)
+        + `${small.dir}\n${small.at('a')}\n${small.at('b')}\n[Listing cut at 2 entries; at least 1 more not shown. View a subdirectory to see more.]\n`)
     } finally {
       await small.dispose()
     }

@@ -2,7 +2,7 @@ import { type EnvdEmulator, startEnvdEmulator } from '@deepseek-ai/dsh-envd-emul
 import type { ExternalWorld } from '@deepseek-ai/dsh-fs/conformance'
 import { Context } from 'cordis'
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -71,6 +71,7 @@ export function hostWorld(dir: string): Required<ExternalWorld> {
       await mkdir(dirname(at(name)), { recursive: true })
       await promisify(execFile)('mkfifo', [at(name)])
     },
+    makeReadOnly: async (name) => chmod(at(name), (await stat(at(name))).mode & 0o7555),
   }
 }
 

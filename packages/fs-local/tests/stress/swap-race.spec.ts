@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { watch } from 'node:fs'
-import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
 import { LocalDisk } from '../../src'
+import { selfIdentity } from '../../src/staging'
 import { tempDir } from '../fixture'
 
 const OPERATIONS = sized(300, 3_000)
@@ -85,4 +86,50 @@ it(`writes and reads nothing outside the root while a directory is swapped for a
       + 'event, no new entry, the secret\'s bytes and access time unchanged.',
     facts: [['operations during the flipping', OPERATIONS], ...outcome.map(([what, n]): [string, number] => [`outcome: ${what}`, n]), ['entries created outside, even briefly', 0]],
   })
+}, STRESS ? 600_000 : 120_000)
+
+const LISTINGS = sized(300, 1_500)
+
+it(`lists nothing of an outside directory, and sweeps nothing there, while a directory is swapped for a link ${LISTINGS} times over`, async () => {
+  const base = await tempDir('dsh-reliability-swap-list-')
+  const dir = join(base, 'root')
+  const outside = join(base, 'outside')
+  await mkdir(join(dir, 'swap'), { recursive: true })
+  await mkdir(outside)
+  await writeFile(join(dir, 'swap', 'inside.txt'), 'inside\n')
+  await writeFile(join(outside, 'outside-only.txt'), SECRET)
+  // Residue of a writer that is certainly dead (a finished child's pid): a sweep of this directory would remove it.
+  const dead = spawnSync('true').pid
+  const me = selfIdentity()
+  const residue = `.dsh-staging.${me.boot}.${dead}.${me.start}.aaaaaa`
+  await mkdir(join(outside, residue))
+
+  const disk = new LocalDisk({ cwd: dir, root: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24 })
+  flipper = spawn('python3', ['-c', FLIPPER, dir, outside], { stdio: 'ignore' })
+  const codes = new Map<string, number>()
+  const tally = (code: string) => codes.set(code, (codes.get(code) ?? 0) + 1)
+  try {
+    // The flipping has begun once the directory has been seen as a link (bounded wait).
+    for (let i = 0; i < 2_000 && !(await lstat(join(dir, 'swap')).then((s) => s.isSymbolicLink(), () => false)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+    for (let i = 0; i < LISTINGS; i++) {
+      let names: string[] | undefined
+      try {
+        names = (await disk.listDir(await disk.resolve('swap'))).map((entry) => entry.name)
+      } catch (error) {
+        const code = (error as { code?: string }).code
+        expect(code, String(error)).toMatch(/^FS_/)
+        tally(`list ${code}`)
+      }
+      if (names !== undefined) {
+        expect(names, 'only the inside directory is ever listed').toEqual(['inside.txt'])
+        tally('list ok')
+      }
+    }
+  } finally {
+    flipper.kill('SIGKILL')
+  }
+  expect((await readdir(outside)).sort(), 'the outside residue was never swept').toEqual([residue, 'outside-only.txt'].sort())
+  console.info(`listing swap race: ${JSON.stringify([...codes.entries()].sort())}`)
 }, STRESS ? 600_000 : 120_000)

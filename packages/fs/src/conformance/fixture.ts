@@ -11,6 +11,8 @@ export interface ConformanceCapabilities {
   specialFiles: boolean
   /** `external.rewriteKeepingMtime` can put a file's mtime back after a same-size rewrite. */
   restoreMtime: boolean
+  /** Files can be made read-only (`external.makeReadOnly`, `chmod a-w` on a disk). Optional for older fixtures. */
+  readOnlyFiles?: boolean
 }
 
 /**
@@ -28,6 +30,8 @@ export interface ExternalWorld {
   /** Makes `name` a symbolic link whose content is `target` (relative targets are relative to the link). */
   symlink?(target: string, name: string): Promise<void>
   mkfifo?(name: string): Promise<void>
+  /** Takes every write permission away from an existing file (`chmod a-w`), keeping its bytes. */
+  makeReadOnly?(name: string): Promise<void>
 }
 
 export interface ConformanceFixture {

@@ -78,6 +78,7 @@ export class Harness {
 
 /** `it`, skipped (visibly, with the reason in its name) when the backend lacks `capability`. */
 export function needs(h: Harness, capability: keyof ConformanceOptions['capabilities']) {
+  // An optional capability left out is one the backend lacks.
   const missing = !h.options.capabilities[capability]
   return (name: string, fn: () => Promise<void>) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn)
 }

@@ -2,6 +2,7 @@ import { describe } from 'vitest'
 import { editClauses } from './edit-clauses'
 import type { ConformanceOptions } from './fixture'
 import { Harness } from './harness'
+import { permissionClauses } from './permission-clauses'
 import { readClauses } from './read-clauses'
 import { robustnessClauses } from './robustness-clauses'
 import { writeClauses } from './write-clauses'
@@ -24,5 +25,6 @@ export function describeConformance(name: string, options: ConformanceOptions): 
     describe('writeText', () => writeClauses(h))
     describe('editText', () => editClauses(h))
     describe('aborts, concurrency and errors', () => robustnessClauses(h))
+    describe('permissions', () => permissionClauses(h))
   })
 }
