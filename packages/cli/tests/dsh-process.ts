@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 export const DSH_BIN = fileURLToPath(new URL('../bin/dsh.js', import.meta.url))
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 const PACKAGES = fileURLToPath(new URL('../../', import.meta.url))
-const LOADED = ['fs', 'fs-local', 'fs-policy', 'tools', 'tool-fs', 'tool-str-replace-editor', 'mcp', 'cli']
+const LOADED = ['fs', 'fs-local', 'fs-policy', 'tools', 'tool-text', 'tool-fs', 'tool-str-replace-editor', 'mcp', 'cli']
 
 /** A spawned `dsh` (and the loader, even in process) loads built `lib/`: say so plainly when missing. */
 export function requireBuild(): void {

@@ -15,10 +15,15 @@ export interface FsTarget {
 
 export type FsEntryType = 'file' | 'directory' | 'other'
 
+/** What an `other` entry is, when the provider knows: tools name it to the model as such. */
+export type FsSpecialKind = 'fifo' | 'socket' | 'device' | 'broken-symlink'
+
 export interface FsInfo {
   version: FsVersion
   type: FsEntryType
   size?: number
+  /** Only for `type: 'other'`; optional, so a provider that cannot tell leaves it out. */
+  special?: FsSpecialKind
 }
 
 /** What an actor learned about a target: it exists at a version, or it does not exist. */

@@ -17,6 +17,8 @@ export const Config = z.object({
   grepLimit: z.number().int().min(1).default(100).describe('Most files one grep returns in files_with_matches and count modes.'),
   grepContentLimit: z.number().int().min(1).default(200).describe('Most matching lines one grep returns in content mode.'),
   listLimit: z.number().int().min(1).default(500).describe('Most entries one list returns.'),
+  staleRefusalObserves: z.boolean().default(false)
+    .describe('A write or edit refused as stale shows the current text and records that version as read (or the file as absent), so the retry can succeed at once.'),
 }).prefault({})
 
 export type Config = z.output<typeof Config>

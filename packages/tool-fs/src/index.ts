@@ -20,10 +20,7 @@ export { globInput } from './glob'
 export { grepInput } from './grep'
 export { listInput } from './list'
 export { multiEditInput } from './multi-edit'
-// Building blocks for sibling tool families (str_replace_editor numbers and windows lines the same way).
-export { buildWindow, skipLines, type SkippedSource, cutCodePoints, linePrefix, type ReadWindow, type WindowLine, type WindowOptions } from './window'
 export { countLines, lineChanges, type LineChanges, snippetAround, type SnippetOptions } from './changes'
-export { resolveTarget } from './paths'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'
 export type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 

@@ -42,6 +42,7 @@ describe('loading', () => {
             file_path: { type: 'string', description: expect.any(String) },
             offset: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
             limit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
+            column: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
           },
           required: ['file_path'],
           additionalProperties: false,
@@ -108,7 +109,7 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b', replaceAll: true })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for edit; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.\n'
+    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for the dsh `edit` tool; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.\n'
       + 'Retry with: {"file_path":"a.txt","old_string":"a","new_string":"b","replace_all":true}')
   })
 
@@ -116,7 +117,7 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('read', { path: 'a.txt', offset: 2 })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "path" for read; did you mean file_path?\nValid arguments: file_path, offset, limit.\n'
+    expect(result.content[0]!.text).toBe('Unknown argument "path" for the dsh `read` tool; did you mean file_path?\nValid arguments: file_path, offset, limit, column.\n'
       + 'Retry with: {"file_path":"a.txt","offset":2}')
     expect(s.log.calls).toEqual([])
   })
