@@ -11,6 +11,6 @@ export const Config = z.object({
     .describe('Files larger than this (bytes) are streamed, so a read costs what its window costs.'),
   editSnippetContext: z.number().int().min(0).default(3)
     .describe('Unchanged lines shown around the first change in an edit result.'),
-}).prefault({})
+}).strict().prefault({})
 
 export type Config = z.output<typeof Config>

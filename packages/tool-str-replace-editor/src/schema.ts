@@ -27,6 +27,6 @@ export const Config = z.object({
   listLimit: z.number().int().positive().default(1000).describe('Most entries a directory `view` lists.'),
   undoDepth: z.number().int().nonnegative().default(10).describe('Edits per file that `undo_edit` can revert.'),
   undoMaxBytes: z.number().int().nonnegative().default(8 * 1024 * 1024).describe('Bytes of previous texts kept for undo, per session.'),
-}).prefault({})
+}).strict().prefault({})
 
 export type EditorConfig = z.output<typeof Config>
