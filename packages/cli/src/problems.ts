@@ -19,6 +19,8 @@ export function formatProblems(configFile: string, problems: EntryProblem[], une
   for (const reason of unexpected) {
     lines.push(`  unexpected error while loading: ${reason instanceof Error ? reason.message : String(reason)}`)
   }
+  // The server a client may already have reached is stopped with the rest: say so, not "tools: (none)".
+  if (problems.some((problem) => problem.id !== '-')) lines.push('  no tools are served: dsh stops rather than serve part of the config')
   lines.push('Fix the config and run dsh start again; the config file was not modified.')
   return lines.join('\n') + '\n'
 }

@@ -23,8 +23,9 @@ const Config = z.object({
   debug: z.boolean().optional().describe('SDK debug mode: talk to envd at `sandboxUrl` directly (the emulator).'),
   sandboxUrl: z.string().optional(),
   domain: z.string().optional(),
-  requestTimeoutMs: z.number().int().nonnegative().optional(),
-}).refine(
+  requestTimeoutMs: z.number().int().nonnegative().optional()
+    .describe('Deadline of each request to the sandbox in ms (SDK default 60 s); a call past it fails FS_IO_ERROR, so a lost connection never hangs.'),
+}).strict().refine(
   (config) => [config.sandbox, config.sandboxId, config.template].filter((value) => value !== undefined).length === 1,
   { message: 'give exactly one of `sandboxId` (connect), `template` (create) or `sandbox` (an instance)' },
 )

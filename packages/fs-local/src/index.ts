@@ -22,7 +22,7 @@ export const Config = z.object({
   maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText), and largest text an edit may produce.'),
   memoryBudgetBytes: z.number().int().positive().optional()
     .describe('Memory that whole-file reads and edits may hold at once in this process (default 2 GiB); past it they wait their turn. Shared by every provider in the process: the smallest configured value wins.'),
-}).prefault({})
+}).strict().prefault({})
 
 export type LocalFileSystemConfig = z.input<typeof Config>
 

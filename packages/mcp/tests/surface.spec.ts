@@ -115,8 +115,9 @@ describe('the tool list', () => {
   it('comes in the same order whichever tool plugin loaded first', async () => {
     await using temp = await tempDir()
     const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name)
-    expect(await names(await stack(temp.dir, 'fs-first'))).toEqual(NAMES)
-    expect(await names(await stack(temp.dir, 'editor-first'))).toEqual(NAMES)
+    const fsFirst = await names(await stack(temp.dir, 'fs-first'))
+    expect(fsFirst).toEqual(expect.arrayContaining(NAMES))
+    expect(await names(await stack(temp.dir, 'editor-first'))).toEqual(fsFirst)
   })
 })
 
@@ -125,7 +126,7 @@ describe('the instructions and descriptions', () => {
     await using temp = await tempDir()
     const client = await stack(temp.dir)
     const { tools: listed } = await client.listTools()
-    expect(listed.map((tool) => tool.name)).toEqual(NAMES)
+    expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(NAMES))
     const texts: Record<string, string> = { instructions: client.getInstructions() ?? '' }
     for (const tool of listed) {
       texts[`${tool.name} description`] = tool.description ?? ''
@@ -150,7 +151,7 @@ describe('dsh start over stdio', () => {
     const { client } = await stdioClient(temp.dir)
     try {
       const { tools: listed } = await client.listTools()
-      expect(listed.map((tool) => tool.name)).toEqual(NAMES)
+      expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(NAMES))
       expect(listed.find((tool) => tool.name === 'read')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
       expect(await call(client, 'read', { file_path: 'a.txt', wait_for_previous: true })).toMatchObject({ ok: true })
       expect(bareToolMentions(client.getInstructions() ?? '', NAMES)).toEqual([])

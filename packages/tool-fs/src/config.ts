@@ -19,6 +19,6 @@ export const Config = z.object({
   listLimit: z.number().int().min(1).default(500).describe('Most entries one list returns.'),
   staleRefusalObserves: z.boolean().default(false)
     .describe('A write or edit refused as stale shows the current text and records that version as read (or the file as absent), so the retry can succeed at once.'),
-}).prefault({})
+}).strict().prefault({})
 
 export type Config = z.output<typeof Config>

@@ -29,6 +29,6 @@ export const Config = z.object({
   undoMaxBytes: z.number().int().nonnegative().default(8 * 1024 * 1024).describe('Bytes of previous texts kept for undo, per session.'),
   staleRefusalObserves: z.boolean().default(false)
     .describe('A `str_replace` or `insert` refused as stale shows the current text and records that version as viewed (or the file as absent), so the retry can succeed at once.'),
-}).prefault({})
+}).strict().prefault({})
 
 export type EditorConfig = z.output<typeof Config>
