@@ -1,6 +1,7 @@
 import { describe } from 'vitest'
 import { editClauses } from './edit-clauses'
 import type { ConformanceOptions } from './fixture'
+import { fusedClauses } from './fused-clauses'
 import { Harness } from './harness'
 import { permissionClauses } from './permission-clauses'
 import { readClauses } from './read-clauses'
@@ -26,5 +27,6 @@ export function describeConformance(name: string, options: ConformanceOptions): 
     describe('editText', () => editClauses(h))
     describe('aborts, concurrency and errors', () => robustnessClauses(h))
     describe('permissions', () => permissionClauses(h))
+    describe('inspect and resolveForMutation', () => fusedClauses(h))
   })
 }
