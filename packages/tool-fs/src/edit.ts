@@ -4,7 +4,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import { type LineChanges, lineChanges } from './changes'
 import type { Config } from './config'
-import { resolveTarget } from './paths'
+import { mutationTarget } from './paths'
 import { renderEdit, renderFailure } from './render'
 import { cutCodePoints, type WindowLine } from './window'
 
@@ -38,7 +38,7 @@ export function editTool(ctx: Context, config: Config) {
         throw new ToolError('INVALID_ARGUMENTS', 'old_string and new_string are identical, so the edit would change nothing.')
       }
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        const target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editText(
           target,

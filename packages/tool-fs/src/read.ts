@@ -3,7 +3,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { resolveTarget } from './paths'
+import { inspectPath } from './paths'
 import { renderFailure, renderRead } from './render'
 import { buildWindow, skipLines } from './window'
 
@@ -14,8 +14,8 @@ export const readInput = z.object({
 })
 
 /**
- * `read`: one `stat` routes the call. A miss is an observation (`absent`) that lets the policy
- * allow a guarded create; a regular file is windowed and recorded `present` at the stat's version.
+ * `read`: one `inspect` (the stat, with the text of a small file) routes the call. A miss is an
+ * observation (`absent`) that lets the policy allow a guarded create; a regular file is windowed and recorded `present` at the stat's version.
  * No second stat confirms it: a writer racing the read can only make a later guarded edit stale.
  */
 export function readTool(ctx: Context, config: Config) {
@@ -32,9 +32,9 @@ export function readTool(ctx: Context, config: Config) {
     concurrency: 'shared',
     async execute(input, exec) {
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        // The provider's one step: target, stat and, for a small file, its text.
+        const { target, info, text } = await inspectPath(ctx, input.file_path, exec, config.readStreamThreshold)
         const path = target.displayPath
-        const info = await ctx.fs.stat(target, exec.signal)
         if (info === undefined) {
           ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
           throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
@@ -45,10 +45,9 @@ export function readTool(ctx: Context, config: Config) {
           throw new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
         }
         const offset = input.offset ?? 1
-        const small = info.size !== undefined && info.size <= config.readStreamThreshold
         // Large files: the lines before the window are skipped as bytes, never decoded.
-        const source = small
-          ? { firstLine: 1, chunks: [await ctx.fs.readText(target, exec.signal)] }
+        const source = text !== undefined
+          ? { firstLine: 1, chunks: [text] }
           : await skipLines(ctx.fs.streamBytes(target, exec.signal), offset, path)
         const window = await buildWindow(source.chunks, {
           offset,

@@ -3,7 +3,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges } from './changes'
-import { resolveTarget } from './paths'
+import { mutationTarget } from './paths'
 import { renderFailure, renderWrite } from './render'
 
 export const writeInput = z.object({
@@ -30,7 +30,7 @@ export function writeTool(ctx: Context) {
     concurrency: 'exclusive',
     async execute(input, exec) {
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        const target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
