@@ -1,4 +1,4 @@
-import { FileSystem, type FsEditRequest, type FsListOptions, type FsResolveOptions, type FsTarget, type FsVersion, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import { FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsTarget, type FsVersion, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
 import { posix } from 'node:path'
@@ -60,6 +60,14 @@ export class E2BFileSystem extends FileSystem {
 
   resolve(path: string, opts?: FsResolveOptions) {
     return this.ready.resolve(path, opts)
+  }
+
+  override resolveForMutation(path: string, opts?: FsResolveOptions) {
+    return this.ready.resolveForMutation(path, opts)
+  }
+
+  override inspect(path: string, opts?: FsInspectOptions) {
+    return this.ready.inspect(path, opts)
   }
 
   stat(target: FsTarget, signal?: AbortSignal) {

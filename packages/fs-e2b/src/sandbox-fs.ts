@@ -1,13 +1,15 @@
 import {
   checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted, toListing,
-  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
-  type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions,
+  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
-import { parseList, parseRead, parseResolve, parseStatLine } from './parse'
-import { uploadAndPublish } from './publish'
+import { Identities } from './identities'
+import { inspectAt } from './inspect'
+import { parseIdentity, parseList, parseRead, parseStatLine } from './parse'
+import { pathMoved, publish } from './publish'
 import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
 import { statusOf } from './status'
@@ -44,6 +46,7 @@ export class SandboxFs {
   readonly cwd: string
   readonly home: string
   #lock = new KeyedLock<FsTargetKey>()
+  #identities = new Identities()
 
   constructor(options: SandboxFsOptions) {
     this.sandbox = options.sandbox
@@ -52,17 +55,24 @@ export class SandboxFs {
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
-    throwIfAborted(opts.signal, path)
-    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
-      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path: String(path) })
-    }
-    const base = opts.cwd === undefined ? this.cwd : posix.resolve(this.cwd, this.#expandHome(opts.cwd))
-    const absolute = posix.resolve(base, this.#expandHome(path))
+    const absolute = this.#absolute(path, opts)
     const result = await this.#run(RESOLVE, [absolute], absolute, opts.signal)
     if (result.exitCode !== 0) throw statusError(result, absolute)
-    const resolved = parseResolve(result.output, absolute)
-    const key = resolved.kind === 'real' ? resolved.path : posix.join(resolved.parent, posix.basename(absolute))
-    return { targetKey: key as FsTargetKey, displayPath: absolute }
+    const { identity } = parseIdentity(result.output, absolute)
+    this.#identities.learn(absolute, identity)
+    return { targetKey: identity.key as FsTargetKey, displayPath: absolute }
+  }
+
+  /** From memory when the path or its directory was seen; every publication checks the key again. */
+  async resolveForMutation(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    const absolute = this.#absolute(path, opts)
+    const key = this.#identities.recall(absolute)
+    return key === undefined ? this.resolve(path, opts) : { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const absolute = this.#absolute(path, opts)
+    return inspectAt(this.sandbox, absolute, opts, this.#identities)
   }
 
   async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
@@ -134,8 +144,8 @@ export class SandboxFs {
         checkWriteGuard(current?.info, expected, path)
         const plan = planWrite(current?.bytes ?? null, content, path)
         try {
-          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes,
-            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, signal)
+          const info = await publish(this.sandbox, target.targetKey, path, plan.bytes,
+            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, this.#identities, signal)
           return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
         } catch (error) {
           // Without a guard, losing a race only means the plan was made from old bytes: plan again.
@@ -161,7 +171,7 @@ export class SandboxFs {
           return { version: current!.info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
         }
         try {
-          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal)
+          const info = await publish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, this.#identities, signal)
           return { version: info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
         } catch (error) {
           if (expected !== undefined || !lostRace(error)) throw error
@@ -218,14 +228,25 @@ export class SandboxFs {
     }
   }
 
+  /** The lexically absolute path of `path` (no round trip), or `FS_INVALID_PATH`. */
+  #absolute(path: string, opts: FsResolveOptions): string {
+    throwIfAborted(opts.signal, path)
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
+      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path: String(path) })
+    }
+    const base = opts.cwd === undefined ? this.cwd : posix.resolve(this.cwd, this.#expandHome(opts.cwd))
+    return posix.resolve(base, this.#expandHome(path))
+  }
+
   #expandHome(path: string): string {
     if (path === '~') return this.home
     return path.startsWith('~/') ? posix.join(this.home, path.slice(2)) : path
   }
 }
 
+/** A competitor's publication; a path that now leads elsewhere is not one, and a retry would not help. */
 function lostRace(error: unknown): boolean {
-  return FsError.is(error, 'FS_STALE_VERSION') || FsError.is(error, 'FS_NOT_OBSERVED')
+  return (FsError.is(error, 'FS_STALE_VERSION') || FsError.is(error, 'FS_NOT_OBSERVED')) && !pathMoved(error)
 }
 
 function backoff(attempt: number): Promise<void> {
