@@ -1,3 +1,4 @@
+import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import type { Identity } from './parse'
 
@@ -37,4 +38,13 @@ export class Identities {
     this.#keys.set(path, key)
     if (this.#keys.size > MAX_ENTRIES) this.#keys.delete(this.#keys.keys().next().value!)
   }
+}
+
+const bySandbox = new WeakMap<Sandbox, Identities>()
+
+/** What is known of one sandbox's paths, shared by every provider talking to it (realpaths are the sandbox's, not a provider's). */
+export function identitiesOf(sandbox: Sandbox): Identities {
+  let identities = bySandbox.get(sandbox)
+  if (!identities) bySandbox.set(sandbox, identities = new Identities())
+  return identities
 }

@@ -3,7 +3,7 @@ import type { Sandbox } from 'e2b'
 import { randomBytes } from 'node:crypto'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
-import type { Identities } from './identities'
+import { type Identities, identitiesOf } from './identities'
 import { parseIdentity, parseStatLine } from './parse'
 import { PUBLISH, STAT } from './scripts'
 import { controlCommand, runControl } from './shell'
@@ -34,11 +34,12 @@ export function pathMoved(error: unknown): boolean {
  * `INLINE_COMMAND_MAX` travels inside the publishing command: one round trip. Larger content is
  * uploaded next to the key first: two. The upload is the last step that honours `signal`; the
  * publishing command, once sent, runs to the end, so a commit is never left half done and the
- * version it reports is the one it made. What the command saw of `path` goes to `identities`.
+ * version it reports is the one it made. What the command saw of `path` is remembered.
  */
-export async function publish(
-  sandbox: Sandbox, key: string, path: string, bytes: Uint8Array, publication: Publication, identities: Identities, signal?: AbortSignal,
+export async function uploadAndPublish(
+  sandbox: Sandbox, key: string, path: string, bytes: Uint8Array, publication: Publication, signal?: AbortSignal,
 ): Promise<FsInfo> {
+  const identities = identitiesOf(sandbox)
   const stageDir = posix.join(posix.dirname(key), `.dsh-stage-${randomBytes(8).toString('hex')}`)
   const stage = posix.join(stageDir, posix.basename(key))
   const expected = publication.mode === 'replace' ? publication.version : ''

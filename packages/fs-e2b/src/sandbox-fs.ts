@@ -6,10 +6,10 @@ import {
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
-import { Identities } from './identities'
+import { type Identities, identitiesOf } from './identities'
 import { inspectAt } from './inspect'
 import { parseIdentity, parseList, parseRead, parseStatLine } from './parse'
-import { pathMoved, publish } from './publish'
+import { pathMoved, uploadAndPublish } from './publish'
 import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
 import { statusOf } from './status'
@@ -46,12 +46,13 @@ export class SandboxFs {
   readonly cwd: string
   readonly home: string
   #lock = new KeyedLock<FsTargetKey>()
-  #identities = new Identities()
+  #identities: Identities
 
   constructor(options: SandboxFsOptions) {
     this.sandbox = options.sandbox
     this.cwd = options.cwd
     this.home = options.home
+    this.#identities = identitiesOf(options.sandbox)
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -144,8 +145,8 @@ export class SandboxFs {
         checkWriteGuard(current?.info, expected, path)
         const plan = planWrite(current?.bytes ?? null, content, path)
         try {
-          const info = await publish(this.sandbox, target.targetKey, path, plan.bytes,
-            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, this.#identities, signal)
+          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes,
+            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, signal)
           return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
         } catch (error) {
           // Without a guard, losing a race only means the plan was made from old bytes: plan again.
@@ -171,7 +172,7 @@ export class SandboxFs {
           return { version: current!.info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
         }
         try {
-          const info = await publish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, this.#identities, signal)
+          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal)
           return { version: info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
         } catch (error) {
           if (expected !== undefined || !lostRace(error)) throw error

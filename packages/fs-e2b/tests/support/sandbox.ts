@@ -61,11 +61,14 @@ const plugin = <T>(module: { default?: T }) => (module.default ?? module) as T
 export async function startToolStack(url: string, cwd: string): Promise<ToolStack> {
   const ctx = new Context()
   const fibers: { dispose(): unknown }[] = []
-  for (const [entry, config] of [[E2BFileSystem, { sandboxId: 'emulated', debug: true, sandboxUrl: url, cwd }], [plugin(toolsModule)], [plugin(policyModule)], [plugin(toolFsModule)]] as const) {
-    const fiber = ctx.plugin(entry as never, config)
+  const load = async (fiber: ReturnType<Context['plugin']>) => {
     await fiber
     fibers.unshift(fiber)
   }
+  await load(ctx.plugin(E2BFileSystem, { sandboxId: 'emulated', debug: true, sandboxUrl: url, cwd }))
+  await load(ctx.plugin(plugin(toolsModule)))
+  await load(ctx.plugin(plugin(policyModule)))
+  await load(ctx.plugin(plugin(toolFsModule)))
   const session = {}
   return {
     call: (name, args) => ctx.tools.execute({ name, arguments: args, agent: { session } }),
