@@ -17,7 +17,7 @@ const MAX_ATTEMPTS = 10
  */
 export async function inspectAt(sandbox: Sandbox, path: string, opts: FsInspectOptions, identities: Identities): Promise<FsInspection> {
   const { signal } = opts
-  const bound = opts.textUpTo === undefined ? '' : String(Math.max(0, Math.floor(opts.textUpTo)))
+  const bound = textBound(opts.textUpTo)
   for (let attempt = 1; ; attempt++) {
     throwIfAborted(signal, path)
     let result
@@ -41,4 +41,11 @@ export async function inspectAt(sandbox: Sandbox, path: string, opts: FsInspectO
     if (snapshot.consistent) return { target, info: snapshot.info, text: decodeText(snapshot.bytes, path).text }
     if (attempt >= MAX_ATTEMPTS) throw new FsError('FS_IO_ERROR', `${path} kept changing while it was read`, { path })
   }
+}
+
+/** `textUpTo` as the script's integer argument, with the default's answers at the edges ('' = no text). */
+function textBound(upTo: number | undefined): string {
+  if (upTo === undefined || upTo < 0) return ''
+  // NaN and Infinity bound nothing (`size > NaN` is false); bash arithmetic is 64-bit.
+  return Number.isNaN(upTo) || upTo >= Number.MAX_SAFE_INTEGER ? String(Number.MAX_SAFE_INTEGER) : String(Math.floor(upTo))
 }

@@ -19,6 +19,8 @@ export function fusedClauses(h: Harness): void {
     await h.external.write('f.txt', '12345')
     expect(await h.fs.inspect(h.fixture.path('f.txt'), { textUpTo: 5 })).toHaveProperty('text', '12345')
     expect(await h.fs.inspect(h.fixture.path('f.txt'), { textUpTo: 4 })).not.toHaveProperty('text')
+    expect(await h.fs.inspect(h.fixture.path('f.txt'), { textUpTo: Infinity })).toHaveProperty('text', '12345')
+    expect(await h.fs.inspect(h.fixture.path('f.txt'), { textUpTo: -1 })).not.toHaveProperty('text')
     const plain = await h.fs.inspect(h.fixture.path('f.txt'))
     expect(plain).not.toHaveProperty('text')
     expect(plain.info).toMatchObject({ type: 'file', size: 5 })
