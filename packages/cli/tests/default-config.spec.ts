@@ -20,7 +20,7 @@ describe('the default cordis.yml', () => {
     await using temp = await tempDir()
     const { child, stderr, done } = await startDsh([], temp.dir)
     expect(stderr()).toContain(`files      @deepseek-ai/dsh-fs-local  (root ${temp.dir}, cwd ${temp.dir})\n`)
-    expect(stderr()).toContain('tools      edit, read, str_replace_editor, write\n')
+    expect(stderr()).toContain('tools      edit, glob, grep, list, multi_edit, read, str_replace_editor, write\n')
     expect(stderr()).toContain('transport  stdio\n')
     child.stdin!.end()
     const run = await done

@@ -12,6 +12,7 @@ describe('docs/tools.md', () => {
     const doc = await read('docs/tools.md')
     const transcripts = [
       await read('packages/tool-fs/tests/__transcripts__/main-flows.txt'),
+      await read('packages/tool-fs/tests/__transcripts__/discovery-flows.txt'),
       await read('packages/tool-str-replace-editor/tests/transcript.txt'),
     ]
     const quotes = [...doc.matchAll(/^```text\n([\s\S]*?)^```$/gm)].map((match) => match[1]!.trimEnd())

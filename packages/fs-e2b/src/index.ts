@@ -1,9 +1,13 @@
-import { FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsTarget, type FsVersion, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import {
+  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget, type FsVersion,
+  type FsWalkOptions, type FsWriteIntent,
+} from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { z } from 'zod'
 import { openSandbox, probeSandbox } from './connect'
+import { searchSandbox, walkSandbox } from './discovery'
 import { SandboxFs } from './sandbox-fs'
 
 export { SandboxFs, type SandboxFsOptions } from './sandbox-fs'
@@ -96,6 +100,14 @@ export class E2BFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal) {
     return this.ready.editText(target, edit, expected, signal)
+  }
+
+  override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal) {
+    return walkSandbox(this.ready.sandbox, root, options, signal)
+  }
+
+  override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal) {
+    return searchSandbox(this.ready.sandbox, root, options, signal)
   }
 
   private get ready(): SandboxFs {

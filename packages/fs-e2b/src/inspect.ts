@@ -1,4 +1,4 @@
-import { decodeText, FsError, type FsInspection, type FsInspectOptions, type FsTargetKey, throwIfAborted } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsInspection, type FsInspectOptions, type FsTargetKey, throwIfAborted } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
 import { statusError, toFsError } from './errors'
 import type { Identities } from './identities'
@@ -13,9 +13,12 @@ const MAX_ATTEMPTS = 10
 /**
  * `inspect` in one command (`INSPECT`): the key, the stat and, for a regular file within
  * `textUpTo`, the text of exactly the version reported. It answers what `resolve`, `stat` and
- * `readText` would, one after the other, with one round trip instead of three.
+ * `readText` would, one after the other, with one round trip instead of three. `decode` is
+ * `readText`'s decoding (and its memory reservation).
  */
-export async function inspectAt(sandbox: Sandbox, path: string, opts: FsInspectOptions, identities: Identities): Promise<FsInspection> {
+export async function inspectAt(
+  sandbox: Sandbox, path: string, opts: FsInspectOptions, identities: Identities, decode: (bytes: Uint8Array) => Promise<string>,
+): Promise<FsInspection> {
   const { signal } = opts
   const bound = textBound(opts.textUpTo)
   for (let attempt = 1; ; attempt++) {
@@ -38,7 +41,7 @@ export async function inspectAt(sandbox: Sandbox, path: string, opts: FsInspectO
     const lines = rest.split('\n')
     if (lines.length < 3) return { target, info: parseStatLine(lines[0]!, path) }
     const snapshot = parseRead(rest, path)
-    if (snapshot.consistent) return { target, info: snapshot.info, text: decodeText(snapshot.bytes, path).text }
+    if (snapshot.consistent) return { target, info: snapshot.info, text: await decode(snapshot.bytes) }
     if (attempt >= MAX_ATTEMPTS) throw new FsError('FS_IO_ERROR', `${path} kept changing while it was read`, { path })
   }
 }

@@ -1,5 +1,6 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, planEdit, planWrite, throwIfAborted, toListing,
+  checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock,
+  type MemoryBudget, planEdit, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
   type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions,
   type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
@@ -33,6 +34,10 @@ export interface SandboxFsOptions {
   cwd: string
   /** What `~` expands to. */
   home: string
+  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  maxTextBytes?: number
+  /** What reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
 }
 
 /**
@@ -46,12 +51,16 @@ export class SandboxFs {
   readonly cwd: string
   readonly home: string
   #lock = new KeyedLock<FsTargetKey>()
+  #maxTextBytes: number
+  #budget: MemoryBudget
   #identities: Identities
 
   constructor(options: SandboxFsOptions) {
     this.sandbox = options.sandbox
     this.cwd = options.cwd
     this.home = options.home
+    this.#maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
+    this.#budget = options.memoryBudget ?? processMemoryBudget()
     this.#identities = identitiesOf(options.sandbox)
   }
 
@@ -73,7 +82,7 @@ export class SandboxFs {
 
   inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
     const absolute = this.#absolute(path, opts)
-    return inspectAt(this.sandbox, absolute, opts, this.#identities)
+    return inspectAt(this.sandbox, absolute, opts, this.#identities, (bytes) => this.#decode(bytes, absolute, opts.signal))
   }
 
   async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
@@ -90,7 +99,7 @@ export class SandboxFs {
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
     const path = target.displayPath
     throwIfAborted(signal, path)
-    return decodeText(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path).text
+    return this.#decode(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path, signal)
   }
 
   streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
@@ -167,18 +176,21 @@ export class SandboxFs {
         const current = observed.kind === 'present' ? observed : undefined
         // The version is judged before any matching, so a stale edit never reports a match error.
         checkEditGuard(current?.info, expected, path)
-        const plan = planEdit(current!.bytes!, edit, path)
-        if (sameBytes(plan.bytes, current!.bytes!)) {
-          return { version: current!.info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
-        }
+        // The old bytes are already here; the reservation covers their text and the new text and bytes.
+        const release = await this.#budget.reserve(EDIT_COST_PER_BYTE * current!.bytes!.length, `editing ${path}`, path, signal)
         try {
+          const plan = planEdit(current!.bytes!, edit, path, this.#maxTextBytes)
+          const outcome = { before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+          if (sameBytes(plan.bytes, current!.bytes!)) return { version: current!.info.version, ...outcome }
           const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal)
-          return { version: info.version, before: plan.before, after: plan.after, replacements: plan.replacements }
+          return { version: info.version, ...outcome }
         } catch (error) {
           if (expected !== undefined || !lostRace(error)) throw error
           if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
-          await backoff(attempt)
+        } finally {
+          release()
         }
+        await backoff(attempt)
       }
     })
   }
@@ -227,6 +239,11 @@ export class SandboxFs {
     } catch (error) {
       throw toFsError(error, path, signal)
     }
+  }
+
+  /** The text of a file's bytes, with the memory for it reserved from the budget while it is built. */
+  #decode(bytes: Uint8Array, path: string, signal?: AbortSignal): Promise<string> {
+    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
   }
 
   /** The lexically absolute path of `path` (no round trip), or `FS_INVALID_PATH`. */

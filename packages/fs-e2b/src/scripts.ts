@@ -12,11 +12,11 @@
  * The text of a script, raw (backslashes reach bash untouched). A template literal cannot hold a
  * bare dollar-brace, so the scripts write it escaped and this tag removes the escape.
  */
-function sh(strings: TemplateStringsArray): string {
+export function sh(strings: TemplateStringsArray): string {
   return strings.raw.join('').replaceAll('\\${', '${')
 }
 
-const PRELUDE = sh`set -u -o pipefail
+export const PRELUDE = sh`set -u -o pipefail
 printf '\036dsh\036'
 stat_of() { stat -L -c '%f %s %d:%i:%s:%.9Y:%.9Z' -- "$1" 2>/dev/null; }
 # Sets $kind from a stat line's hex mode (a variable, not output: no subshell to fork).

@@ -1,9 +1,11 @@
 import {
-  FileSystem, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
+  FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
+  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Context } from 'cordis'
 import { z } from 'zod'
+import { searchDisk, walkDisk } from './discovery'
 import { LocalDisk } from './local-disk'
 
 export { LocalDisk, type LocalDiskOptions } from './local-disk'
@@ -16,7 +18,9 @@ export const Config = z.object({
   cwd: z.string().min(1).default(() => process.cwd()).describe('Where relative paths resolve from.'),
   root: z.string().min(1).optional().describe('Containment root: targets whose real location is outside it fail FS_OUTSIDE_ROOT.'),
   diffMaxBytes: z.number().int().nonnegative().default(MiB / 2).describe('Above this size, mutations report no `before` text.'),
-  maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText).'),
+  maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText), and largest text an edit may produce.'),
+  memoryBudgetBytes: z.number().int().positive().optional()
+    .describe('Memory that whole-file reads and edits may hold at once in this process (default 2 GiB); past it they wait their turn. Shared by every provider in the process: the smallest configured value wins.'),
 }).prefault({})
 
 export type LocalFileSystemConfig = z.input<typeof Config>
@@ -29,8 +33,8 @@ export class LocalFileSystem extends FileSystem {
   /** `disk` lets a host supply an already-built (for example instrumented) I/O core; Cordis never passes it. */
   constructor(ctx: Context, config: LocalFileSystemConfig = {}, disk?: LocalDisk) {
     super(ctx)
-    const options = Config.parse(config)
-    this.disk = disk ?? new LocalDisk(options)
+    const { memoryBudgetBytes, ...options } = Config.parse(config)
+    this.disk = disk ?? new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes) })
   }
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
@@ -63,6 +67,14 @@ export class LocalFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     return this.disk.editText(target, edit, expected, signal)
+  }
+
+  override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return walkDisk(this.disk.containment, root, options, signal)
+  }
+
+  override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return searchDisk(this.disk.containment, root, options, signal)
   }
 }
 

@@ -1,6 +1,7 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, FsError, KeyedLock, listingWindow, planEdit, planStyledWrite, planWrite,
-  throwIfAborted, toListing, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
+  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock, listingWindow,
+  type MemoryBudget, planEdit, planStyledWrite, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
   type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { readdir, realpath } from 'node:fs/promises'
@@ -69,6 +70,8 @@ export interface LocalDiskOptions {
   maxTextBytes: number
   /** Chunk size of `streamText`, in bytes. */
   streamChunkBytes?: number
+  /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
   /**
    * Instrumentation: awaited after the content is staged and before the publication point, so a
    * test can act as a competing process in exactly that window. Not part of the provider's config.
@@ -86,11 +89,13 @@ export class LocalDisk {
   readonly containment: Containment
   #options: LocalDiskOptions
   #lock = new KeyedLock<FsTargetKey>()
+  #budget: MemoryBudget
   /** Directories already swept for dead writers' staging by this instance. */
   #swept = new Set<string>()
 
   constructor(options: LocalDiskOptions) {
     this.#options = options
+    this.#budget = options.memoryBudget ?? processMemoryBudget()
     this.cwd = absolutePath(options.cwd, process.cwd())
     this.containment = new Containment(options.root, this.cwd)
   }
@@ -122,9 +127,12 @@ export class LocalDisk {
       const opened = await openRegular(target.targetKey, display)
       try {
         await this.containment.check(opened.real, display)
-        const bytes = await readAll(opened, this.#options.maxTextBytes, display)
-        throwIfAborted(signal, display)
-        return decodeText(bytes, display).text
+        const cost = TEXT_COST_PER_BYTE * Math.min(Number(opened.stats.size), this.#options.maxTextBytes)
+        return await this.#budget.with(cost, `reading ${display}`, display, signal, async () => {
+          const bytes = await readAll(opened, this.#options.maxTextBytes, display)
+          throwIfAborted(signal, display)
+          return decodeText(bytes, display).text
+        })
       } finally {
         await opened.handle.close().catch(() => {})
       }
@@ -243,22 +251,27 @@ export class LocalDisk {
       throwIfAborted(signal, display)
       const found = await this.#find(target, display)
       const { probe: current } = found
+      let releaseMemory = () => {}
       try {
         // An unanchored parent was not checked yet: being outside the root is the first answer.
         if (found.anchor === undefined && current.kind !== 'file') await this.#checkReal(target)
         // The guard runs before any matching: a stale edit never reports a match error.
         checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
         if (current.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
-        const bytes = await readAll(current.opened, this.#options.maxTextBytes, display)
+        const { maxTextBytes } = this.#options
+        // Reserved before the file is read, held until the new bytes are published.
+        releaseMemory = await this.#budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), `editing ${display}`, display, signal)
+        const bytes = await readAll(current.opened, maxTextBytes, display)
         found.release()
-        const plan = planEdit(bytes, edit, display)
+        const plan = planEdit(bytes, edit, display, maxTextBytes)
         const before = bytes.length <= this.#options.diffMaxBytes ? plan.before : null
-        const outcome = { before, after: plan.after, replacements: plan.replacements }
+        const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
         // An edit that changes no byte publishes nothing: the file and its version stay as they are.
         if (Buffer.from(plan.bytes).equals(bytes)) return { version: current.info.version, ...outcome }
         const version = await this.#publish(found, plan.bytes, 'replace-at-version', display, signal)
         return { version, ...outcome, ...detachedLinks(current) }
       } finally {
+        releaseMemory()
         await found.close()
       }
     })

@@ -25,7 +25,7 @@ describe('spliceLiteral', () => {
   })
 
   it('does not count overlapping matches twice', () => {
-    expect(spliceLiteral('aaaa', edit('aa', 'b', true))).toEqual({ text: 'bb', replacements: 2 })
+    expect(spliceLiteral('aaaa', edit('aa', 'b', true))).toMatchObject({ text: 'bb', replacements: 2 })
   })
 
   it('leaves lone carriage returns alone', () => {
@@ -57,8 +57,26 @@ describe('spliceLiteral', () => {
         const count = normalized.split(span.replaceAll('\r\n', '\n')).length - 1
         fc.pre(count > 0)
         const result = spliceLiteral(text, edit(span, span, true))
-        expect(result).toEqual({ text, replacements: count })
+        expect(result).toMatchObject({ text, replacements: count, lines: { changes: [], added: 0, removed: 0 } })
       }),
     )
+  })
+})
+
+describe('spliceLiteral size bound', () => {
+  it('refuses a result above maxBytes before building it', () => {
+    // 500 KB of single-byte matches, each replaced by 1 KB: 500 MB if it were built.
+    const text = 'a'.repeat(500_000)
+    const started = process.memoryUsage().rss
+    expect(code(() => spliceLiteral(text, edit('a', 'b'.repeat(1000), true), 'big.txt', { maxBytes: 256 * 1024 * 1024 }))).toBe('FS_TOO_LARGE')
+    expect(process.memoryUsage().rss - started).toBeLessThan(100 * 1024 * 1024)
+  })
+
+  it('counts the result exactly: CRLFs in the replaced spans and multibyte text included', () => {
+    const text = 'é\r\nx\r\né\r\nx\r\n'
+    const request = edit('é\nx', 'ü\nyy', true)
+    const size = Buffer.byteLength(spliceLiteral(text, request).text)
+    expect(spliceLiteral(text, request, undefined, { maxBytes: size }).text).toBe('ü\r\nyy\r\nü\r\nyy\r\n')
+    expect(code(() => spliceLiteral(text, request, undefined, { maxBytes: size - 1 }))).toBe('FS_TOO_LARGE')
   })
 })

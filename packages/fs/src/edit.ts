@@ -1,10 +1,21 @@
+import { Buffer } from 'node:buffer'
 import { FsError } from './errors'
+import { occurrencesAt, type SpliceLines, spliceLines } from './lines'
 import { dominantLineEnding, normalizeLineEndings } from './text'
 import type { FsEditRequest } from './types'
 
 export interface SpliceResult {
   text: string
   replacements: number
+  /** Where the replacements landed, by line of the new text. */
+  lines: SpliceLines
+}
+
+export interface SpliceLimits {
+  /** Largest result, in UTF-8 bytes: a bigger one fails `FS_TOO_LARGE` before it is built. */
+  maxBytes?: number
+  /** The UTF-8 size of `text`, when the caller knows it (else it is measured). */
+  textBytes?: number
 }
 
 /**
@@ -28,12 +39,6 @@ function rawOffsetMapper(text: string): (offset: number) => number {
   }
 }
 
-function lineOf(text: string, offset: number): number {
-  let line = 1
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++
-  return line
-}
-
 /**
  * Replaces `oldString` with `newString` literally (no `$` patterns, no fuzzy matching).
  *
@@ -41,7 +46,7 @@ function lineOf(text: string, offset: number): number {
  * bytes outside it stay identical, mixed line endings stay mixed, and line breaks in the inserted
  * text take the file's dominant line ending. An edit that changes nothing leaves the text identical.
  */
-export function spliceLiteral(text: string, edit: FsEditRequest, path?: string): SpliceResult {
+export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, limits: SpliceLimits = {}): SpliceResult {
   const oldString = normalizeLineEndings(edit.oldString)
   const newString = normalizeLineEndings(edit.newString)
   const where = path ?? 'the file'
@@ -57,11 +62,12 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string):
     throw new FsError('FS_EDIT_NOT_FOUND', `old_string was not found in ${where}`, { path })
   }
   if (matches.length > 1 && !edit.replaceAll) {
-    const lines = matches.slice(0, 10).map((at) => lineOf(normalized, at))
+    const occurrences = occurrencesAt(normalized, matches)
+    const shown = occurrences.lines.slice(0, 10)
     throw new FsError(
       'FS_AMBIGUOUS_EDIT',
-      `old_string occurs ${matches.length} times in ${where} (lines ${lines.join(', ')}${matches.length > 10 ? ', …' : ''})`,
-      { path },
+      `old_string occurs ${matches.length} times in ${where} (lines ${shown.join(', ')}${occurrences.lines.length > 10 || occurrences.truncated ? ', …' : ''})`,
+      { path, occurrences },
     )
   }
 
@@ -71,20 +77,58 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string):
   while (prefix < shortest && oldString[prefix] === newString[prefix]) prefix++
   let suffix = 0
   while (suffix < shortest - prefix && oldString[oldString.length - 1 - suffix] === newString[newString.length - 1 - suffix]) suffix++
-  if (prefix === oldString.length && prefix === newString.length) return { text, replacements: matches.length }
+  if (prefix === oldString.length && prefix === newString.length) {
+    return { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
+  }
 
   const eol = dominantLineEnding(text)
   let inserted = newString.slice(prefix, newString.length - suffix)
   if (eol === '\r\n') inserted = inserted.replaceAll('\n', '\r\n')
   const toRaw = rawOffsetMapper(text)
+  const starts: number[] = []
+  const ends: number[] = []
+  for (const at of matches) {
+    starts.push(toRaw(at + prefix))
+    ends.push(toRaw(at + oldString.length - suffix))
+  }
+  if (limits.maxBytes !== undefined) {
+    checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, where, path)
+  }
   const parts: string[] = []
   let cursor = 0
-  for (const at of matches) {
-    const start = toRaw(at + prefix)
-    const end = toRaw(at + oldString.length - suffix)
-    parts.push(text.slice(cursor, start), inserted)
-    cursor = end
+  for (let i = 0; i < starts.length; i++) {
+    parts.push(text.slice(cursor, starts[i]), inserted)
+    cursor = ends[i]!
   }
   parts.push(text.slice(cursor))
-  return { text: parts.join(''), replacements: matches.length }
+  const result = parts.join('')
+  return { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+}
+
+/**
+ * Refuses a splice whose result would be larger than `maxBytes`, before a byte of it is built: a
+ * short `replace_all` over many matches can multiply a file. A replaced span differs from the
+ * normalised `removed` only by the carriage returns of its CRLFs, one byte each.
+ */
+function checkResultSize(
+  text: string, starts: number[], ends: number[], inserted: string, removed: string,
+  maxBytes: number, textBytes: number | undefined, where: string, path: string | undefined,
+): void {
+  const insertedBytes = Buffer.byteLength(inserted)
+  const removedBytes = Buffer.byteLength(removed)
+  let size = textBytes ?? Buffer.byteLength(text)
+  for (let i = 0; i < starts.length; i++) size += insertedBytes - removedBytes - (ends[i]! - starts[i]! - removed.length)
+  if (size <= maxBytes) return
+  throw new FsError(
+    'FS_TOO_LARGE',
+    `this edit would make ${where} ${formatSize(size)} (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
+      + `above the ${formatSize(maxBytes)} limit for a text file; nothing was changed. Replace fewer occurrences or use a shorter new_string`,
+    { path },
+  )
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }

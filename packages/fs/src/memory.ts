@@ -1,9 +1,10 @@
 import type { Context } from 'cordis'
 import { posix } from 'node:path'
+import { EDIT_COST_PER_BYTE, type MemoryBudget, processMemoryBudget, TEXT_COST_PER_BYTE } from './budget'
 import { FsError, throwIfAborted } from './errors'
 import { checkEditGuard, checkWriteGuard } from './guards'
 import { KeyedLock } from './lock'
-import { planEdit, planWrite } from './plan'
+import { DEFAULT_MAX_TEXT_BYTES, editLines, planEdit, planWrite } from './plan'
 import { FileSystem } from './service'
 import { listingWindow, toListing } from './listing'
 import { decodeChunks, decodeText } from './text'
@@ -94,6 +95,10 @@ export interface MemoryFileSystemConfig {
   cwd?: string
   /** The storage; share one between providers to model several writers. */
   volume?: MemoryVolume
+  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  maxTextBytes?: number
+  /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
 }
 
 /**
@@ -104,11 +109,15 @@ export class MemoryFileSystem extends FileSystem {
   readonly volume: MemoryVolume
   readonly cwd: string
   private lock = new KeyedLock<FsTargetKey>()
+  private maxTextBytes: number
+  private budget: MemoryBudget
 
   constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {
     super(ctx)
     this.volume = config.volume ?? new MemoryVolume()
     this.cwd = config.cwd ?? '/'
+    this.maxTextBytes = config.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
+    this.budget = config.memoryBudget ?? processMemoryBudget()
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -126,8 +135,10 @@ export class MemoryFileSystem extends FileSystem {
   }
 
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
-    throwIfAborted(signal, target.displayPath)
-    return decodeText(this.fileBytes(target), target.displayPath).text
+    const path = target.displayPath
+    throwIfAborted(signal, path)
+    const bytes = this.fileBytes(target)
+    return this.budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
   }
 
   streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
@@ -191,17 +202,25 @@ export class MemoryFileSystem extends FileSystem {
         throwIfAborted(signal, path)
         const seen = this.info(target.targetKey)
         checkEditGuard(seen, expected, path)
-        const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path)
-        await this.volume.publishing()
-        throwIfAborted(signal, path)
-        // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
-        if (this.info(target.targetKey)?.version !== seen!.version) {
-          if (expected) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
-          continue
+        // Reserved before the text is decoded, held until the new bytes are stored.
+        const release = await this.budget.reserve(EDIT_COST_PER_BYTE * seen!.size!, `editing ${path}`, path, signal)
+        try {
+          // Changed while waiting for memory: decide the guard again on what is there now.
+          if (this.info(target.targetKey)?.version !== seen!.version) continue
+          const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path, this.maxTextBytes)
+          await this.volume.publishing()
+          throwIfAborted(signal, path)
+          // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
+          if (this.info(target.targetKey)?.version !== seen!.version) {
+            if (expected) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
+            continue
+          }
+          this.checkWritable(target.targetKey, path)
+          const version = this.volume.store(target.targetKey, plan.bytes)
+          return { version, before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+        } finally {
+          release()
         }
-        this.checkWritable(target.targetKey, path)
-        const version = this.volume.store(target.targetKey, plan.bytes)
-        return { version, before: plan.before, after: plan.after, replacements: plan.replacements }
       }
     })
   }

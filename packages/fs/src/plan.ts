@@ -1,7 +1,8 @@
-import { spliceLiteral } from './edit'
+import { type SpliceLimits, spliceLiteral } from './edit'
+import type { SpliceLines } from './lines'
 import { FsError } from './errors'
 import { type DecodedText, decodeText, encodeText, prepareOverwrite, type TextStyle } from './text'
-import type { FsEditRequest } from './types'
+import type { FsEditRequest, FsLineChange } from './types'
 
 export interface PlannedWrite {
   bytes: Uint8Array
@@ -35,11 +36,25 @@ export function planStyledWrite(style: TextStyle | null, content: string): Plann
 export interface PlannedEdit extends PlannedWrite {
   before: string
   replacements: number
+  /** Where the edit landed: what a provider reports as `changes` and `lineTotals`. */
+  lines: SpliceLines
 }
 
-/** The bytes a provider publishes for a literal edit of `current`; the BOM is kept. */
-export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string): PlannedEdit {
+/** The largest text `planEdit` builds unless told otherwise (the local provider's default `maxTextBytes`). */
+export const DEFAULT_MAX_TEXT_BYTES = 256 * 1024 * 1024
+
+/**
+ * The bytes a provider publishes for a literal edit of `current`; the BOM is kept. A result above
+ * `maxTextBytes` fails `FS_TOO_LARGE` before it is built.
+ */
+export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES): PlannedEdit {
   const decoded = decodeText(current, path)
-  const { text, replacements } = spliceLiteral(decoded.text, edit, path)
-  return { bytes: encodeText(text, decoded.bom), before: decoded.text, after: text, replacements }
+  const limits: SpliceLimits = { maxBytes: maxTextBytes - (decoded.bom ? 3 : 0), textBytes: current.length - (decoded.bom ? 3 : 0) }
+  const { text, replacements, lines } = spliceLiteral(decoded.text, edit, path, limits)
+  return { bytes: encodeText(text, decoded.bom), before: decoded.text, after: text, replacements, lines }
+}
+
+/** The line data of an `FsEditOutcome`, from a plan. */
+export function editLines(plan: PlannedEdit): { changes: FsLineChange[]; lineTotals: { added: number; removed: number } } {
+  return { changes: plan.lines.changes, lineTotals: { added: plan.lines.added, removed: plan.lines.removed } }
 }

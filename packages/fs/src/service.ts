@@ -3,6 +3,8 @@ import type {
   FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsTarget, FsVersion,
   FsWriteIntent, FsWriteOutcome,
 } from './types'
+import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
+import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
 
 declare module 'cordis' {
   interface Context {
@@ -99,4 +101,36 @@ export abstract class FileSystem extends Service {
    * Matching happens with line endings normalised to LF; only the matched spans are rewritten.
    */
   abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome>
+
+  /*
+   * Discovery and multi-edit: optional for a provider. The defaults are built from the methods
+   * above (`discovery.ts`); local and remote providers override them to save requests.
+   */
+
+  /**
+   * The entries under a directory, depth first in name order: `.git` skipped, `.gitignore` honoured
+   * unless `includeIgnored`, symlinks reported and never followed, nothing outside the provider's
+   * root. Bounded by `limit` (reported entries) and `maxVisited` (entries looked at).
+   */
+  walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return defaultWalk(this, root, options, signal)
+  }
+
+  /**
+   * Searches the regular text files a walk with the same filter reports for a JavaScript regular
+   * expression, line by line. Binary, invalid UTF-8 and oversized files are skipped and counted.
+   * An invalid pattern or glob fails `FS_INVALID_PATTERN` before anything is read.
+   */
+  search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return defaultSearch(this, root, options, signal)
+  }
+
+  /**
+   * Applies `edits` in order to one snapshot of the file and publishes the result once, guarded by
+   * one version check (`expected` before any matching, as in `editText`). If any step fails
+   * nothing is written, and the error (`FsEditStepError`) carries the step's `editIndex`.
+   */
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return defaultEditTextMany(this, target, edits, expected, signal)
+  }
 }

@@ -56,6 +56,17 @@ export interface FsWriteOutcome {
   detachedLinks?: number
 }
 
+/**
+ * One changed region of a text: lines `line` to `line + addedLines - 1` of the new text stand where
+ * `removedLines` lines of the old text were (`addedLines` 0: the old lines were removed just before
+ * new line `line`). Lines are counted as `cat -n` counts them; a CRLF and an LF end a line alike.
+ */
+export interface FsLineChange {
+  line: number
+  removedLines: number
+  addedLines: number
+}
+
 export interface FsEditOutcome {
   version: FsVersion
   before: string | null
@@ -68,6 +79,14 @@ export interface FsEditOutcome {
    * also be reached from elsewhere.
    */
   detachedLinks?: number
+  /**
+   * Where the edit landed, computed from the matches (never by diffing the texts), so it is there
+   * at any file size: the changed regions in order, replacements sharing a line forming one region,
+   * the first `FS_MAX_LINE_CHANGES` only. Optional so that older providers still conform.
+   */
+  changes?: FsLineChange[]
+  /** Lines added and removed over every region, also those past the bound of `changes`. */
+  lineTotals?: { added: number; removed: number }
 }
 
 export interface FsDirEntry {

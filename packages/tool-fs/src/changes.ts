@@ -1,5 +1,5 @@
-import { normalizeLineEndings } from '@deepseek-ai/dsh-fs'
-import { diffLines } from 'diff'
+import { changedRegion, type FsLineChange } from '@deepseek-ai/dsh-fs'
+import { buildWindow, type WindowLine } from './window'
 
 /** The number of lines `cat -n` would show: a final line feed does not start another line. */
 export function countLines(text: string): number {
@@ -16,34 +16,41 @@ export interface LineChanges {
   first?: { start: number; end: number }
 }
 
+/** `LineChanges` from a provider's line data: the totals, and the first region. */
+export function fromRegions(totals: { added: number; removed: number }, first: FsLineChange | undefined): LineChanges {
+  if (first === undefined) return { added: totals.added, removed: totals.removed }
+  return { added: totals.added, removed: totals.removed, first: { start: first.line, end: first.line + first.addedLines - 1 } }
+}
+
 /**
- * Lines added and removed between two texts. Line endings are compared normalised: a CRLF file
- * rewritten by the provider in CRLF must not count every line as changed.
+ * The lines that differ between two texts, as one region: the lines both share at the start and
+ * at the end are trimmed, the rest counts as removed and added. Linear in the texts' size (a true
+ * line diff costs lines times changes, seconds of a blocked event loop for a rewritten file), so a
+ * change at the top and one at the bottom count everything between them. Line endings are compared
+ * normalised: a CRLF file rewritten by the provider in CRLF must not count every line as changed.
  */
 export function lineChanges(before: string, after: string): LineChanges {
-  let added = 0
-  let removed = 0
-  let line = 1
-  let first: LineChanges['first']
-  let inFirst = false
-  for (const part of diffLines(normalizeLineEndings(before), normalizeLineEndings(after))) {
-    const count = part.count ?? countLines(part.value)
-    if (part.added || part.removed) {
-      if (first === undefined) {
-        first = { start: line, end: line - 1 }
-        inFirst = true
-      }
-      if (part.added) {
-        added += count
-        if (inFirst) first.end += count
-        line += count
-      } else {
-        removed += count
-      }
-    } else {
-      inFirst = false
-      line += count
-    }
-  }
-  return first === undefined ? { added, removed } : { added, removed, first }
+  const region = changedRegion(before, after)
+  return fromRegions({ added: region?.addedLines ?? 0, removed: region?.removedLines ?? 0 }, region)
+}
+
+export interface SnippetOptions {
+  /** Unchanged lines shown either side. */
+  context: number
+  /** The longest changed region shown before the snippet stops. */
+  maxChanged: number
+  maxLineLength: number
+}
+
+/**
+ * Numbered lines of `after` around its first changed region. The lines before it are counted, not
+ * kept, so the cost follows the snippet's position, never a copy of the whole text.
+ */
+export async function snippetAround(after: string, first: LineChanges['first'], options: SnippetOptions): Promise<WindowLine[]> {
+  if (first === undefined) return []
+  const from = Math.max(1, first.start - options.context)
+  const to = Math.min(first.end, first.start + options.maxChanged - 1) + options.context
+  if (to < from) return []
+  const window = await buildWindow([after], { offset: from, limit: to - from + 1, maxLineLength: options.maxLineLength, maxBytes: Number.POSITIVE_INFINITY })
+  return window.lines
 }

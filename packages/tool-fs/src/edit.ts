@@ -1,12 +1,11 @@
-import { FsError, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { FsError } from '@deepseek-ai/dsh-fs'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
-import { type LineChanges, lineChanges } from './changes'
+import { fromRegions, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
 import { mutationTarget } from './paths'
 import { renderEdit, renderFailure } from './render'
-import { cutCodePoints, type WindowLine } from './window'
 
 export const editInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -47,12 +46,16 @@ export function editTool(ctx: Context, config: Config) {
           exec.signal,
         )
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        const changes = outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
+        // Where the edit landed comes from the provider, at any file size: no diff of whole texts here.
+        // A provider without line data gets the one-region count, when it returned the old text.
+        const changes = outcome.lineTotals !== undefined
+          ? fromRegions(outcome.lineTotals, outcome.changes?.[0])
+          : outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
         return renderEdit({
           path: target.displayPath,
           replacements: outcome.replacements,
           ...(changes === undefined ? {} : { changes }),
-          snippet: changes === undefined ? [] : snippet(outcome.after, changes, config),
+          snippet: await snippetAround(outcome.after, changes?.first, snippetOptions(config)),
           maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
@@ -63,19 +66,7 @@ export function editTool(ctx: Context, config: Config) {
   })
 }
 
-/** Numbered lines of the new text around the first change, with a few unchanged lines either side. */
-function snippet(after: string, changes: LineChanges, config: Config): WindowLine[] {
-  if (changes.first === undefined) return []
-  const lines = normalizeLineEndings(after).split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  const { start, end } = changes.first
-  const from = Math.max(1, start - config.editSnippetContext)
-  const to = Math.min(lines.length, Math.min(end, start + SNIPPET_MAX_CHANGED - 1) + config.editSnippetContext)
-  const shown: WindowLine[] = []
-  for (let number = from; number <= to; number++) {
-    const text = lines[number - 1]!
-    const cut = cutCodePoints(text, config.readMaxLineLength)
-    shown.push({ number, text: cut ?? text, cut: cut !== undefined })
-  }
-  return shown
+/** How `edit` and `write` show the lines around a change. */
+export function snippetOptions(config: Config) {
+  return { context: config.editSnippetContext, maxChanged: SNIPPET_MAX_CHANGED, maxLineLength: config.readMaxLineLength }
 }

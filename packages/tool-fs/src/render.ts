@@ -24,6 +24,9 @@ export interface WriteData {
   lines: number
   /** Missing when the provider did not return the previous text (above its diff bound). */
   changes?: LineChanges
+  /** Numbered lines of the new text around the change. */
+  snippet: WindowLine[]
+  maxLineLength: number
 }
 
 export interface EditData {
@@ -58,25 +61,42 @@ export function renderRead(data: ReadData): string {
   return notes.length === 0 ? body : `${body}\n\n${notes.join('\n')}`
 }
 
+/**
+ * An overwrite is described by the one region between the lines it kept at both ends (see
+ * `lineChanges`): which old lines it replaced and with how many, then the lines around it.
+ */
 export function renderWrite(data: WriteData): string {
   const { path, lines, changes } = data
   if (data.operation === 'create') return `Created ${path} (${plural(lines, 'line')}).`
-  if (changes === undefined) return `Updated ${path} (${plural(lines, 'line')} now).`
-  if (changes.added + changes.removed === 0) return `Updated ${path}: the content is unchanged (${plural(lines, 'line')}).`
-  return `Updated ${path}: ${plural(changes.added, 'line')} added, ${changes.removed} removed (${plural(lines, 'line')} now).`
+  if (changes?.first === undefined) {
+    if (changes === undefined) return `Updated ${path} (${plural(lines, 'line')} now).`
+    return `Updated ${path}: the content is unchanged (${plural(lines, 'line')}).`
+  }
+  const { start } = changes.first
+  let what: string
+  if (changes.removed === 0) what = `added ${span(start, changes.added)}`
+  else if (changes.added === 0) what = `removed ${span(start, changes.removed)}`
+  else if (changes.added === changes.removed) what = `changed ${span(start, changes.added)}`
+  else what = `replaced ${span(start, changes.removed)} with ${plural(changes.added, 'line')}`
+  return `Updated ${path}: ${what} (${plural(lines, 'line')} now).${aroundChange('the change', data.snippet, data.maxLineLength)}`
 }
 
 export function renderEdit(data: EditData): string {
   const { path, changes, snippet } = data
   let text = `Edited ${path}: ${plural(data.replacements, 'replacement')}`
   text += changes === undefined ? '.' : `, ${plural(changes.added, 'line')} added, ${changes.removed} removed.`
-  if (snippet.length > 0) {
-    const where = data.replacements > 1 ? 'the first replacement' : 'the change'
-    text += `\nThe file around ${where} now reads:\n${numbered(snippet)}`
-    const cut = cutNote(snippet, data.maxLineLength)
-    if (cut !== undefined) text += `\n\n${cut}`
-  }
-  return text
+  return text + aroundChange(data.replacements > 1 ? 'the first replacement' : 'the change', snippet, data.maxLineLength)
+}
+
+function aroundChange(where: string, snippet: WindowLine[], maxLineLength: number): string {
+  if (snippet.length === 0) return ''
+  const cut = cutNote(snippet, maxLineLength)
+  return `\nThe file around ${where} now reads:\n${numbered(snippet)}${cut === undefined ? '' : `\n\n${cut}`}`
+}
+
+/** `line 4` or `lines 4-9`: `count` lines from `start`. */
+function span(start: number, count: number): string {
+  return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`
 }
 
 /** The error result of a tool: the provider's account of what failed, then the one step that works. */

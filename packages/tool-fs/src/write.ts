@@ -2,7 +2,9 @@ import { FsError } from '@deepseek-ai/dsh-fs'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
-import { countLines, lineChanges } from './changes'
+import { countLines, lineChanges, snippetAround } from './changes'
+import type { Config } from './config'
+import { snippetOptions } from './edit'
 import { mutationTarget } from './paths'
 import { renderFailure, renderWrite } from './render'
 
@@ -16,7 +18,7 @@ export const writeInput = z.object({
  * when no policy is loaded) and is checked by the provider inside its critical section. The tool
  * itself never stats: a probe here would only race the write it is meant to protect.
  */
-export function writeTool(ctx: Context) {
+export function writeTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'write',
     title: 'Write file',
@@ -34,11 +36,15 @@ export function writeTool(ctx: Context) {
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
+        // Bounded by the texts' size: the provider hands over `before` only below its diff bound.
+        const changes = outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
         return renderWrite({
           path: target.displayPath,
           operation: outcome.operation,
           lines: countLines(outcome.after),
-          ...(outcome.before === null ? {} : { changes: lineChanges(outcome.before, outcome.after) }),
+          ...(changes === undefined ? {} : { changes }),
+          snippet: outcome.operation === 'create' ? [] : await snippetAround(outcome.after, changes?.first, snippetOptions(config)),
+          maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
         if (FsError.is(error)) return renderFailure('write', error)

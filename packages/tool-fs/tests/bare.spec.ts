@@ -26,7 +26,7 @@ it('overwrites a file that was never read', async () => {
   s = await stack({ policy: false })
   await s.put('a.txt', 'old\n')
   const result = await s.call('write', { file_path: 'a.txt', content: 'new\n' })
-  expect(result.content[0]!.text).toBe(`Updated ${s.path('a.txt')}: 1 line added, 1 removed (1 line now).`)
+  expect(result.content[0]!.text).toBe(`Updated ${s.path('a.txt')}: changed line 1 (1 line now).\nThe file around the change now reads:\n     1\tnew`)
   expect(await readFile(s.path('a.txt'), 'utf8')).toBe('new\n')
 })
 

@@ -17,11 +17,46 @@ describe('write', () => {
     expect(await readFile(s.path('a.txt'), 'utf8')).toBe('one\ntwo\n')
   })
 
-  it('reports the lines added and removed by an overwrite', async () => {
+  it('says which lines an overwrite replaced and shows the numbered lines around them', async () => {
     s = await stack({ policy: true })
     await s.put('a.txt', 'a\nb\nc\n')
     await s.call('read', { file_path: 'a.txt' })
-    expect(await s.text('write', { file_path: 'a.txt', content: 'a\nB\nc\nd\n' })).toBe(`Updated ${s.path('a.txt')}: 2 lines added, 1 removed (4 lines now).`)
+    expect(await s.text('write', { file_path: 'a.txt', content: 'a\nB\nc\nd\n' })).toBe([
+      `Updated ${s.path('a.txt')}: replaced lines 2-3 with 3 lines (4 lines now).`,
+      'The file around the change now reads:',
+      '     1\ta',
+      '     2\tB',
+      '     3\tc',
+      '     4\td',
+    ].join('\n'))
+  })
+
+  it('names added and removed lines of an overwrite by number', async () => {
+    s = await stack({ policy: true, config: { editSnippetContext: 1 } })
+    await s.put('a.txt', 'a\nb\nc\n')
+    await s.call('read', { file_path: 'a.txt' })
+    expect(await s.text('write', { file_path: 'a.txt', content: 'a\nb\nnew 1\nnew 2\nc\n' })).toBe(
+      `Updated ${s.path('a.txt')}: added lines 3-4 (5 lines now).\nThe file around the change now reads:\n     2\tb\n     3\tnew 1\n     4\tnew 2\n     5\tc`,
+    )
+    await s.call('read', { file_path: 'a.txt' })
+    expect(await s.text('write', { file_path: 'a.txt', content: 'a\nc\n' })).toBe(
+      `Updated ${s.path('a.txt')}: removed lines 2-4 (2 lines now).\nThe file around the change now reads:\n     1\ta\n     2\tc`,
+    )
+  })
+
+  // 12,000 (24 KB) and 20,000 (40 KB) changed lines: a line diff of these took 19-26 s and 111 s
+  // on the event loop; the bounded count is one pass.
+  it.each([12_000, 20_000])('counts an overwrite of all %i lines of a file without diffing them', async (count) => {
+    s = await stack({ policy: true })
+    const lines = (letter: string) => Array.from({ length: count }, (_, i) => `${letter}${i % 10}`).join('\n') + '\n'
+    await s.put('big.txt', lines('a'))
+    await s.call('read', { file_path: 'big.txt' })
+    const text = await s.text('write', { file_path: 'big.txt', content: lines('b') })
+    expect(text.split('\n')[0]).toBe(`Updated ${s.path('big.txt')}: changed lines 1-${count} (${count} lines now).`)
+    expect(await readFile(s.path('big.txt'), 'utf8')).toBe(lines('b'))
+    const edited = await s.text('edit', { file_path: 'big.txt', old_string: lines('b'), new_string: lines('c') })
+    expect(edited.split('\n')[0]).toBe(`Edited ${s.path('big.txt')}: 1 replacement, ${count} lines added, ${count} removed.`)
+    expect(await readFile(s.path('big.txt'), 'utf8')).toBe(lines('c'))
   })
 
   it('says when an overwrite changed nothing', async () => {
@@ -35,7 +70,9 @@ describe('write', () => {
     s = await stack({ policy: true })
     await s.put('a.txt', '\ufeffa\r\nb\r\n')
     await s.call('read', { file_path: 'a.txt' })
-    expect(await s.text('write', { file_path: 'a.txt', content: 'a\nc\n' })).toBe(`Updated ${s.path('a.txt')}: 1 line added, 1 removed (2 lines now).`)
+    expect(await s.text('write', { file_path: 'a.txt', content: 'a\nc\n' })).toBe(
+      `Updated ${s.path('a.txt')}: changed line 2 (2 lines now).\nThe file around the change now reads:\n     1\ta\n     2\tc`,
+    )
     expect(await s.bytes('a.txt')).toEqual(Buffer.from('\ufeffa\r\nc\r\n'))
   })
 
@@ -78,6 +115,42 @@ describe('edit', () => {
       '     3\tz',
     ].join('\n'))
     expect(await readFile(s.path('a.txt'), 'utf8')).toBe('z\ny\nz\n')
+  })
+
+  it('shows the lines around an edit deep in a file above the provider\'s diff bound', async () => {
+    s = await stack({ policy: true })
+    // 30,001 filler lines (about 700 KB, above the 512 KiB diffMaxBytes) before the target.
+    const head = Array.from({ length: 30_001 }, (_, i) => `filler line ${i + 1}`).join('\n')
+    await s.put('big.txt', `${head}\ntarget\nafter 1\nafter 2\nafter 3\nafter 4\n`)
+    await s.call('read', { file_path: 'big.txt', offset: 30_000, limit: 5 })
+    expect(await s.text('edit', { file_path: 'big.txt', old_string: 'target', new_string: 'hit 1\nhit 2' })).toBe([
+      `Edited ${s.path('big.txt')}: 1 replacement, 2 lines added, 1 removed.`,
+      'The file around the change now reads:',
+      ' 29999\tfiller line 29999',
+      ' 30000\tfiller line 30000',
+      ' 30001\tfiller line 30001',
+      ' 30002\thit 1',
+      ' 30003\thit 2',
+      ' 30004\tafter 1',
+      ' 30005\tafter 2',
+      ' 30006\tafter 3',
+    ].join('\n'))
+  })
+
+  it('counts every replacement of replace_all in a large file, and shows the first', async () => {
+    s = await stack({ policy: true, config: { editSnippetContext: 1 } })
+    const text = Array.from({ length: 40_000 }, (_, i) => (i % 10_000 === 9_999 ? 'needle' : `line ${i + 1}`)).join('\n')
+    await s.put('big.txt', text)
+    await s.call('read', { file_path: 'big.txt', limit: 1 })
+    expect(await s.text('edit', { file_path: 'big.txt', old_string: 'needle', new_string: 'a\nb\nc', replace_all: true })).toBe([
+      `Edited ${s.path('big.txt')}: 4 replacements, 12 lines added, 4 removed.`,
+      'The file around the first replacement now reads:',
+      '  9999\tline 9999',
+      ' 10000\ta',
+      ' 10001\tb',
+      ' 10002\tc',
+      ' 10003\tline 10001',
+    ].join('\n'))
   })
 
   it('writes $& and $$ in new_string literally', async () => {

@@ -13,7 +13,7 @@ afterEach(async () => {
 describe('loading', () => {
   it('registers read, write and edit with titles, MCP hints and strict JSON Schemas', async () => {
     s = await stack({ policy: true })
-    expect(s.root.tools.list()).toEqual([
+    expect(s.root.tools.list().filter((tool) => ['read', 'write', 'edit'].includes(tool.name))).toEqual([
       {
         name: 'edit',
         title: 'Edit file',
@@ -62,6 +62,22 @@ describe('loading', () => {
     ])
   })
 
+  it('registers multi_edit, glob, grep and list by default, with the argument names models know', async () => {
+    s = await stack({ policy: true })
+    const listed = Object.fromEntries(s.root.tools.list().map((tool) => [tool.name, tool.inputSchema as { properties: object; required?: string[] }]))
+    expect(Object.keys(listed)).toEqual(['read', 'write', 'edit', 'multi_edit', 'glob', 'grep', 'list'])
+    expect(Object.keys(listed.multi_edit!.properties)).toEqual(['file_path', 'edits'])
+    expect(Object.keys(listed.glob!.properties)).toEqual(['pattern', 'path', 'include_ignored', 'offset'])
+    expect(Object.keys(listed.grep!.properties)).toEqual(['pattern', 'path', 'glob', 'output_mode', 'case_insensitive', 'context', 'include_ignored', 'offset'])
+    expect(Object.keys(listed.list!.properties)).toEqual(['path', 'depth', 'ignore', 'include_ignored', 'offset'])
+    expect(listed.grep!.required).toEqual(['pattern'])
+  })
+
+  it('leaves out the discovery tools and multi_edit when the config turns them off', async () => {
+    s = await stack({ policy: true, config: { discoveryTools: false, multiEdit: false } })
+    expect(s.root.tools.list().map((tool) => tool.name)).toEqual(['read', 'write', 'edit'])
+  })
+
   it('adds its rules to the system prompt', async () => {
     s = await stack({ policy: true })
     expect(s.root.systemPrompt.render()).toContain('Show a file with the dsh `read` tool before you change or replace it')
@@ -75,7 +91,7 @@ describe('loading', () => {
     expect(root.tools.list()).toEqual([])
     const provider = await root.plugin(LocalFileSystem, { cwd: s.dir })
     await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'read', 'write'])
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'write'])
     await provider.dispose()
     expect(root.tools.list()).toEqual([])
     expect(root.systemPrompt.render()).toBe('')

@@ -34,6 +34,7 @@ it('pins what the model sees in the main flows', async () => {
   await call('edit', { file_path: 'notes.md', old_string: '- call Bob', new_string: '- call Alice' })
   await call('read', { file_path: 'notes.md', offset: 3 })
   await call('edit', { file_path: 'notes.md', old_string: '* call Bob', new_string: '* call Alice' })
+  await call('write', { file_path: 'notes.md', content: '# Notes\n\n* buy oat milk\n* call Alice\n* water plants\n' })
 
   lines.push('=== a deleted file is recovered by a guarded create', '')
   await outside('notes.md is deleted', () => rm(s.path('notes.md')))

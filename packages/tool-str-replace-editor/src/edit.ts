@@ -1,4 +1,4 @@
-import { type FsEditOutcome, FsError, type FsTarget, type FsVersion, type FsWriteOutcome, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { type FsEditOutcome, FsError, type FsOccurrences, type FsTarget, type FsVersion, type FsWriteOutcome, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
 import { countLines } from '@deepseek-ai/dsh-tool-fs'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -49,21 +49,35 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
   } catch (error) {
     if (FsError.is(error, 'FS_STALE_VERSION') && guard === undefined) throw editor.absent(target, exec)
     if (FsError.is(error, 'FS_EDIT_NOT_FOUND')) throw withText(error, render.oldStrNotFound(path, oldStr))
-    if (FsError.is(error, 'FS_AMBIGUOUS_EDIT')) throw withText(error, render.oldStrAmbiguous(oldStr, await ambiguity(editor, target, oldStr, exec)))
+    if (FsError.is(error, 'FS_AMBIGUOUS_EDIT')) {
+      throw withText(error, render.oldStrAmbiguous(oldStr, error.occurrences ?? await ambiguity(editor, target, oldStr, exec)))
+    }
     throw explain(error, 'str_replace', target)
   }
   editor.observe(target, { kind: 'present', version: outcome.version }, exec)
   if (outcome.before !== null) editor.histories.of(exec.agent?.session).push(target.targetKey, outcome.before, outcome.version)
   else editor.histories.of(exec.agent?.session).forget(target.targetKey)
 
-  // Where the edit landed: the match in the old text, else (no old text above the provider's
-  // diff bound) the first place the new text appears.
+  const { first, changed } = landing(outcome, oldStr, newStr)
+  return render.edited(path, await snippet(editor, outcome.after, first, changed), editor.window)
+}
+
+/**
+ * Where a replacement landed, as the first line and the number of lines it spans: the provider's
+ * line data when it reports it (at any file size), else the match in the old text, else the first
+ * place the new text appears (a provider that returns neither old text nor line data).
+ */
+function landing(outcome: FsEditOutcome, oldStr: string, newStr: string): { first: number; changed: number } {
+  if (outcome.changes !== undefined) {
+    const change = outcome.changes[0]
+    // No region: the edit changed no line (line endings only); show where the new text is.
+    if (change !== undefined) return { first: change.line, changed: change.addedLines }
+  }
   const at = outcome.before === null
     ? normalizeLineEndings(outcome.after).indexOf(normalizeLineEndings(newStr))
     : normalizeLineEndings(outcome.before).indexOf(normalizeLineEndings(oldStr))
   const first = lineAt(normalizeLineEndings(outcome.before ?? outcome.after), Math.max(at, 0))
-  const changed = normalizeLineEndings(newStr).split('\n').length
-  return render.edited(path, await snippet(editor, outcome.after, first, changed), editor.window)
+  return { first, changed: normalizeLineEndings(newStr).split('\n').length }
 }
 
 /**
@@ -116,11 +130,14 @@ async function intent(editor: Editor, target: FsTarget, exec: ToolExecution, com
   }
 }
 
-/** The lines of an ambiguous match, read again only on this failure path; omitted if that read fails. */
-async function ambiguity(editor: Editor, target: FsTarget, oldStr: string, exec: ToolExecution): Promise<number[] | undefined> {
+/**
+ * The lines of an ambiguous match from a provider that does not report them on the error: read
+ * again only on this failure path; omitted if that read fails.
+ */
+async function ambiguity(editor: Editor, target: FsTarget, oldStr: string, exec: ToolExecution): Promise<FsOccurrences | undefined> {
   try {
     const lines = occurrenceLines(await editor.ctx.fs.readText(target, exec.signal), oldStr)
-    return lines.length > 1 ? lines : undefined
+    return lines.length > 1 ? { count: lines.length, lines: [...new Set(lines)], truncated: false } : undefined
   } catch {
     return undefined
   }

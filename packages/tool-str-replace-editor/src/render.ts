@@ -1,5 +1,6 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
+import type { FsOccurrences } from '@deepseek-ai/dsh-fs'
 import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from './window'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
@@ -92,9 +93,9 @@ export const render = {
   oldStrEmpty: (path: string) =>
     `No replacement was performed, old_str is empty. Quote text that appears verbatim in ${path}, or use \`insert\` to add lines.`,
 
-  oldStrAmbiguous: (oldStr: string, lines: number[] | undefined) =>
+  oldStrAmbiguous: (oldStr: string, where: FsOccurrences | undefined) =>
     `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\``
-    + `${lines === undefined ? '' : ` in lines [${lines.join(', ')}]`}. Please ensure it is unique`,
+    + `${where === undefined ? '' : ` in lines [${where.lines.join(', ')}${where.truncated ? ', …' : ''}]`}. Please ensure it is unique`,
 
   stale(command: Command, path: string): string {
     return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. Re-read the file, then retry.`

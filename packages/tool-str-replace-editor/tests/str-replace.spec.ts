@@ -96,6 +96,23 @@ describe('str_replace with the policy', () => {
       message: 'No replacement was performed. Multiple occurrences of old_str `dup` in lines [2, 7]. Please ensure it is unique',
     })
     expect((await f.bytes('a.txt'))?.toString()).toBe('x\r\ndup\r\ny\r\nz\r\nw\r\nv\r\ndup\r\n')
+    // The lines come with the provider's error: the file is not read again to find them.
+    expect(f.fs.reads).toBe(0)
+  })
+
+  it('shows the snippet where the edit landed in a file above the provider\'s diff bound', async () => {
+    await setup()
+    // 30,001 lines (about 700 KB, above the 512 KiB diffMaxBytes) before the edited one; the new text
+    // also occurs at the top, where a search of the new text for it would land.
+    const head = ['fresh', ...Array.from({ length: 30_000 }, (_, i) => `filler line ${i + 2}`)].join('\n')
+    await f.put('big.txt', `${head}\nstale\nafter 1\nafter 2\nafter 3\nafter 4\nafter 5\n`)
+    await f.ok({ command: 'view', path: 'big.txt', view_range: [30_000, 30_003] })
+    const text = await f.ok({ command: 'str_replace', path: 'big.txt', old_str: 'stale', new_str: 'fresh' })
+    expect(text).toBe(`The file ${f.at('big.txt')} has been edited. Here's the result of running \`cat -n\` on a snippet of ${f.at('big.txt')}:\n`
+      + ' 29998\tfiller line 29998\n 29999\tfiller line 29999\n 30000\tfiller line 30000\n 30001\tfiller line 30001\n 30002\tfresh\n'
+      + ' 30003\tafter 1\n 30004\tafter 2\n 30005\tafter 3\n 30006\tafter 4\n'
+      + 'Review the changes and make sure they are as expected. Edit the file again if necessary.')
+    expect(f.fs.reads).toBe(0)
   })
 
   it('fails stale on a file deleted after the view, as the first mutation after an unseen deletion must', async () => {

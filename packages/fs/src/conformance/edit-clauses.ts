@@ -53,6 +53,33 @@ export function editClauses(h: Harness): void {
     expect(await h.disk('e.txt')).toBe('x = 1\nx = 1\n')
   })
 
+  it('reports where the edit landed, in lines of the new text, whatever the line endings', async () => {
+    await h.external.write('lines.txt', 'one\r\ntwo\r\nthree\r\nfour\r\n')
+    const outcome = await h.fs.editText(await h.target('lines.txt'), edit('three', '3a\n3b'))
+    expect(outcome.changes).toEqual([{ line: 3, removedLines: 1, addedLines: 2 }])
+    expect(outcome.lineTotals).toEqual({ added: 2, removed: 1 })
+    await h.external.write('many.txt', 'x\ny\nx x\ny\n')
+    const all = await h.fs.editText(await h.target('many.txt'), edit('x', 'z\nz', true))
+    expect(all.changes).toEqual([{ line: 1, removedLines: 1, addedLines: 2 }, { line: 4, removedLines: 1, addedLines: 3 }])
+    expect(all.lineTotals).toEqual({ added: 5, removed: 2 })
+  })
+
+  it('names the distinct lines of every occurrence on FS_AMBIGUOUS_EDIT, as data', async () => {
+    await h.external.write('e.txt', 'x = 1\nother\nx = 1; x = 1\n')
+    const error = await expectFsError(h.fs.editText(await h.target('e.txt'), edit('x = 1', 'x = 2')), 'FS_AMBIGUOUS_EDIT')
+    expect(error.occurrences).toEqual({ count: 3, lines: [1, 3], truncated: false })
+  })
+
+  it('refuses an edit whose result would be too large before building it, and changes nothing', async () => {
+    // 500 KB of matches, each replaced by 1 KB: the 500 MB result is refused, never allocated.
+    const text = 'a'.repeat(500_000)
+    await h.external.write('grow.txt', text)
+    const version = await h.version('grow.txt')
+    await expectFsError(h.fs.editText(await h.target('grow.txt'), edit('a', 'b'.repeat(1000), true)), 'FS_TOO_LARGE')
+    expect(await h.disk('grow.txt')).toBe(text)
+    expect(await h.version('grow.txt')).toBe(version)
+  })
+
   it('replaces every match with replaceAll and counts them', async () => {
     await h.external.write('e.txt', 'a-a-a')
     const outcome = await h.fs.editText(await h.target('e.txt'), edit('a', 'bb', true))

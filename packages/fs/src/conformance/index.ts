@@ -1,4 +1,5 @@
 import { describe } from 'vitest'
+import { discoveryClauses } from './discovery-clauses'
 import { editClauses } from './edit-clauses'
 import type { ConformanceOptions } from './fixture'
 import { fusedClauses } from './fused-clauses'
@@ -27,6 +28,7 @@ export function describeConformance(name: string, options: ConformanceOptions): 
     describe('editText', () => editClauses(h))
     describe('aborts, concurrency and errors', () => robustnessClauses(h))
     describe('permissions', () => permissionClauses(h))
+    describe('discovery (walk, search) and editTextMany', () => discoveryClauses(h))
     describe('inspect and resolveForMutation', () => fusedClauses(h))
   })
 }
