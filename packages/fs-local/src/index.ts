@@ -9,6 +9,7 @@ import { searchDisk, walkDisk } from './discovery'
 import { LocalDisk } from './local-disk'
 
 export { LocalDisk, type LocalDiskOptions } from './local-disk'
+export { reclaimAfterCrashes } from './journal'
 export { reclaimStaging, STAGING_PREFIX } from './staging'
 export { toFsError } from './errors'
 

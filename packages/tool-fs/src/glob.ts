@@ -8,7 +8,7 @@ import { renderDiscoveryFailure, renderGlob } from './discovery-render'
 import { resolveTarget } from './paths'
 
 export const globInput = z.object({
-  pattern: z.string().describe('The glob to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
+  pattern: z.string().describe('The pattern to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
   path: z.string().optional().describe('The directory to search in. Default: the working directory.'),
   include_ignored: z.boolean().default(false).describe('Also match files excluded by .gitignore (.git is always skipped).'),
   offset: z.number().int().min(0).default(0).describe('Skip this many matches (to continue a cut result).'),
@@ -31,8 +31,8 @@ export function globTool(ctx: Context, config: Config) {
     name: 'glob',
     title: 'Find files by name',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description: 'Find files by name with a glob pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '
-      + 'skipping .git and files excluded by .gitignore. Use grep to search file contents.',
+    description: 'Find files by name with a wildcard pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '
+      + 'skipping .git and files excluded by .gitignore. To search file contents, use the dsh `grep` tool.',
     inputSchema: globInput,
     concurrency: 'shared',
     async execute(input, exec) {

@@ -9,7 +9,7 @@ import { resolveTarget } from './paths'
 export const grepInput = z.object({
   pattern: z.string().describe('A JavaScript regular expression to search file contents for, line by line, e.g. "function\\s+\\w+".'),
   path: z.string().optional().describe('The directory to search in. Default: the working directory.'),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" (a glob without "/" matches the name at any depth).'),
+  glob: z.string().optional().describe('Only search files matching this wildcard pattern, e.g. "*.ts" (a pattern without "/" matches the name at any depth).'),
   output_mode: z.enum(['files_with_matches', 'content', 'count']).default('files_with_matches')
     .describe('files_with_matches (default): file paths; content: matching lines with line numbers; count: matches per file.'),
   case_insensitive: z.boolean().default(false).describe('Match regardless of case.'),
@@ -31,7 +31,7 @@ export function grepTool(ctx: Context, config: Config) {
     title: 'Search file contents',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description: 'Search file contents with a JavaScript regular expression. Skips .git, files excluded by .gitignore and binary files. '
-      + 'output_mode "content" shows matching lines numbered like read; read a file before editing it.',
+      + 'output_mode "content" shows matching lines numbered as the dsh `read` tool numbers them; show a file with the dsh `read` tool before you change it.',
     inputSchema: grepInput,
     concurrency: 'shared',
     async execute(input, exec) {

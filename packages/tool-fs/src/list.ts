@@ -7,7 +7,7 @@ import { renderDiscoveryFailure, renderList } from './discovery-render'
 import { resolveTarget } from './paths'
 
 export const listInput = z.object({
-  path: z.string().optional().describe('The directory to list. Default: the working directory.'),
+  path: z.string().optional().describe('The directory to show. Default: the working directory.'),
   depth: z.number().int().min(1).max(20).default(2).describe('How many levels below path to show (1 = its own entries).'),
   ignore: z.array(z.string()).optional().describe('Extra patterns to leave out, in .gitignore syntax, e.g. ["dist/", "*.log"].'),
   include_ignored: z.boolean().default(false).describe('Also show entries excluded by .gitignore (.git is always skipped).'),
@@ -20,8 +20,8 @@ export function listTool(ctx: Context, config: Config) {
     name: 'list',
     title: 'List directory tree',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description: 'List a directory as a tree (directories end with "/", files show their size), skipping .git and files excluded by '
-      + '.gitignore. Use glob to find files by name anywhere below.',
+    description: 'Show a directory as a tree (directories end with "/", files show their size), skipping .git and files excluded by '
+      + '.gitignore. To find files by name anywhere below, use the dsh `glob` tool.',
     inputSchema: listInput,
     concurrency: 'shared',
     async execute(input, exec) {

@@ -38,15 +38,16 @@ export interface MultiEditData {
 export function renderMultiEdit(data: MultiEditData): string {
   const { path, regions } = data
   const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
-  let text = `Edited ${path}: ${plural(data.edits, 'edit')}, ${plural(data.replacements, 'replacement')}`
-  if (regions === undefined) return `${text}.`
-  const added = regions.reduce((sum, region) => sum + region.added, 0)
-  const removed = regions.reduce((sum, region) => sum + region.removed, 0)
-  text += `, ${plural(added, 'line')} added, ${removed} removed.`
-  for (const region of regions) {
-    const where = region.end >= region.start ? `lines ${region.start}-${region.end}` : `at line ${region.start}`
-    text += `\n\nChanged ${where} (+${region.added} -${region.removed}); the file there now reads:\n`
-    text += region.lines.map((line) => `${linePrefix(line.number)}${cutCodePoints(line.text, data.maxLineLength) ?? line.text}`).join('\n')
+  const text = `Edited ${path}: ${plural(data.edits, 'edit')}, ${plural(data.replacements, 'replacement')}`
+  const region = regions?.[0]
+  if (region === undefined) return `${text}.`
+  // The span from the first to the last changed line: exact bounds, not a minimal diff.
+  const now = region.end >= region.start ? `lines ${region.start}-${region.end}` : `no lines (at line ${region.start})`
+  const was = region.removed === 0 ? 'no lines' : `${plural(region.removed, 'line')}`
+  let out = `${text}; the changes lie within ${now} of the new text, where ${was} stood before.`
+  if (region.lines.length > 0) {
+    out += `\nThe file from the first change now reads:\n`
+    out += region.lines.map((line) => `${linePrefix(line.number)}${cutCodePoints(line.text, data.maxLineLength) ?? line.text}`).join('\n')
   }
-  return text
+  return out
 }

@@ -8,7 +8,7 @@ import { resolveTarget } from './paths'
 import { renderFailure } from './render'
 
 export const multiEditInput = z.object({
-  file_path: z.string().describe('The file to edit: absolute, or relative to the working directory.'),
+  file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
   edits: z.array(z.object({
     old_string: z.string().describe('The exact text to replace, copied from the file (without line numbers).'),
     new_string: z.string().describe('The text to put in its place.'),
@@ -26,8 +26,9 @@ export function multiEditTool(ctx: Context, config: Config) {
     name: 'multi_edit',
     title: 'Edit file in several places',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    description: 'Make several exact-text edits to one file at once. Edits apply in order, each to the result of the previous ones; '
-      + 'if any edit fails, none is written. Same rules as edit: read the file first, and each old_string must occur once unless replace_all.',
+    description: 'Make several exact-text replacements in one file at once. They apply in order, each to the result of the previous ones; '
+      + 'if any one fails, none is written. Same rules as the dsh `edit` tool: show the file with the dsh `read` tool first, and each '
+      + 'old_string must occur once unless replace_all.',
     inputSchema: multiEditInput,
     concurrency: 'exclusive',
     async execute(input, exec) {

@@ -65,7 +65,7 @@ describe('loading', () => {
   it('registers multi_edit, glob, grep and list by default, with the argument names models know', async () => {
     s = await stack({ policy: true })
     const listed = Object.fromEntries(s.root.tools.list().map((tool) => [tool.name, tool.inputSchema as { properties: object; required?: string[] }]))
-    expect(Object.keys(listed)).toEqual(['read', 'write', 'edit', 'multi_edit', 'glob', 'grep', 'list'])
+    expect(Object.keys(listed)).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'write'])
     expect(Object.keys(listed.multi_edit!.properties)).toEqual(['file_path', 'edits'])
     expect(Object.keys(listed.glob!.properties)).toEqual(['pattern', 'path', 'include_ignored', 'offset'])
     expect(Object.keys(listed.grep!.properties)).toEqual(['pattern', 'path', 'glob', 'output_mode', 'case_insensitive', 'context', 'include_ignored', 'offset'])
@@ -75,7 +75,7 @@ describe('loading', () => {
 
   it('leaves out the discovery tools and multi_edit when the config turns them off', async () => {
     s = await stack({ policy: true, config: { discoveryTools: false, multiEdit: false } })
-    expect(s.root.tools.list().map((tool) => tool.name)).toEqual(['read', 'write', 'edit'])
+    expect(s.root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'read', 'write'])
   })
 
   it('adds its rules to the system prompt', async () => {
