@@ -1,6 +1,6 @@
 import {
-  FileSystem, type FsEditRequest, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget, type FsVersion, type FsWalkOptions,
-  type FsWriteIntent,
+  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget, type FsVersion,
+  type FsWalkOptions, type FsWriteIntent,
 } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
@@ -65,6 +65,14 @@ export class E2BFileSystem extends FileSystem {
 
   resolve(path: string, opts?: FsResolveOptions) {
     return this.ready.resolve(path, opts)
+  }
+
+  override resolveForMutation(path: string, opts?: FsResolveOptions) {
+    return this.ready.resolveForMutation(path, opts)
+  }
+
+  override inspect(path: string, opts?: FsInspectOptions) {
+    return this.ready.inspect(path, opts)
   }
 
   stat(target: FsTarget, signal?: AbortSignal) {

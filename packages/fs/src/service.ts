@@ -1,6 +1,7 @@
 import { type Context, Service } from 'cordis'
 import type {
-  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsResolveOptions, FsTarget, FsVersion, FsWriteIntent, FsWriteOutcome,
+  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsTarget, FsVersion,
+  FsWriteIntent, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
 import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
@@ -28,6 +29,31 @@ export abstract class FileSystem extends Service {
    * The key of a missing path is the key the file will have once created.
    */
   abstract resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget>
+
+  /**
+   * A target for a write or edit that follows at once. A provider whose `resolve` costs a round trip
+   * may answer from what it learned earlier (a read of the same path, its parent directory), on one
+   * condition: each of its mutations checks again, inside its critical section, that the path still
+   * leads to the key, and refuses with `FS_STALE_VERSION` (nothing written) when it does not.
+   * The default is `resolve`, which needs no such check.
+   */
+  resolveForMutation(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
+    return this.resolve(path, opts)
+  }
+
+  /**
+   * `resolve`, `stat` and, for a regular file within `opts.textUpTo` bytes, `readText`, as one step:
+   * a provider that can do them in one round trip overrides it, and its text is then of exactly the
+   * version in `info` (the default's text may be of a later one, as two calls always could be).
+   * Counts as the one stat of a read. Errors are those of the three calls.
+   */
+  async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const { textUpTo, ...resolveOpts } = opts
+    const target = await this.resolve(path, resolveOpts)
+    const info = await this.stat(target, opts.signal)
+    if (info?.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+    return { target, info, text: await this.readText(target, opts.signal) }
+  }
 
   /** Metadata of the target, following symlinks; `undefined` when nothing exists there. */
   abstract stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined>

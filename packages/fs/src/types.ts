@@ -124,3 +124,16 @@ export interface FsResolveOptions {
   cwd?: string
   signal?: AbortSignal
 }
+
+export interface FsInspectOptions extends FsResolveOptions {
+  /** Also return the text when the target is a regular file of at most this many bytes. */
+  textUpTo?: number
+}
+
+/** What `inspect` found at a path: its target, its metadata (`undefined` = nothing there) and, when asked for, its text. */
+export interface FsInspection {
+  target: FsTarget
+  info: FsInfo | undefined
+  /** The text of exactly the version `info` names; set only for a regular file within `textUpTo`. */
+  text?: string
+}

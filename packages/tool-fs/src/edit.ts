@@ -4,7 +4,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import { fromRegions, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
-import { resolveTarget } from './paths'
+import { mutationTarget } from './paths'
 import { refusal } from './refusals'
 import { renderEdit } from './render'
 
@@ -39,7 +39,7 @@ export function editTool(ctx: Context, config: Config) {
       }
       let target: FsTarget | undefined
       try {
-        target = await resolveTarget(ctx, input.file_path, exec)
+        target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editText(
           target,

@@ -1,1 +1,1 @@
-export { resolveTarget } from '@deepseek-ai/dsh-tool-text'
+export { inspectPath, mutationTarget, resolveTarget } from '@deepseek-ai/dsh-tool-text'

@@ -4,7 +4,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { resolveTarget } from './paths'
+import { inspectPath } from './paths'
 import { refusal } from './refusals'
 import { renderDirectory, renderFailure, renderRead } from './render'
 import { buildWindow, skipLines } from './window'
@@ -18,8 +18,8 @@ export const readInput = z.object({
 })
 
 /**
- * `read`: one `stat` routes the call. A miss is an observation (`absent`) that lets the policy
- * allow a guarded create; a regular file is windowed and recorded `present` at the stat's version.
+ * `read`: one `inspect` (the stat, with the text of a small file) routes the call. A miss is an
+ * observation (`absent`) that lets the policy allow a guarded create; a regular file is windowed and recorded `present` at the stat's version.
  * No second stat confirms it: a writer racing the read can only make a later guarded edit stale.
  */
 export function readTool(ctx: Context, config: Config) {
@@ -38,9 +38,11 @@ export function readTool(ctx: Context, config: Config) {
     async execute(input, exec) {
       let target: FsTarget | undefined
       try {
-        target = await resolveTarget(ctx, input.file_path, exec)
+        // The provider's one step: target, stat and, for a small file, its text.
+        const inspected = await inspectPath(ctx, input.file_path, exec, config.readStreamThreshold)
+        target = inspected.target
+        const { info, text } = inspected
         const path = target.displayPath
-        const info = await ctx.fs.stat(target, exec.signal)
         if (info === undefined) {
           ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
           throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
@@ -54,11 +56,9 @@ export function readTool(ctx: Context, config: Config) {
           return renderFailure('read', new FsError('FS_NOT_REGULAR_FILE', path, { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
         }
         const offset = input.offset ?? 1
-        const small = info.size !== undefined && info.size <= config.readStreamThreshold
         // Large files: the lines before the window are skipped as bytes, never decoded.
-        const whole = small ? await ctx.fs.readText(target, exec.signal) : undefined
-        const source = whole !== undefined
-          ? { firstLine: 1, chunks: [whole] }
+        const source = text !== undefined
+          ? { firstLine: 1, chunks: [text] }
           : await skipLines(ctx.fs.streamBytes(target, exec.signal), offset, path)
         const window = await buildWindow(source.chunks, {
           offset,
@@ -75,7 +75,7 @@ export function readTool(ctx: Context, config: Config) {
           ...(input.column === undefined ? {} : { column: input.column }),
           window,
           // The whole text is in memory already: counting its line feeds costs no I/O.
-          ...(whole === undefined ? {} : { totalLines: countLines(whole) }),
+          ...(text === undefined ? {} : { totalLines: countLines(text) }),
           maxLineLength: config.readMaxLineLength,
           maxBytes: config.readMaxBytes,
         })

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
 import { snippetOptions } from './edit'
-import { resolveTarget } from './paths'
+import { mutationTarget } from './paths'
 import { refusal } from './refusals'
 import { renderWrite } from './render'
 
@@ -34,7 +34,7 @@ export function writeTool(ctx: Context, config: Config) {
     async execute(input, exec) {
       let target: FsTarget | undefined
       try {
-        target = await resolveTarget(ctx, input.file_path, exec)
+        target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)

@@ -3,6 +3,7 @@ import { discoveryClauses } from './discovery-clauses'
 import { connectionClauses } from './connection-clauses'
 import { editClauses } from './edit-clauses'
 import type { ConformanceCapabilities, ConformanceOptions } from './fixture'
+import { fusedClauses } from './fused-clauses'
 import { Harness } from './harness'
 import { permissionClauses } from './permission-clauses'
 import { publicationClauses } from './publication-clauses'
@@ -34,5 +35,6 @@ export function describeConformance<const C extends ConformanceCapabilities>(nam
     describe('discovery (walk, search) and editTextMany', () => discoveryClauses(h))
     describe('between probe and publication', () => publicationClauses(h))
     describe('a lost connection', () => connectionClauses(h))
+    describe('inspect and resolveForMutation', () => fusedClauses(h))
   })
 }
