@@ -25,6 +25,8 @@ const Config = z.object({
   domain: z.string().optional(),
   requestTimeoutMs: z.number().int().nonnegative().optional()
     .describe('Deadline of each request to the sandbox in ms (SDK default 60 s); a call past it fails FS_IO_ERROR, so a lost connection never hangs.'),
+  inlineCommandMax: z.number().int().nonnegative().optional()
+    .describe('Largest publishing command (bytes) that carries the content inline, one request; larger content is uploaded first. 0: always upload. Default 120 KiB.'),
 }).strict().refine(
   (config) => [config.sandbox, config.sandboxId, config.template].filter((value) => value !== undefined).length === 1,
   { message: 'give exactly one of `sandboxId` (connect), `template` (create) or `sandbox` (an instance)' },
@@ -55,7 +57,7 @@ export class E2BFileSystem extends FileSystem {
     if (owned) this.ctx.effect(() => () => void sandbox.kill().catch(() => undefined), 'e2b sandbox')
     const { home } = await probeSandbox(sandbox)
     const cwd = this.config.cwd === undefined ? home : posix.resolve(home, this.config.cwd)
-    this.core = new SandboxFs({ sandbox, cwd, home })
+    this.core = new SandboxFs({ sandbox, cwd, home, ...(this.config.inlineCommandMax === undefined ? {} : { inlineCommandMax: this.config.inlineCommandMax }) })
   }
 
   /** The sandbox this provider talks to (for callers that need its id or other SDK calls). */

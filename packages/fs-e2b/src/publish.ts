@@ -38,6 +38,7 @@ export function pathMoved(error: unknown): boolean {
  */
 export async function uploadAndPublish(
   sandbox: Sandbox, key: string, path: string, bytes: Uint8Array, publication: Publication, signal?: AbortSignal,
+  inlineMax = INLINE_COMMAND_MAX,
 ): Promise<FsInfo> {
   const identities = identitiesOf(sandbox)
   const stageDir = posix.join(posix.dirname(key), `.dsh-stage-${randomBytes(8).toString('hex')}`)
@@ -45,7 +46,7 @@ export async function uploadAndPublish(
   const expected = publication.mode === 'replace' ? publication.version : ''
   const args = [publication.mode, key, stage, expected, path]
   const inline = [...args, 'inline', Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')]
-  if (Buffer.byteLength(controlCommand(PUBLISH, inline)) <= INLINE_COMMAND_MAX) {
+  if (Buffer.byteLength(controlCommand(PUBLISH, inline)) <= inlineMax) {
     throwIfAborted(signal, path)
     return finish(await run(sandbox, inline, path), key, path, identities)
   }

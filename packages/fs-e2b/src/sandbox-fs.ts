@@ -10,7 +10,7 @@ import { statusError, toFsError } from './errors'
 import { type Identities, identitiesOf } from './identities'
 import { inspectAt } from './inspect'
 import { parseIdentity, parseList, parseRead, parseStatLine } from './parse'
-import { pathMoved, uploadAndPublish } from './publish'
+import { INLINE_COMMAND_MAX, pathMoved, uploadAndPublish } from './publish'
 import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
 import { statusOf } from './status'
@@ -38,6 +38,8 @@ export interface SandboxFsOptions {
   maxTextBytes?: number
   /** What reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
+  /** Largest publishing command that carries the content inline. Default `INLINE_COMMAND_MAX`; 0: always upload. */
+  inlineCommandMax?: number
 }
 
 /**
@@ -54,6 +56,7 @@ export class SandboxFs {
   #maxTextBytes: number
   #budget: MemoryBudget
   #identities: Identities
+  #inlineCommandMax: number
 
   constructor(options: SandboxFsOptions) {
     this.sandbox = options.sandbox
@@ -62,6 +65,7 @@ export class SandboxFs {
     this.#maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
     this.#budget = options.memoryBudget ?? processMemoryBudget()
     this.#identities = identitiesOf(options.sandbox)
+    this.#inlineCommandMax = options.inlineCommandMax ?? INLINE_COMMAND_MAX
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -155,7 +159,7 @@ export class SandboxFs {
         const plan = planWrite(current?.bytes ?? null, content, path)
         try {
           const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes,
-            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, signal)
+            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, signal, this.#inlineCommandMax)
           return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
         } catch (error) {
           // Without a guard, losing a race only means the plan was made from old bytes: plan again.
@@ -182,7 +186,7 @@ export class SandboxFs {
           const plan = planEdit(current!.bytes!, edit, path, this.#maxTextBytes)
           const outcome = { before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
           if (sameBytes(plan.bytes, current!.bytes!)) return { version: current!.info.version, ...outcome }
-          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal)
+          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal, this.#inlineCommandMax)
           return { version: info.version, ...outcome }
         } catch (error) {
           if (expected !== undefined || !lostRace(error)) throw error

@@ -83,6 +83,11 @@ export interface ConformanceOptions<C extends ConformanceCapabilities = Conforma
   capabilities: C
   /** Makes a fresh, empty fixture; called once per test. */
   setup(): Promise<FixtureFor<C>>
+  /**
+   * Only these groups of clauses (`CONFORMANCE_GROUPS`); default all. For a provider run in two
+   * configurations, each proving the groups its configuration can answer.
+   */
+  groups?: readonly ('reads' | 'writes' | 'edits' | 'robustness' | 'permissions' | 'discovery' | 'publication' | 'connection' | 'fused')[]
 }
 
 /** The helper each capability needs, for the run-time check of callers the types did not reach. */

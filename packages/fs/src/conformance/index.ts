@@ -24,17 +24,26 @@ export { expectFsError } from './harness'
  * describeConformance('my provider', { capabilities: { symlinks: false, specialFiles: false, restoreMtime: false }, setup })
  * ```
  */
+/** The groups of clauses, in the order they run; `groups` in the options picks some of them. */
+export const CONFORMANCE_GROUPS = {
+  reads: ['identity, stat, versions and reads', readClauses],
+  writes: ['writeText', writeClauses],
+  edits: ['editText', editClauses],
+  robustness: ['aborts, concurrency and errors', robustnessClauses],
+  permissions: ['permissions', permissionClauses],
+  discovery: ['discovery (walk, search) and editTextMany', discoveryClauses],
+  publication: ['between probe and publication', publicationClauses],
+  connection: ['a lost connection', connectionClauses],
+  fused: ['inspect and resolveForMutation', fusedClauses],
+} as const satisfies Record<string, readonly [string, (h: Harness) => void]>
+
+export type ConformanceGroup = keyof typeof CONFORMANCE_GROUPS
+
 export function describeConformance<const C extends ConformanceCapabilities>(name: string, options: ConformanceOptions<C>): void {
   describe(`FileSystem conformance: ${name}`, () => {
     const h = Harness.perTest(options)
-    describe('identity, stat, versions and reads', () => readClauses(h))
-    describe('writeText', () => writeClauses(h))
-    describe('editText', () => editClauses(h))
-    describe('aborts, concurrency and errors', () => robustnessClauses(h))
-    describe('permissions', () => permissionClauses(h))
-    describe('discovery (walk, search) and editTextMany', () => discoveryClauses(h))
-    describe('between probe and publication', () => publicationClauses(h))
-    describe('a lost connection', () => connectionClauses(h))
-    describe('inspect and resolveForMutation', () => fusedClauses(h))
+    for (const [group, [title, clauses]] of Object.entries(CONFORMANCE_GROUPS)) {
+      if (options.groups === undefined || options.groups.includes(group as ConformanceGroup)) describe(title, () => clauses(h))
+    }
   })
 }
