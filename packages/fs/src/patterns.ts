@@ -17,11 +17,32 @@ export function compileGlobs(globs: readonly string[], matchBase = false): (path
     if (glob.startsWith('/')) throw invalid('glob', glob, 'it is absolute; globs are relative to the search path')
     if (glob.split('/').includes('..')) throw invalid('glob', glob, 'a `..` segment leaves the search path')
   }
+  let regexes: RegExp[]
   try {
-    return picomatch(globs as string[], { dot: true, strictBrackets: true, basename: matchBase })
+    regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, strictBrackets: true }))
   } catch (error) {
     throw invalid(globs.length === 1 ? 'glob' : 'globs', globs.join(' '), error instanceof Error ? error.message : String(error))
   }
+  // picomatch's own matcher builds a result object per call; a walk tests every file, so the
+  // compiled expressions are tested directly, with the same rules: a path equal to its glob
+  // matches, an empty one never does, and `matchBase` tests the last segment.
+  const patterns = [...globs]
+  if (patterns.length === 1) {
+    const [glob, regex] = [patterns[0]!, regexes[0]!]
+    return matchBase
+      ? (path) => path !== '' && (path === glob || regex.test(lastSegment(path)))
+      : (path) => path !== '' && (path === glob || regex.test(path))
+  }
+  return (path) => {
+    if (path === '') return false
+    const subject = matchBase ? lastSegment(path) : path
+    for (let i = 0; i < regexes.length; i++) if (path === patterns[i] || regexes[i]!.test(subject)) return true
+    return false
+  }
+}
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
 }
 
 /** A JavaScript regular expression, or `FS_INVALID_PATTERN` quoting it and the engine's reason. */
