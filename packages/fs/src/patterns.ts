@@ -25,24 +25,42 @@ export function compileGlobs(globs: readonly string[], matchBase = false): (path
   }
   // picomatch's own matcher builds a result object per call; a walk tests every file, so the
   // compiled expressions are tested directly, with the same rules: a path equal to its glob
-  // matches, an empty one never does, and `matchBase` tests the last segment.
-  const patterns = [...globs]
-  if (patterns.length === 1) {
-    const [glob, regex] = [patterns[0]!, regexes[0]!]
-    return matchBase
-      ? (path) => path !== '' && (path === glob || regex.test(lastSegment(path)))
-      : (path) => path !== '' && (path === glob || regex.test(path))
+  // matches, an empty one never does, and `matchBase` tests the last segment. A glob ending in
+  // `*.ext` first checks the ending, which turns most paths away before the expression runs.
+  const tests = globs.map((glob, i) => {
+    const regex = regexes[i]!
+    const suffix = requiredSuffix(glob)
+    if (suffix === undefined) return (path: string, subject: string) => path === glob || regex.test(subject)
+    const slashed = `${suffix}/`
+    return (path: string, subject: string) =>
+      path === glob || (subject.endsWith(suffix) || subject.endsWith(slashed)) && regex.test(subject)
+  })
+  if (tests.length === 1) {
+    const test = tests[0]!
+    return matchBase ? (path) => path !== '' && test(path, lastSegment(path)) : (path) => path !== '' && test(path, path)
   }
   return (path) => {
     if (path === '') return false
     const subject = matchBase ? lastSegment(path) : path
-    for (let i = 0; i < regexes.length; i++) if (path === patterns[i] || regexes[i]!.test(subject)) return true
+    for (const test of tests) if (test(path, subject)) return true
     return false
   }
 }
 
+/** The name a `matchBase` glob is tested on: the last segment, or the one before a trailing `/`. */
 function lastSegment(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1)
+  const end = path.endsWith('/') ? path.length - 1 : path.length
+  return path.slice(path.lastIndexOf('/', end - 1) + 1, end)
+}
+
+/**
+ * The plain text every path matching `glob` ends with (before picomatch's optional trailing `/`):
+ * the tail of a last segment `*tail` made of name characters only. Not for a negated glob, nor
+ * one whose last `/` could sit inside a brace or extglob (the tail would then hold `}` or `)`).
+ */
+function requiredSuffix(glob: string): string | undefined {
+  if (glob.startsWith('!')) return undefined
+  return /(?:^|\/)\*([\w.-]+)$/.exec(glob)?.[1]
 }
 
 /** A JavaScript regular expression, or `FS_INVALID_PATTERN` quoting it and the engine's reason. */
