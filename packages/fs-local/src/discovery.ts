@@ -49,19 +49,22 @@ function diskSource(base: string, sizes: boolean, slicer: Slicer): TreeSource {
     async list(dir) {
       await slicer.pause()
       let entries: Dirent[]
+      // `dir` is made of listed names (never `.` or `..`): plain concatenation is its path.
+      const path = dir === '' ? base : `${base}/${dir}`
       try {
         // readdir opens with O_DIRECTORY: a FIFO in a directory's place fails instead of blocking.
-        entries = readdirSync(dir === '' ? base : join(base, dir), { withFileTypes: true })
+        entries = readdirSync(path, { withFileTypes: true })
       } catch (error) {
         if (dir === '') throw error
         return undefined
       }
-      const listed = entries.filter((entry) => !isStagingName(entry.name)).map((entry): TreeEntry => ({ name: entry.name, type: typeOf(entry) }))
+      const listed: TreeEntry[] = []
+      for (const entry of entries) if (!isStagingName(entry.name)) listed.push({ name: entry.name, type: typeOf(entry) })
       if (sizes) {
         for (const entry of listed) {
           if (entry.type !== 'file') continue
           await slicer.pause()
-          const stats = lstatSync(join(base, dir, entry.name), { throwIfNoEntry: false })
+          const stats = lstatSync(`${path}/${entry.name}`, { throwIfNoEntry: false })
           if (stats !== undefined) entry.size = stats.size
         }
       }

@@ -1,3 +1,4 @@
+import picomatch from 'picomatch'
 import { describe, expect, it } from 'vitest'
 import { FsError } from './errors'
 import { compileGlobs, compileRegex, globBase, IgnoreStack, plainLiteral, requiredLiteral } from './patterns'
@@ -29,6 +30,28 @@ describe('patterns', () => {
     expect(compileGlobs(['*.ts'])('a/c.ts')).toBe(false)
     expect(compileGlobs(['*.ts'], true)('a/c.ts')).toBe(true)
     expect(compileGlobs(['**/*'])('.github/x.yml')).toBe(true)
+  })
+
+  it('decides every path as picomatch does, with and without matchBase', () => {
+    const globs = [
+      '**/*.ts', '*.ts', 'src/*.ts', 'src/**/*.d.ts', '**/*.{js,jsx}', '!**/*.ts', '+(a|b/*.ts)', '{src/*.ts,lib}',
+      '**/*', '**', 'src/**', 'a.ts', 'src/a.ts', '**/.env*', '**/*.test.ts', '[ab]/*.md', '\\*.ts', 'src/*-x.ts',
+    ]
+    const paths = [
+      'a.ts', 'b.tsx', 'src/a.ts', 'src/a.d.ts', 'src/x/y/a.d.ts', 'src/x/y.ts', 'src/x/y.ts/', 'lib', 'lib/a.ts', 'a.js',
+      'x/a.jsx', '.env', 'x/.env.local', 'a/c.md', 'b/c.md', 'c/c.md', 'a/b.test.ts', '*.ts', 'src/q-x.ts', 'a', 'b/a.ts',
+      '.ts', 'x/.ts', 'src', 'src/', 'a/b/c',
+    ]
+    for (const matchBase of [false, true]) {
+      for (const glob of globs) {
+        const expected = picomatch(glob, { dot: true, strictBrackets: true, basename: matchBase })
+        const actual = compileGlobs([glob], matchBase)
+        for (const path of paths) expect(actual(path), `${glob} ${path} ${matchBase}`).toBe(expected(path))
+      }
+      const expected = picomatch(globs, { dot: true, strictBrackets: true, basename: matchBase })
+      const actual = compileGlobs(globs, matchBase)
+      for (const path of paths) expect(actual(path), `all ${path} ${matchBase}`).toBe(expected(path))
+    }
   })
 
   it('refuses an invalid regular expression with FS_INVALID_PATTERN', () => {

@@ -17,11 +17,50 @@ export function compileGlobs(globs: readonly string[], matchBase = false): (path
     if (glob.startsWith('/')) throw invalid('glob', glob, 'it is absolute; globs are relative to the search path')
     if (glob.split('/').includes('..')) throw invalid('glob', glob, 'a `..` segment leaves the search path')
   }
+  let regexes: RegExp[]
   try {
-    return picomatch(globs as string[], { dot: true, strictBrackets: true, basename: matchBase })
+    regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, strictBrackets: true }))
   } catch (error) {
     throw invalid(globs.length === 1 ? 'glob' : 'globs', globs.join(' '), error instanceof Error ? error.message : String(error))
   }
+  // picomatch's own matcher builds a result object per call; a walk tests every file, so the
+  // compiled expressions are tested directly, with the same rules: a path equal to its glob
+  // matches, an empty one never does, and `matchBase` tests the last segment. A glob ending in
+  // `*.ext` first checks the ending, which turns most paths away before the expression runs.
+  const tests = globs.map((glob, i) => {
+    const regex = regexes[i]!
+    const suffix = requiredSuffix(glob)
+    if (suffix === undefined) return (path: string, subject: string) => path === glob || regex.test(subject)
+    const slashed = `${suffix}/`
+    return (path: string, subject: string) =>
+      path === glob || (subject.endsWith(suffix) || subject.endsWith(slashed)) && regex.test(subject)
+  })
+  if (tests.length === 1) {
+    const test = tests[0]!
+    return matchBase ? (path) => path !== '' && test(path, lastSegment(path)) : (path) => path !== '' && test(path, path)
+  }
+  return (path) => {
+    if (path === '') return false
+    const subject = matchBase ? lastSegment(path) : path
+    for (const test of tests) if (test(path, subject)) return true
+    return false
+  }
+}
+
+/** The name a `matchBase` glob is tested on: the last segment, or the one before a trailing `/`. */
+function lastSegment(path: string): string {
+  const end = path.endsWith('/') ? path.length - 1 : path.length
+  return path.slice(path.lastIndexOf('/', end - 1) + 1, end)
+}
+
+/**
+ * The plain text every path matching `glob` ends with (before picomatch's optional trailing `/`):
+ * the tail of a last segment `*tail` made of name characters only. Not for a negated glob, nor
+ * one whose last `/` could sit inside a brace or extglob (the tail would then hold `}` or `)`).
+ */
+function requiredSuffix(glob: string): string | undefined {
+  if (glob.startsWith('!')) return undefined
+  return /(?:^|\/)\*([\w.-]+)$/.exec(glob)?.[1]
 }
 
 /** A JavaScript regular expression, or `FS_INVALID_PATTERN` quoting it and the engine's reason. */

@@ -53,7 +53,7 @@ export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit:
   if (filter.exclude !== undefined && filter.exclude.length > 0) rules = rules.with('', filter.exclude)
   let visited = 0
   // Explicit stack of directories being listed; a child directory is pushed when it is met.
-  const pending: { dir: string; depth: number; rules: IgnoreStack; entries?: TreeEntry[]; next: number }[] = [
+  const pending: { dir: string; depth: number; rules: IgnoreStack; entries?: readonly TreeEntry[]; next: number }[] = [
     { dir: '', depth: 0, rules, next: 0 },
   ]
   while (pending.length > 0) {
@@ -61,7 +61,7 @@ export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit:
     if (frame.entries === undefined) {
       throwIfAborted(signal)
       const listed = await source.list(frame.dir, signal)
-      frame.entries = listed === undefined ? [] : [...listed].sort(byName)
+      frame.entries = listed === undefined ? [] : sortedByName(listed)
       if (!filter.includeIgnored && frame.entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
         const text = await source.readText(join(frame.dir, '.gitignore'), signal)
         if (text !== undefined) frame.rules = frame.rules.with(frame.dir, text)
@@ -89,6 +89,15 @@ export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit:
     if (answer === false) return true
   }
   return true
+}
+
+/**
+ * The entries in name order. A listing often comes sorted already (libuv sorts `readdir`'s names):
+ * then it is used as it is, with no copy and no sort.
+ */
+function sortedByName(listed: readonly TreeEntry[]): readonly TreeEntry[] {
+  for (let i = 1; i < listed.length; i++) if (byName(listed[i - 1]!, listed[i]!) > 0) return [...listed].sort(byName)
+  return listed
 }
 
 function join(dir: string, name: string): string {
