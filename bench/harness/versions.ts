@@ -32,6 +32,7 @@ export function versionInfo(): Array<[string, string]> {
   rows.push(['write-file-atomic', versionAt(join(REPO, 'node_modules/write-file-atomic/package.json'))])
   rows.push(['cordis', versionAt(join(REPO, 'node_modules/cordis/package.json'))])
   rows.push(['@modelcontextprotocol/sdk', versionAt(join(REPO, 'packages/mcp/node_modules/@modelcontextprotocol/sdk/package.json'))])
+  rows.push(['@modelcontextprotocol/server-filesystem (B10 baseline)', versionAt(join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/package.json'))])
   rows.push(['e2b', versionAt(join(REPO, 'packages/fs-e2b/node_modules/e2b/package.json'))])
   rows.push(['sed', firstLine('sed', ['--version'])])
   rows.push(['strace', firstLine('strace', ['-V'])])
