@@ -2,7 +2,7 @@ import {
   checkEditGuard, checkWriteGuard, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock, listingWindow,
   type MemoryBudget, planEdit, planStyledWrite, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
   type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
-  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -144,21 +144,34 @@ export class LocalDisk {
   }
 
   /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */
-  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    return this.streamBytesFrom(target, 0, signal === undefined ? {} : { signal })
+  }
+
+  /**
+   * The raw bytes from `start` on, read at that position (nothing before it is read). The version is
+   * checked on the descriptor that was opened, so the bytes streamed are those of that version.
+   */
+  async *streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
     const display = target.displayPath
+    const { signal, version } = opts
     const chunkBytes = this.#options.streamChunkBytes ?? 256 * 1024
     try {
       throwIfAborted(signal, display)
       const opened = await openRegular(target.targetKey, display)
       try {
         await this.containment.check(opened.real, display)
+        if (version !== undefined && versionOf(opened.stats) !== version) {
+          throw new FsError('FS_STALE_VERSION', `${display} changed since it was last read`, { path: display })
+        }
         // One buffer for the whole stream: memory stays bounded by the chunk size.
         // Never zero-filled: only the bytes just read are handed out.
         const buffer = Buffer.allocUnsafe(chunkBytes)
-        for (;;) {
+        for (let position = start; ;) {
           throwIfAborted(signal, display)
-          const { bytesRead } = await opened.handle.read(buffer, 0, chunkBytes, null)
+          const { bytesRead } = await opened.handle.read(buffer, 0, chunkBytes, position)
           if (bytesRead === 0) break
+          position += bytesRead
           yield buffer.subarray(0, bytesRead)
         }
       } finally {

@@ -119,3 +119,10 @@ export interface FsResolveOptions {
   cwd?: string
   signal?: AbortSignal
 }
+
+/** Options of `FileSystem.streamBytesFrom`. */
+export interface FsStreamFromOptions {
+  /** The version the caller found the resume point at: a file at another version fails `FS_STALE_VERSION`. */
+  version?: FsVersion
+  signal?: AbortSignal
+}

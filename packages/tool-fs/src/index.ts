@@ -14,6 +14,8 @@ export { writeInput } from './write'
 export { editInput } from './edit'
 // Building blocks for sibling tool families (str_replace_editor numbers and windows lines the same way).
 export { buildWindow, skipLines, type SkippedSource, cutCodePoints, linePrefix, type ReadWindow, type WindowLine, type WindowOptions } from './window'
+export { LineIndex, type Checkpoint, type LineIndexOptions } from './line-index'
+export { skipLinesIndexed, type PagedTarget } from './paging'
 export { countLines, lineChanges, type LineChanges, snippetAround, type SnippetOptions } from './changes'
 export { resolveTarget } from './paths'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'

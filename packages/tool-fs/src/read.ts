@@ -5,7 +5,9 @@ import { z } from 'zod'
 import type { Config } from './config'
 import { resolveTarget } from './paths'
 import { renderFailure, renderRead } from './render'
-import { buildWindow, skipLines } from './window'
+import { LineIndex } from './line-index'
+import { skipLinesIndexed } from './paging'
+import { buildWindow } from './window'
 
 export const readInput = z.object({
   file_path: z.string().describe('The file to show: absolute, or relative to the working directory.'),
@@ -19,6 +21,7 @@ export const readInput = z.object({
  * No second stat confirms it: a writer racing the read can only make a later guarded edit stale.
  */
 export function readTool(ctx: Context, config: Config) {
+  const lines = new LineIndex()
   return defineTool({
     name: 'read',
     title: 'Read file',
@@ -49,7 +52,7 @@ export function readTool(ctx: Context, config: Config) {
         // Large files: the lines before the window are skipped as bytes, never decoded.
         const source = small
           ? { firstLine: 1, chunks: [await ctx.fs.readText(target, exec.signal)] }
-          : await skipLines(ctx.fs.streamBytes(target, exec.signal), offset, path)
+          : await skipLinesIndexed(lines, { fs: ctx.fs, target, version: info.version, signal: exec.signal }, offset)
         const window = await buildWindow(source.chunks, {
           offset,
           firstLine: source.firstLine,

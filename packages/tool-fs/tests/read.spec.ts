@@ -112,7 +112,7 @@ describe('read cost on large files', () => {
     await s.put('big.txt', line.repeat(200_000)) // 20 MB
     const text = await s.text('read', { file_path: 'big.txt', limit: 3 })
     expect(text.endsWith('[Showing lines 1-3; the file continues. To read more, call read with offset=4.]')).toBe(true)
-    expect(s.log.calls).toEqual(['resolve', 'stat', 'streamBytes'])
+    expect(s.log.calls).toEqual(['resolve', 'stat', 'streamBytesFrom'])
     expect(s.log.chunks).toBe(1)
     expect(s.log.closedEarly).toBe(1)
   })
@@ -137,6 +137,6 @@ describe('read cost on large files', () => {
     expect(await s.text('read', { file_path: 'a.txt', limit: 1 })).toBe(
       `${numberedLines(1, [`${'a'.repeat(262_143)}€tail`])}\n\n[Showing lines 1-1; the file continues. To read more, call read with offset=2.]`,
     )
-    expect(s.log.calls.filter((call) => call === 'streamBytes')).toHaveLength(2)
+    expect(s.log.calls.filter((call) => call === 'streamBytesFrom')).toHaveLength(2)
   })
 })
