@@ -26,6 +26,10 @@ class LostRace extends FsError {}
 
 const EDIT_ATTEMPTS = 5
 
+/** The first and the largest read of a byte stream (see `streamBytesFrom`). */
+const FIRST_STREAM_CHUNK = 64 * 1024
+const MAX_STREAM_CHUNK = 1024 * 1024
+
 /** What a mutation found, where it publishes, and the parent already anchored (and checked) for it. */
 interface Found {
   probe: Probe
@@ -68,7 +72,7 @@ export interface LocalDiskOptions {
   diffMaxBytes: number
   /** Largest file read whole into a string (`readText`, `editText`); `streamText` has no bound. */
   maxTextBytes: number
-  /** Chunk size of `streamText`, in bytes. */
+  /** A fixed chunk size for `streamText`/`streamBytes`, in bytes (default: growing from 64 KiB to 1 MiB). */
   streamChunkBytes?: number
   /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
@@ -155,7 +159,7 @@ export class LocalDisk {
   async *streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
     const display = target.displayPath
     const { signal, version } = opts
-    const chunkBytes = this.#options.streamChunkBytes ?? 256 * 1024
+    const fixed = this.#options.streamChunkBytes
     try {
       throwIfAborted(signal, display)
       const opened = await openRegular(target.targetKey, display)
@@ -164,15 +168,33 @@ export class LocalDisk {
         if (version !== undefined && versionOf(opened.stats) !== version) {
           throw new FsError('FS_STALE_VERSION', `${display} changed since it was last read`, { path: display })
         }
-        // One buffer for the whole stream: memory stays bounded by the chunk size.
-        // Never zero-filled: only the bytes just read are handed out.
-        const buffer = Buffer.allocUnsafe(chunkBytes)
-        for (let position = start; ;) {
-          throwIfAborted(signal, display)
-          const { bytesRead } = await opened.handle.read(buffer, 0, chunkBytes, position)
-          if (bytesRead === 0) break
-          position += bytesRead
-          yield buffer.subarray(0, bytesRead)
+        // Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one
+        // while the reader works on the other (which stays valid until the reader asks for more).
+        // Never zero-filled: only the bytes just read are handed out. Chunks grow from 64 KiB to
+        // 1 MiB: a reader that stops early reads little, a long scan makes few thread-pool trips.
+        const max = fixed ?? MAX_STREAM_CHUNK
+        const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
+        let size = fixed ?? FIRST_STREAM_CHUNK
+        let position = start
+        const readInto = (buffer: Buffer) => {
+          const read = opened.handle.read(buffer, 0, size, position)
+          size = Math.min(max, size * 2)
+          return read
+        }
+        let next: ReturnType<typeof readInto> | undefined = readInto(buffers[0])
+        try {
+          for (let turn = 0; ; turn ^= 1) {
+            const { bytesRead } = await next
+            next = undefined
+            throwIfAborted(signal, display)
+            if (bytesRead === 0) break
+            position += bytesRead
+            next = readInto(buffers[turn ^ 1])
+            yield buffers[turn].subarray(0, bytesRead)
+          }
+        } finally {
+          // A read still in flight must finish before its descriptor is closed.
+          await next?.catch(() => {})
         }
       } finally {
         await opened.handle.close().catch(() => {})
