@@ -10,6 +10,7 @@ import { BENCH } from '../harness/paths'
 import type { Scratch } from '../harness/scratch'
 import { ratio, summarize } from '../harness/stats'
 import { expectOk, toolStack } from '../harness/tool-stack'
+import { ensureUpstream, expectUpstreamOk, upstreamStack } from '../harness/upstream'
 import { byteScan, streamDecode } from '../inputs/scan'
 import { generateTextFile } from '../inputs/text'
 
@@ -49,6 +50,8 @@ export async function runB1(scratch: Scratch): Promise<CaseResult> {
     ['near the end', input.lines - 1000],
   ] as const
   const stack = await toolStack(dir, { policy: true })
+  const upstreamMissing = await ensureUpstream()
+  const upstream = upstreamMissing === undefined ? await upstreamStack(dir) : undefined
   const rows: string[][] = []
   const verdicts: Verdict[] = []
   try {
@@ -79,6 +82,11 @@ export async function runB1(scratch: Scratch): Promise<CaseResult> {
         { name: 'sed', run: () => sed(input.path, from, to) },
         ...probes,
         ...paging,
+        ...(upstream === undefined ? [] : [{
+          name: 'upstream',
+          prepare: newVersion,
+          run: async () => expectUpstreamOk(await upstream.call('read', { file_path: 'big.txt', offset }), 'read'),
+        }]),
       ], { rounds, warmup: config.b1.warmup })
       const read = summarize(samples.read!)
       const base = summarize(samples.sed!)
@@ -87,7 +95,9 @@ export async function runB1(scratch: Scratch): Promise<CaseResult> {
         const s = samples[name]
         return s ? `${fmtMs(summarize(s))}, ${fmtRatio(ratio(summarize(s), base))}` : '—'
       }
-      rows.push([label, `${from}–${to}`, String(read.n), fmtMs(read), fmtMs(base), fmtRatio(r), probe('next'), probe('decode'), probe('bytes')])
+      const up = samples.upstream ? summarize(samples.upstream) : undefined
+      rows.push([label, `${from}–${to}`, String(read.n), fmtMs(read), fmtMs(base), fmtRatio(r), probe('next'), up ? `${fmtMs(up)}; ours ÷ upstream ${fmtRatio(ratio(read, up))}` : '—', probe('decode'), probe('bytes')])
+      if (up) verdicts.push({ target: `${label} window: ratio to upstream's \`read\` (report)`, measured: `${fmtRatio(ratio(read, up))} (${read.median.toFixed(1)} vs ${up.median.toFixed(1)} ms)`, met: null })
       verdicts.push({ target: `${label} window, first read of the version: ≤ ${RATIO_LIMIT}× sed`, measured: fmtRatio(r), met: r <= RATIO_LIMIT })
       if (samples.next) {
         const n = ratio(summarize(samples.next), base)
@@ -99,7 +109,9 @@ export async function runB1(scratch: Scratch): Promise<CaseResult> {
     }
   } finally {
     await stack.dispose()
+    await upstream?.dispose()
   }
+  if (upstreamMissing !== undefined) verdicts.push({ target: 'ratio to upstream', measured: `not measured: ${upstreamMissing}`, met: null })
   const rss = await peakRssOfReads(input.path, windows.map(([, offset]) => offset))
   verdicts.push({ target: 'peak RSS ≤ 100 MB', measured: `${(rss.afterReads / 1e6).toFixed(1)} MB`, met: rss.afterReads <= RSS_LIMIT })
   return {
@@ -107,7 +119,7 @@ export async function runB1(scratch: Scratch): Promise<CaseResult> {
     tables: [
       {
         caption: `File: ${fmtBytes(input.bytes)}, ${input.lines.toLocaleString('en')} lines (generated in ${generated.toFixed(1)} s, in the page cache while measured). \`read\` through \`ctx.tools\` with the policy loaded, default limits (2000 lines, 50 KiB).`,
-        header: ['window', 'lines shown', 'rounds', '`read` tool (first read of a new version)', 'sed', 'read ÷ sed', 'next window of the same version (`offset=` from the previous read), ÷ sed of the first window', 'prototype: streaming decode of the prefix, ÷ sed', 'prototype: byte scan of the prefix, ÷ sed'],
+        header: ['window', 'lines shown', 'rounds', '`read` tool (first read of a new version)', 'sed', 'read ÷ sed', 'next window of the same version (`offset=` from the previous read), ÷ sed of the first window', 'upstream `read` (dsh-tool-fs 0.1.0-rc.8, same offset)', 'prototype: streaming decode of the prefix, ÷ sed', 'prototype: byte scan of the prefix, ÷ sed'],
         rows,
       },
       {

@@ -28,5 +28,6 @@ export const config = {
   b6: { latencyMs: 20, rounds: QUICK ? 2 : 4 },
   b7: { calls: QUICK ? 50 : 500, warmup: QUICK ? 10 : 50 },
   b10: { rounds: QUICK ? 20 : 200, warmup: QUICK ? 5 : 20 },
+  b11: { rounds: QUICK ? 3 : 15, warmup: QUICK ? 1 : 2 },
   b8: { sessions: QUICK ? 200 : 2000 },
 }
