@@ -118,9 +118,11 @@ export class LocalDisk {
     const display = target.displayPath
     return mapErrors('stat', display, async () => {
       throwIfAborted(signal, display)
-      await this.#checkReal(target)
-      const stats = await statPath(target.targetKey)
-      return stats === undefined ? undefined : infoOfEntry(stats)
+      // Two independent lookups, made together; being outside the root is the answer before any other.
+      const [inside, stats] = await Promise.allSettled([this.#checkReal(target), statPath(target.targetKey)])
+      if (inside.status === 'rejected') throw inside.reason
+      if (stats.status === 'rejected') throw stats.reason
+      return stats.value === undefined ? undefined : infoOfEntry(stats.value)
     })
   }
 
