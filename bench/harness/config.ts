@@ -14,6 +14,8 @@ export const config = {
     rounds: QUICK ? 5 : 21,
     /** Windows far into the file scan hundreds of MiB per call: fewer rounds. */
     farRounds: QUICK ? 3 : 5,
+    /** Upstream reads to the end of the file every time: a few rounds per window, interleaved with ours. */
+    upstreamRounds: QUICK ? 2 : 3,
     warmup: QUICK ? 1 : 2,
   },
   b2: {
