@@ -39,7 +39,7 @@ async function connect(args: string[], cwd: string): Promise<{ call: Caller; clo
  * freshly written 4 KiB file and the fsync of its directory. The official server does neither, so
  * the targets for `edit` and `write` allow for exactly this.
  */
-function fsyncPair(dir: string, content: string): Variant {
+function fsyncPair(dir: string, content: string, op: string): Variant {
   let file: FileHandle | undefined
   let name: string | undefined
   return {
@@ -48,7 +48,7 @@ function fsyncPair(dir: string, content: string): Variant {
     prepare: async (round) => {
       await file?.close()
       if (name !== undefined) await unlink(name)
-      name = join(dir, `fsync-${round}.txt`)
+      name = join(dir, `fsync-${op}-${round}.txt`)
       file = await open(name, 'wx')
       await file.writeFile(content)
     },
@@ -103,12 +103,12 @@ export async function runB10(scratch: Scratch): Promise<CaseResult> {
       ['edit', [
         { name: 'dsh', run: (round) => dsh.call('edit', { file_path: 'small.txt', old_string: from(round), new_string: to(round) }) },
         { name: 'official', run: (round) => official.call('edit_file', { path: officialPath, edits: [{ oldText: from(round), newText: to(round) }] }) },
-        fsyncPair(fsyncDir, content),
+        fsyncPair(fsyncDir, content, 'edit'),
       ]],
       ['write', [
         { name: 'dsh', run: (round) => dsh.call('write', { file_path: 'small.txt', content: written(round) }) },
         { name: 'official', run: (round) => official.call('write_file', { path: officialPath, content: written(round) }) },
-        fsyncPair(fsyncDir, content),
+        fsyncPair(fsyncDir, content, 'write'),
       ]],
     ]
     for (const [op, variants] of ops) {
