@@ -36,7 +36,8 @@ export function fmtMs(s: Summary, digits = 2): string {
 }
 
 export function fmtRatio(r: number): string {
-  return `${r.toFixed(2)}×`
+  // A ratio far below 1 keeps two significant digits instead of printing 0.00×.
+  return r !== 0 && r < 0.01 ? `${r.toPrecision(2)}×` : `${r.toFixed(2)}×`
 }
 
 export function fix(value: number, digits: number): string {
