@@ -11,6 +11,8 @@ import { CACHE_DIR, type Section } from './reliability/record'
 const EXPECTED = [
   '1-crash-safety', '2-races-local', '3-hostile-input', '4-model-based', '5-containment-tools', '6-containment-swap', '7-races-e2b',
 ]
+/** Recorded only where the machine allows it (`unshare --pid` needs root): shown when present. */
+const OPTIONAL = ['2-races-namespaces']
 const OUT = join(import.meta.dirname, '..', 'docs', 'reliability.md')
 
 type Recorded = Section & { recordedAt: string }
@@ -37,7 +39,7 @@ async function report(): Promise<void> {
     console.error(`reliability report: sections missing from this stress run: ${missing.join(', ')}`)
     process.exit(1)
   }
-  const ordered = EXPECTED.map((id) => sections.get(id)!)
+  const ordered = [...EXPECTED, ...OPTIONAL.filter((id) => sections.has(id))].sort().map((id) => sections.get(id)!)
   const lines = [
     '# Reliability and security results',
     '',
@@ -47,7 +49,7 @@ async function report(): Promise<void> {
       + `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. `
       + 'Plain `pnpm test` runs a reduced size of every part (same assertions, fewer kills, rounds and runs) and never writes this file.',
     '',
-    'The specs live in `packages/fs-local/tests/stress/` (crash safety, process races, swap race), '
+    'The specs live in `packages/fs-local/tests/stress/` (crash safety, process races, races across PID namespaces, swap race), '
       + '`packages/tool-fs/tests/stress/` (hostile input, model-based test, escapes through the tools) and '
       + '`packages/fs-e2b/tests/stress/` (races on the E2B emulator). A seed printed by a failing randomized run replays it with `DSH_SEED=<seed>`.',
     '',

@@ -15,6 +15,8 @@ const TITLE = 'E2B round trips'
 const BASELINE = 'the fewest requests the envd protocol and the contract allow for the same operation (last column)'
 const MARKER = ["const marker = 'even'", "const marker = 'odd'"]
 const BODY = `${'a line of text\n'.repeat(200)}const marker = 'even'\n`
+/** Content whose command would not fit one argument of the sandbox's `bash -c`: it is uploaded. */
+const LARGE = 'a line of text\n'.repeat(10_000)
 
 type Operation = (round: number) => Promise<unknown>
 
@@ -52,10 +54,16 @@ async function side(root: string, latencyMs: number): Promise<Side> {
       ['`resolve`', { run: () => fs.resolve(join(root, 'p-read.txt')) }],
       ['`stat`', { run: () => fs.stat(pRead) }],
       ['`readText`', { run: () => fs.readText(pRead) }],
+      ['`inspect`', { run: () => fs.inspect(join(root, 'p-read.txt'), { textUpTo: 256 * 1024 }) }],
+      ['`resolveForMutation`, path seen before', { run: () => fs.resolveForMutation(join(root, 'p-edit.txt')) }],
       ['`streamText`', { run: async () => { for await (const _ of fs.streamText(pRead)); } }],
       ['`writeText` createIfAbsent', {
         prepare: async () => { fresh = await target(`p-new-${serial++}.txt`) },
         run: () => fs.writeText(fresh!, BODY, { kind: 'createIfAbsent' }),
+      }],
+      ['`writeText` createIfAbsent, above the inline bound', {
+        prepare: async () => { fresh = await target(`p-large-${serial++}.txt`) },
+        run: () => fs.writeText(fresh!, LARGE, { kind: 'createIfAbsent' }),
       }],
       ['`writeText` replaceIfVersion', {
         run: async (round) => {
@@ -119,8 +127,9 @@ export async function runB6(scratch: Scratch): Promise<CaseResult> {
       const added = at20.median - at0.median
       const minimum = MINIMA[name]!
       if (requests > minimum.requests) above.push(`${name}: ${requests} requests, minimum ${minimum.requests}`)
-      rows.push([name, [...seen].join(' / '), String(requests), String(minimum.requests), fmtMs(at0, 1), fmtMs(at20, 1),
-        `${added.toFixed(1)} ms`, `${minimum.requests * latency} ms`, fmtRatio(added / (minimum.requests * latency)), minimum.why])
+      const floor = minimum.requests * latency
+      rows.push([name, [...seen].join(' / ') || 'none', String(requests), String(minimum.requests), fmtMs(at0, 1), fmtMs(at20, 1),
+        `${added.toFixed(1)} ms`, `${floor} ms`, floor === 0 ? '—' : fmtRatio(added / floor), minimum.why])
     }
   } finally {
     for (const s of [fast, slow]) {

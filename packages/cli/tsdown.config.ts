@@ -1,12 +1,26 @@
 import { defineConfig } from 'tsdown'
 
+// One bundle, split in chunks that load on demand: `bin/dsh.js` → `lib/cli.js`, then `start` or
+// `demo`, then the built-in plugins a config names (see src/builtins.ts). Bundling is what makes the
+// cold start fast (a few files to read instead of ~330) and what lets the CLI carry the Cordis
+// loader without naming it as a dependency (npm cannot install that name beside cordis 4.0.0-rc.10).
+// Why: .agents/notes/2026-12-01-cli-bundle.md and 2026-12-01-npm-install-without-loader.md.
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/cli.ts'],
   outDir: 'lib',
   format: 'esm',
   platform: 'node',
   target: 'node20',
   dts: true,
   fixedExtension: false,
-  unbundle: true,
+  deps: {
+    // One cordis per process: plugins loaded by name (fs-e2b, a user's own) must share its registry.
+    // Native addons load at run time by name, from here: they are dependencies of the CLI too.
+    neverBundle: ['cordis', /^@deepseek-ai\/dsh-fs-e2b/, '@napi-rs/xattr'],
+    alwaysBundle: [
+      '@cordisjs/plugin-loader',
+      /^@deepseek-ai\/dsh-(fs|fs-local|fs-policy|tools|tool-fs|tool-str-replace-editor|mcp)(\/|$)/,
+      'zod',
+    ],
+  },
 })

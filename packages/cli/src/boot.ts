@@ -1,8 +1,9 @@
 import { Entry } from '@cordisjs/plugin-loader'
 import type { Context } from 'cordis'
 import { stat } from 'node:fs/promises'
-import { diagnose, type EntryProblem, stillLoading } from './diagnose'
+import { diagnose, stillLoading } from './diagnose'
 import { ReadOnlyLoader } from './loader'
+import type { EntryProblem } from './problems'
 
 declare module 'cordis' {
   interface Events {

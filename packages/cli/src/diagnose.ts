@@ -1,14 +1,6 @@
 import type { Entry, Loader } from '@cordisjs/plugin-loader'
 import type { Context } from 'cordis'
-
-/** One reason the config cannot run, said about one entry of it. */
-export interface EntryProblem {
-  id: string
-  name: string
-  message: string
-  /** The thrown value behind the message, if any (its own log line is then redundant). */
-  error?: unknown
-}
+import type { EntryProblem } from './problems'
 
 // FiberState.PENDING: a fiber waiting for services that nothing provides.
 const PENDING = 0

@@ -30,7 +30,9 @@ Options
 
 Serving over HTTP
   Set the mcp entry's config to { transport: http, host: 127.0.0.1, port: 3000 }: Streamable
-  HTTP at /mcp, one session (and one read history) per client.
+  HTTP at /mcp, one session (and one read history) per client. Every request needs
+  Authorization: Bearer <token>: the token is printed on stderr at start and written to a 0600
+  file (or set it with DSH_MCP_TOKEN).
 
 Adding dsh to an MCP client
   claude mcp add dsh -- npx dsh start

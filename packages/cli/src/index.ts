@@ -1,7 +1,6 @@
 export { main, parseArguments, DEFAULT_CONFIG } from './cli'
 export { boot, type BootResult } from './boot'
-export { diagnose, type EntryProblem } from './diagnose'
-export { ReadOnlyLoader } from './loader'
+export type { EntryProblem } from './problems'
 export { logToStderr } from './logger'
 export { start, type StartOptions } from './start'
 export { demo } from './demo'

@@ -3,10 +3,14 @@ import { type Context, Logger, type Message } from 'cordis'
 const LETTER: Record<string, string> = { error: 'E', warn: 'W', info: 'I', debug: 'D' }
 
 export interface StderrLog {
-  /** Hold error reports of thrown values until `release`: the boot report says them better. */
+  /** Holds every message until `release`: what the boot comes to decides which of them still hold. */
   hold(): void
-  /** Prints the held errors, except those whose error (or its cause) is in `reported`. */
-  release(reported: ReadonlySet<unknown>): void
+  /**
+   * Prints the held messages, except errors whose error (or its cause) is in `reported`. After a
+   * failed boot (`failed`) info and debug lines are dropped too: they describe a start ("serving
+   * MCP…") that the report then undoes.
+   */
+  release(reported: ReadonlySet<unknown>, failed?: boolean): void
 }
 
 /**
@@ -26,14 +30,14 @@ export function logToStderr(ctx: Context, level = 2): StderrLog {
     formatters: { c: (value: unknown) => String(value), C: (value: unknown) => String(value) },
     levels: { default: level },
     export(message: Message) {
-      if (held !== undefined && message.type === 'error' && message.args[0] instanceof Error) held.push(message)
+      if (held !== undefined) held.push(message)
       else write(message)
     },
   }
   ctx.logger.exporter(exporter)
   return {
     hold: () => { held = [] },
-    release(reported) {
+    release(reported, failed = false) {
       const messages = held ?? []
       held = undefined
       // Cordis logs an error's cause as a message of its own: it is covered by the report too.
@@ -45,7 +49,9 @@ export function logToStderr(ctx: Context, level = 2): StderrLog {
         }
       }
       for (const message of messages) {
-        if (!covered.has(message.args[0])) write(message)
+        if (covered.has(message.args[0])) continue
+        if (failed && message.type !== 'error' && message.type !== 'warn') continue
+        write(message)
       }
     },
   }

@@ -46,8 +46,9 @@ export async function start(options: StartOptions): Promise<number> {
   // When the file itself is unusable, what the loader then trips over is noise.
   const wholeFile = result.problems.some((problem) => problem.id === '-')
   const unexpected = wholeFile ? [] : unhandled.filter((reason) => !reported.has(reason))
-  log.release(reported)
-  if (result.problems.length > 0 || unexpected.length > 0) {
+  const failed = result.problems.length > 0 || unexpected.length > 0
+  log.release(reported, failed)
+  if (failed) {
     process.stderr.write(formatProblems(options.configFile, result.problems, unexpected))
     await within(result.dispose().catch(() => {}), 2000)
     return 1

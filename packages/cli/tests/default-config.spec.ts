@@ -20,7 +20,8 @@ describe('the default cordis.yml', () => {
     await using temp = await tempDir()
     const { child, stderr, done } = await startDsh([], temp.dir)
     expect(stderr()).toContain(`files      @deepseek-ai/dsh-fs-local  (root ${temp.dir}, cwd ${temp.dir})\n`)
-    expect(stderr()).toContain('tools      edit, read, str_replace_editor, write\n')
+    // The file tools are there; another tool plugin in the default config must not break this line.
+    for (const tool of ['edit', 'read', 'str_replace_editor', 'write']) expect(stderr()).toMatch(new RegExp(`^ {2}tools {6}.*\\b${tool}\\b`, 'm'))
     expect(stderr()).toContain('transport  stdio\n')
     child.stdin!.end()
     const run = await done

@@ -12,7 +12,10 @@ describe('docs/tools.md', () => {
     const doc = await read('docs/tools.md')
     const transcripts = [
       await read('packages/tool-fs/tests/__transcripts__/main-flows.txt'),
+      await read('packages/tool-fs/tests/__transcripts__/discovery-flows.txt'),
       await read('packages/tool-str-replace-editor/tests/transcript.txt'),
+      await read('packages/tool-fs/tests/__transcripts__/situations.txt'),
+      await read('packages/tool-str-replace-editor/tests/situations.txt'),
     ]
     const quotes = [...doc.matchAll(/^```text\n([\s\S]*?)^```$/gm)].map((match) => match[1]!.trimEnd())
     expect(quotes.length).toBeGreaterThan(15)
@@ -25,7 +28,7 @@ describe('docs/tools.md', () => {
 describe('the docs and READMEs', () => {
   it('link only to files that exist', async () => {
     const pages = ['README.md', 'docs/filesystem.md', 'docs/providers.md', 'docs/tools.md', 'docs/configuration.md', 'docs/cli.md',
-      ...['fs', 'fs-local', 'fs-e2b', 'fs-policy', 'tools', 'tool-fs', 'tool-str-replace-editor', 'mcp', 'cli'].map((dir) => `packages/${dir}/README.md`)]
+      ...['fs', 'fs-local', 'fs-e2b', 'fs-policy', 'tools', 'tool-fs', 'tool-str-replace-editor', 'tool-text', 'mcp', 'cli'].map((dir) => `packages/${dir}/README.md`)]
     for (const page of pages) {
       for (const [, target] of (await read(page)).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue

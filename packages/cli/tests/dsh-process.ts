@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 export const DSH_BIN = fileURLToPath(new URL('../bin/dsh.js', import.meta.url))
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 const PACKAGES = fileURLToPath(new URL('../../', import.meta.url))
-const LOADED = ['fs', 'fs-local', 'fs-policy', 'tools', 'tool-fs', 'tool-str-replace-editor', 'mcp', 'cli']
+const LOADED = ['fs', 'fs-local', 'fs-policy', 'tools', 'tool-text', 'tool-fs', 'tool-str-replace-editor', 'mcp', 'cli']
 
 /** A spawned `dsh` (and the loader, even in process) loads built `lib/`: say so plainly when missing. */
 export function requireBuild(): void {
@@ -41,9 +41,9 @@ export function runNode(args: string[], cwd: string, timeoutMs = 30_000, env: No
 }
 
 /** `dsh start` with stdin held open, resolved once its banner is out. */
-export async function startDsh(args: string[], cwd: string): Promise<{ child: ChildProcess; stderr: () => string; done: Promise<Run> }> {
+export async function startDsh(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; stderr: () => string; done: Promise<Run> }> {
   const began = performance.now()
-  const child = spawn(process.execPath, [DSH_BIN, 'start', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [DSH_BIN, 'start', ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
   const done = collect(child, began, 60_000)
   let stderr = ''
   await new Promise<void>((resolve, reject) => {

@@ -7,23 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from './dsh-process'
 
 // What a user of the registry gets: every public package packed by pnpm (workspace:* rewritten to
-// versions), installed by npm into a project with no workspace links, then loaded by plain Node,
-// by vitest (the conformance suite) and by the installed `dsh` bin through the Cordis loader.
+// versions), then `npm install <every tarball>` in a fresh project, exactly as the README says: no
+// overrides, no flags. The result is loaded by plain Node, by vitest (the conformance suite) and by
+// the installed `dsh` bin through `npx`, as an MCP client starts it.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const PUBLIC = readdirSync(join(ROOT, 'packages'))
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) }))
   .filter(({ manifest }) => manifest.private !== true)
 const ENTRIES = [...PUBLIC.map(({ manifest }) => manifest.name as string), '@deepseek-ai/dsh-fs/conformance']
-// cordis 4.0.0-rc.10 declares an optional peer on a loader version that was never published; npm
-// fails (ETARGET) unless the consumer pins the loader the CLI uses. docs/cli.md tells users the same.
-const LOADER_OVERRIDE = { '@cordisjs/plugin-loader': '1.0.0-beta.5' }
+const CLI = PUBLIC.find(({ dir }) => dir === 'cli')!.manifest as { version: string }
 
 let temp: Awaited<ReturnType<typeof tempDir>>
 let project: string
+let install: { out: string; err: string }
 
-/** Runs a command to completion and gives its stdout; rejects with all its output when it fails or outlives `timeoutMs`. */
-function run(command: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+/** Runs a command to completion; rejects with all its output when it fails or outlives `timeoutMs` (a hang, not a speed limit). */
+function run(command: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<{ out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
@@ -34,8 +34,8 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number, en
     child.once('error', reject)
     child.once('close', (code, signal) => {
       clearTimeout(timer)
-      if (code === 0) resolve(out)
-      else reject(new Error(`${command} ${args.join(' ')} exited ${code ?? signal}:\n${out}\n${err}`))
+      if (code === 0) resolve({ out, err })
+      else reject(new Error(`${command} ${args.join(' ')} exited ${code ?? signal}:\n${out}\n${err.slice(-4000)}`))
     })
   })
 }
@@ -53,25 +53,50 @@ beforeAll(async () => {
   const tarballs = join(temp.dir, 'tarballs')
   await mkdir(project)
   await Promise.all(PUBLIC.map(({ dir }) => run('pnpm', ['pack', '--pack-destination', tarballs], join(ROOT, 'packages', dir), 60_000)))
-  const files = Object.fromEntries(PUBLIC.map(({ manifest }) => {
+  const files = PUBLIC.map(({ manifest }) => {
     const file = readdirSync(tarballs).find((name) => name === `${manifest.name.slice(1).replace('/', '-')}-${manifest.version}.tgz`)
     if (file === undefined) throw new Error(`no tarball for ${manifest.name}`)
-    return [manifest.name, `file:${join(tarballs, file)}`]
-  }))
-  // Dependencies between our packages name registry versions (0.1.0): point them at the tarballs too.
-  await writeFile(join(project, 'package.json'), JSON.stringify({
-    name: 'dsh-packed-consumer',
-    private: true,
-    type: 'module',
-    dependencies: { ...files, vitest: '4.1.12' },
-    overrides: { ...files, ...LOADER_OVERRIDE },
-  }, null, 2))
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], project, 150_000, cleanEnv())
+    return join(tarballs, file)
+  })
+  // The project a user starts from (`npm init -y` would add only prose fields).
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'dsh-packed-consumer', private: true }, null, 2))
+  // npm 11 looped forever here while the CLI depended on @cordisjs/plugin-loader by name (cordis
+  // declares an unsatisfiable optional peer on it): the kill after 150 s turns a loop into a failure.
+  install = await run('npm', ['install', ...files], project, 150_000, cleanEnv())
 }, 240_000)
 
 afterAll(async () => { await temp?.[Symbol.asyncDispose]() })
 
+type Imported = Record<string, { exports?: string[]; at?: string; error?: string }>
+
+/** Imports each entry in a plain Node child of the project; each must load, and from a `lib/` of ours. */
+async function importAll(entries: string[]): Promise<Imported> {
+  await writeFile(join(project, 'import-all.mjs'), `
+    const out = {}
+    for (const entry of ${JSON.stringify(entries)}) {
+      try { out[entry] = { exports: Object.keys(await import(entry)), at: import.meta.resolve(entry) } }
+      catch (error) { out[entry] = { error: String(error?.stack ?? error) } }
+    }
+    console.log(JSON.stringify(out))`)
+  const results = JSON.parse((await run(process.execPath, ['import-all.mjs'], project, 30_000)).out) as Imported
+  for (const entry of entries) {
+    expect(results[entry]?.error, entry).toBeUndefined()
+    expect(results[entry]?.at, entry).toMatch(/\/node_modules\/@deepseek-ai\/[^/]+\/lib\/.*\.js$/)
+  }
+  return results
+}
+
 describe('the packed packages, installed from their tarballs', () => {
+  it('install with a plain npm install: no override in the project, no peer conflict, no loader package', async () => {
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'))
+    expect(manifest.overrides).toBeUndefined()
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(PUBLIC.map(({ manifest }) => manifest.name).sort())
+    expect(install.err).not.toContain('ERESOLVE')
+    // The loader is bundled into the CLI: nothing named @cordisjs/plugin-loader may meet cordis' optional peer.
+    expect(existsSync(join(project, 'node_modules/@cordisjs/plugin-loader'))).toBe(false)
+    expect(existsSync(join(project, 'node_modules/@deepseek-ai/dsh/node_modules/@cordisjs/plugin-loader'))).toBe(false)
+  })
+
   it('ship their LICENSE, README and built entries, and neither unit tests nor workspace ranges', async () => {
     const license = await readFile(join(ROOT, 'LICENSE'), 'utf8')
     for (const { manifest } of PUBLIC) {
@@ -90,68 +115,58 @@ describe('the packed packages, installed from their tarballs', () => {
     }
   })
 
-  it('import in plain Node through their default condition, every entry point', async () => {
-    const script = `
-      const out = {}
-      for (const entry of ${JSON.stringify(ENTRIES)}) {
-        try { out[entry] = { exports: Object.keys(await import(entry)), at: import.meta.resolve(entry) } }
-        catch (error) { out[entry] = { error: String(error?.stack ?? error) } }
-      }
-      console.log(JSON.stringify(out))`
-    await writeFile(join(project, 'import-all.mjs'), script)
-    const results = JSON.parse(await run(process.execPath, ['import-all.mjs'], project, 30_000)) as Record<string, { exports?: string[]; at?: string; error?: string }>
-    for (const entry of ENTRIES) {
-      expect(results[entry]?.error, entry).toBeUndefined()
-      expect(results[entry]?.at, entry).toMatch(/\/node_modules\/@deepseek-ai\/[^/]+\/lib\/.*\.js$/)
-    }
+  it('import in plain Node through their default condition, every entry point but /conformance (it needs vitest)', async () => {
+    const results = await importAll(ENTRIES.filter((entry) => !entry.endsWith('/conformance')))
     expect(results['@deepseek-ai/dsh-fs']!.exports).toEqual(expect.arrayContaining(['FileSystem', 'FsError', 'MemoryFileSystem']))
-    expect(results['@deepseek-ai/dsh-fs/conformance']!.exports).toContain('describeConformance')
     expect(results['@deepseek-ai/dsh-fs-local']!.exports).toContain('default')
   })
 
-  it('run the conformance test file of docs/providers.md against the installed MemoryFileSystem', async () => {
-    // The same file the fs package runs on its sources; here vitest resolves everything from the tarballs.
-    await writeFile(join(project, 'memory.spec.ts'), await readFile(join(ROOT, 'packages/fs/tests/conformance.spec.ts'), 'utf8'))
-    const out = await run(join(project, 'node_modules/.bin/vitest'), ['run', '--root', project, '--reporter=json', 'memory.spec.ts'], project, 90_000, cleanEnv())
-    const report = JSON.parse(out.slice(out.indexOf('{')))
-    expect(report.numFailedTests).toBe(0)
-    expect(report.numPassedTests).toBeGreaterThan(40)
-  })
-
-  it('boot through the installed dsh bin on a cordis.yml naming the installed packages, serving MCP over stdio', async () => {
-    const files = join(project, 'files')
-    await mkdir(files)
-    await writeFile(join(files, 'a.txt'), 'one\n')
-    await writeFile(join(project, 'cordis.yml'), [
-      '- id: fs', "  name: '@deepseek-ai/dsh-fs-local'", '  config:', `    root: ${JSON.stringify(files)}`, `    cwd: ${JSON.stringify(files)}`,
-      '- id: policy', "  name: '@deepseek-ai/dsh-fs-policy'",
-      '- id: tools', "  name: '@deepseek-ai/dsh-tools'",
-      '- id: tool-fs', "  name: '@deepseek-ai/dsh-tool-fs'",
-      '- id: editor', "  name: '@deepseek-ai/dsh-tool-str-replace-editor'",
-      '- id: mcp', "  name: '@deepseek-ai/dsh-mcp'", '  config:', '    transport: stdio',
-      '',
-    ].join('\n'))
-    // The official MCP client, as installed with dsh-mcp: initialize, tools/list, then a guarded edit.
+  it('serve MCP through `npx dsh start` with the default config, files rooted at the working directory', async () => {
+    await writeFile(join(project, 'a.txt'), 'one\n')
+    // The official MCP client, as installed with dsh-mcp, started the way docs/cli.md tells every client to.
     await writeFile(join(project, 'client.mjs'), `
       import { Client } from '@modelcontextprotocol/sdk/client/index.js'
       import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-      const transport = new StdioClientTransport({ command: 'node_modules/.bin/dsh', args: ['start', '--config', 'cordis.yml'], cwd: process.cwd(), stderr: 'inherit' })
+      const transport = new StdioClientTransport({ command: 'npx', args: ['dsh', 'start'], cwd: process.cwd(), stderr: 'inherit' })
       const client = new Client({ name: 'packed-test', version: '0.0.0' })
       await client.connect(transport)
-      const text = (result) => result.content.map((part) => part.text).join('\\n')
       const tools = (await client.listTools()).tools.map((tool) => tool.name).sort()
       const blind = await client.callTool({ name: 'edit', arguments: { file_path: 'a.txt', old_string: 'one', new_string: 'two' } })
       await client.callTool({ name: 'read', arguments: { file_path: 'a.txt' } })
       const edit = await client.callTool({ name: 'edit', arguments: { file_path: 'a.txt', old_string: 'one', new_string: 'two' } })
-      console.log(JSON.stringify({ server: client.getServerVersion(), tools, blind: { isError: blind.isError, text: text(blind) }, edit: { isError: edit.isError ?? false } }))
+      console.log(JSON.stringify({ server: client.getServerVersion(), tools, blind: { isError: blind.isError, meta: blind._meta }, edit: { isError: edit.isError ?? false } }))
       await client.close()
     `)
-    const out = await run(process.execPath, ['client.mjs'], project, 60_000)
-    const report = JSON.parse(out)
-    expect(report.server).toMatchObject({ name: 'dsh', version: '0.1.0' })
-    expect(report.tools).toEqual(['edit', 'read', 'str_replace_editor', 'write'])
+    const out = await run(process.execPath, ['client.mjs'], project, 60_000, cleanEnv())
+    const report = JSON.parse(out.out)
+    expect(report.server).toMatchObject({ name: 'dsh', version: CLI.version })
+    expect(report.tools).toEqual(expect.arrayContaining(['edit', 'read', 'str_replace_editor', 'write']))
     expect(report.blind.isError).toBe(true)
+    expect(report.blind.meta['ai.deepseek.dsh/error'].code).toBe('FS_NOT_OBSERVED')
     expect(report.edit.isError).toBe(false)
-    expect(await readFile(join(files, 'a.txt'), 'utf8')).toBe('two\n')
+    expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('two\n')
   })
+
+  it('load a plugin the CLI does not bundle by its name from the project (fs-e2b, stopped by the missing key)', async () => {
+    await writeFile(join(project, 'cordis.e2b.yml'), await readFile(join(ROOT, 'docs/examples/cordis.e2b.yml'), 'utf8'))
+    const { E2B_API_KEY: _key, ...env } = cleanEnv()
+    const failure = await run('npx', ['dsh', 'start', '--config', 'cordis.e2b.yml'], project, 60_000, env).then(
+      () => { throw new Error('dsh start succeeded without an E2B key') },
+      (error: Error) => error.message,
+    )
+    // Imported and configured: only its own check of the key fails (an unresolved name would say "not installed").
+    expect(failure).toMatch(/entry "fs" \(@deepseek-ai\/dsh-fs-e2b\) failed to start: .*API key is required/)
+  })
+
+  // Last: it adds vitest to the project, so the tests above see the plain install alone.
+  it('run the conformance test file of docs/providers.md against the installed MemoryFileSystem', async () => {
+    await run('npm', ['install', 'vitest@4.1.12'], project, 150_000, cleanEnv())
+    expect((await importAll(['@deepseek-ai/dsh-fs/conformance']))['@deepseek-ai/dsh-fs/conformance']!.exports).toContain('describeConformance')
+    // The same file the fs package runs on its sources; here vitest resolves everything from the tarballs.
+    await writeFile(join(project, 'memory.spec.ts'), await readFile(join(ROOT, 'packages/fs/tests/conformance.spec.ts'), 'utf8'))
+    const { out } = await run(join(project, 'node_modules/.bin/vitest'), ['run', '--root', project, '--reporter=json', 'memory.spec.ts'], project, 90_000, cleanEnv())
+    const report = JSON.parse(out.slice(out.indexOf('{')))
+    expect(report.numFailedTests).toBe(0)
+    expect(report.numPassedTests).toBeGreaterThan(40)
+  }, 240_000)
 })

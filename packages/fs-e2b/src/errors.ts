@@ -44,6 +44,7 @@ const MESSAGES: Record<StatusName, string> = {
   NOT_OWNER: 'belongs to another user or group, which a replacement cannot keep; nothing was written (only its owner or root may change it)',
   ATTRIBUTES: 'has an ACL or extended attributes that could not be copied to a replacement; nothing was written',
   MOUNTED: 'is a mount point (a file mounted over this path), so it cannot be replaced atomically; nothing was written. Change the mounted file at its source instead',
+  MOVED: 'now leads to a different file than the one it named when it was looked up; nothing was written',
 }
 
 /**

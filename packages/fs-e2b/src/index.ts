@@ -1,9 +1,13 @@
-import { FileSystem, type FsEditRequest, type FsListOptions, type FsResolveOptions, type FsTarget, type FsVersion, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import {
+  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget, type FsVersion,
+  type FsWalkOptions, type FsWriteIntent,
+} from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { z } from 'zod'
 import { openSandbox, probeSandbox } from './connect'
+import { searchSandbox, walkSandbox } from './discovery'
 import { SandboxFs } from './sandbox-fs'
 
 export { SandboxFs, type SandboxFsOptions } from './sandbox-fs'
@@ -19,8 +23,9 @@ const Config = z.object({
   debug: z.boolean().optional().describe('SDK debug mode: talk to envd at `sandboxUrl` directly (the emulator).'),
   sandboxUrl: z.string().optional(),
   domain: z.string().optional(),
-  requestTimeoutMs: z.number().int().nonnegative().optional(),
-}).refine(
+  requestTimeoutMs: z.number().int().nonnegative().optional()
+    .describe('Deadline of each request to the sandbox in ms (SDK default 60 s); a call past it fails FS_IO_ERROR, so a lost connection never hangs.'),
+}).strict().refine(
   (config) => [config.sandbox, config.sandboxId, config.template].filter((value) => value !== undefined).length === 1,
   { message: 'give exactly one of `sandboxId` (connect), `template` (create) or `sandbox` (an instance)' },
 )
@@ -62,6 +67,14 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.resolve(path, opts)
   }
 
+  override resolveForMutation(path: string, opts?: FsResolveOptions) {
+    return this.ready.resolveForMutation(path, opts)
+  }
+
+  override inspect(path: string, opts?: FsInspectOptions) {
+    return this.ready.inspect(path, opts)
+  }
+
   stat(target: FsTarget, signal?: AbortSignal) {
     return this.ready.stat(target, signal)
   }
@@ -88,6 +101,14 @@ export class E2BFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal) {
     return this.ready.editText(target, edit, expected, signal)
+  }
+
+  override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal) {
+    return walkSandbox(this.ready.sandbox, root, options, signal)
+  }
+
+  override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal) {
+    return searchSandbox(this.ready.sandbox, root, options, signal)
   }
 
   private get ready(): SandboxFs {

@@ -1,6 +1,6 @@
 import { FsError } from '@deepseek-ai/dsh-fs'
 import { describe, expect, it } from 'vitest'
-import { parseList, parseRead, parseResolve, parseStatLine } from './parse'
+import { parseIdentity, parseList, parseRead, parseStatLine } from './parse'
 
 const FILE = '81a4 5 64768:1234:5:1700000000.123456789:1700000001.000000001'
 const DIR = '41ed 4096 64768:99:4096:1700000000.000000000:1700000000.000000000'
@@ -26,9 +26,12 @@ describe('parsing script output', () => {
     expect(parseRead(`${FILE}\n${bytes}\n${later}`, 'f').consistent).toBe(false)
   })
 
-  it('reads a resolved key or the parent of a dangling link', () => {
-    expect(parseResolve('K/home/user/a.txt\0', 'a')).toEqual({ kind: 'real', path: '/home/user/a.txt' })
-    expect(parseResolve('D/home/user\0', 'a')).toEqual({ kind: 'dangling', parent: '/home/user' })
+  it('reads the identity records (paths with newlines included) and hands back what follows', () => {
+    expect(parseIdentity(`/real/a\nb.txt\0/real\0${FILE}\n`, 'a')).toEqual({ identity: { key: '/real/a\nb.txt', parent: '/real' }, rest: `${FILE}\n` })
+    for (const output of ['', '/only-one\0', 'relative\0/p\0']) {
+      const error = (() => { try { parseIdentity(output, 'a') } catch (e) { return e } })()
+      expect(FsError.is(error, 'FS_IO_ERROR')).toBe(true)
+    }
   })
 
   it('reads listing records, names with spaces and newlines included, and pairs links with their real paths', () => {

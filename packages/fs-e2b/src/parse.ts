@@ -33,14 +33,22 @@ export function parseRead(output: string, path: string): ReadSnapshot {
   return { info, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), consistent: end.version === info.version }
 }
 
-export type ResolvedKey = { kind: 'real'; path: string } | { kind: 'dangling'; parent: string }
+/** Where a lexical path led when a script looked: its key, and the realpath of its directory. */
+export interface Identity {
+  key: string
+  parent: string
+}
 
-export function parseResolve(output: string, path: string): ResolvedKey {
-  const tag = output[0]
-  const real = output.slice(1).replace(/\0$/, '')
-  if (real.startsWith('/') && tag === 'K') return { kind: 'real', path: real }
-  if (real.startsWith('/') && tag === 'D') return { kind: 'dangling', parent: real }
-  throw new FsError('FS_IO_ERROR', `unexpected realpath output for ${path}: ${JSON.stringify(output.slice(0, 200))}`, { path })
+/** The identity records a script printed first, and the output that follows them. */
+export function parseIdentity(output: string, path: string): { identity: Identity; rest: string } {
+  const first = output.indexOf('\0')
+  const second = first < 0 ? -1 : output.indexOf('\0', first + 1)
+  const key = output.slice(0, first)
+  const parent = output.slice(first + 1, second)
+  if (second < 0 || !key.startsWith('/') || !parent.startsWith('/')) {
+    throw new FsError('FS_IO_ERROR', `unexpected realpath output for ${path}: ${JSON.stringify(output.slice(0, 200))}`, { path })
+  }
+  return { identity: { key, parent }, rest: output.slice(second + 1) }
 }
 
 export interface ListedEntry {

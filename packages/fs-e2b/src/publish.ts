@@ -3,22 +3,52 @@ import type { Sandbox } from 'e2b'
 import { randomBytes } from 'node:crypto'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
-import { parseStatLine } from './parse'
+import { type Identities, identitiesOf } from './identities'
+import { parseIdentity, parseStatLine } from './parse'
 import { PUBLISH, STAT } from './scripts'
-import { runControl } from './shell'
+import { controlCommand, runControl } from './shell'
+import { statusOf } from './status'
 
 export type Publication = { mode: 'create' } | { mode: 'replace'; version: string }
 
 /**
- * Uploads `bytes` next to `key` and publishes them there: two round trips, one upload and one
- * command. The upload is the last step that honours `signal`; the publishing command, once sent,
- * runs to the end, so a commit is never left half done and the version it reports is the one it made.
+ * The longest command line that carries the bytes itself. The whole line is one argument of the
+ * `bash -c` envd starts, and Linux caps one argument at 128 KiB (MAX_ARG_STRLEN): below that, with
+ * room for the script and the paths, base64 of up to ~85 KiB of content fits.
+ */
+export const INLINE_COMMAND_MAX = 120 * 1024
+
+/** The cause of a refusal because the path now leads elsewhere: never a lost race, so never retried. */
+export class PathMoved extends Error {
+  constructor(readonly key: string) {
+    super(`the path now leads to ${key}`)
+  }
+}
+
+export function pathMoved(error: unknown): boolean {
+  return FsError.is(error) && error.cause instanceof PathMoved
+}
+
+/**
+ * Publishes `bytes` at `key`, the key `path` was named for. Content whose command fits
+ * `INLINE_COMMAND_MAX` travels inside the publishing command: one round trip. Larger content is
+ * uploaded next to the key first: two. The upload is the last step that honours `signal`; the
+ * publishing command, once sent, runs to the end, so a commit is never left half done and the
+ * version it reports is the one it made. What the command saw of `path` is remembered.
  */
 export async function uploadAndPublish(
   sandbox: Sandbox, key: string, path: string, bytes: Uint8Array, publication: Publication, signal?: AbortSignal,
 ): Promise<FsInfo> {
+  const identities = identitiesOf(sandbox)
   const stageDir = posix.join(posix.dirname(key), `.dsh-stage-${randomBytes(8).toString('hex')}`)
   const stage = posix.join(stageDir, posix.basename(key))
+  const expected = publication.mode === 'replace' ? publication.version : ''
+  const args = [publication.mode, key, stage, expected, path]
+  const inline = [...args, 'inline', Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')]
+  if (Buffer.byteLength(controlCommand(PUBLISH, inline)) <= INLINE_COMMAND_MAX) {
+    throwIfAborted(signal, path)
+    return finish(await run(sandbox, inline, path), key, path, identities)
+  }
   try {
     await sandbox.files.write(stage, exactBuffer(bytes), signal === undefined ? {} : { signal })
   } catch (error) {
@@ -29,15 +59,28 @@ export async function uploadAndPublish(
     await discard(sandbox, stageDir)
     throwIfAborted(signal, path)
   }
-  const expected = publication.mode === 'replace' ? publication.version : ''
-  let result
+  return finish(await run(sandbox, args, path), key, path, identities)
+}
+
+async function run(sandbox: Sandbox, args: string[], path: string) {
   try {
-    result = await runControl(sandbox, PUBLISH, [publication.mode, key, stage, expected])
+    return await runControl(sandbox, PUBLISH, args)
   } catch (error) {
     throw toFsError(error, path)
   }
-  if (result.exitCode !== 0) throw statusError(result, path)
-  return parseStatLine(result.output, path)
+}
+
+function finish(result: Awaited<ReturnType<typeof run>>, key: string, path: string, identities: Identities): FsInfo {
+  // Before the identity records there is nothing to learn (the script failed to start).
+  const parsed = result.output.includes('\0') ? parseIdentity(result.output, path) : undefined
+  if (parsed) identities.learn(path, parsed.identity)
+  if (result.exitCode !== 0) {
+    const error = statusError(result, path)
+    const moved = parsed !== undefined && parsed.identity.key !== key
+    if (!moved && statusOf(result.exitCode) !== 'MOVED') throw error
+    throw new FsError(error.code, error.message, { path, cause: new PathMoved(parsed?.identity.key ?? key) })
+  }
+  return parseStatLine(parsed?.rest ?? '', path)
 }
 
 function exactBuffer(bytes: Uint8Array): ArrayBuffer {

@@ -1,14 +1,16 @@
 import {
   checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock,
   type MemoryBudget, planEdit, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
-  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget, type FsTargetKey,
-  type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions,
+  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
-import { parseList, parseRead, parseResolve, parseStatLine } from './parse'
-import { uploadAndPublish } from './publish'
+import { type Identities, identitiesOf } from './identities'
+import { inspectAt } from './inspect'
+import { parseIdentity, parseList, parseRead, parseStatLine } from './parse'
+import { pathMoved, uploadAndPublish } from './publish'
 import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
 import { statusOf } from './status'
@@ -51,6 +53,7 @@ export class SandboxFs {
   #lock = new KeyedLock<FsTargetKey>()
   #maxTextBytes: number
   #budget: MemoryBudget
+  #identities: Identities
 
   constructor(options: SandboxFsOptions) {
     this.sandbox = options.sandbox
@@ -58,20 +61,28 @@ export class SandboxFs {
     this.home = options.home
     this.#maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
     this.#budget = options.memoryBudget ?? processMemoryBudget()
+    this.#identities = identitiesOf(options.sandbox)
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
-    throwIfAborted(opts.signal, path)
-    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
-      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path: String(path) })
-    }
-    const base = opts.cwd === undefined ? this.cwd : posix.resolve(this.cwd, this.#expandHome(opts.cwd))
-    const absolute = posix.resolve(base, this.#expandHome(path))
+    const absolute = this.#absolute(path, opts)
     const result = await this.#run(RESOLVE, [absolute], absolute, opts.signal)
     if (result.exitCode !== 0) throw statusError(result, absolute)
-    const resolved = parseResolve(result.output, absolute)
-    const key = resolved.kind === 'real' ? resolved.path : posix.join(resolved.parent, posix.basename(absolute))
-    return { targetKey: key as FsTargetKey, displayPath: absolute }
+    const { identity } = parseIdentity(result.output, absolute)
+    this.#identities.learn(absolute, identity)
+    return { targetKey: identity.key as FsTargetKey, displayPath: absolute }
+  }
+
+  /** From memory when the path or its directory was seen; every publication checks the key again. */
+  async resolveForMutation(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    const absolute = this.#absolute(path, opts)
+    const key = this.#identities.recall(absolute)
+    return key === undefined ? this.resolve(path, opts) : { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const absolute = this.#absolute(path, opts)
+    return inspectAt(this.sandbox, absolute, opts, this.#identities, (bytes) => this.#decode(bytes, absolute, opts.signal))
   }
 
   async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
@@ -88,8 +99,7 @@ export class SandboxFs {
   async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
     const path = target.displayPath
     throwIfAborted(signal, path)
-    const bytes = this.#regularFile(await this.#observe(target, true, signal), path).bytes!
-    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
+    return this.#decode(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path, signal)
   }
 
   streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
@@ -231,14 +241,30 @@ export class SandboxFs {
     }
   }
 
+  /** The text of a file's bytes, with the memory for it reserved from the budget while it is built. */
+  #decode(bytes: Uint8Array, path: string, signal?: AbortSignal): Promise<string> {
+    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
+  }
+
+  /** The lexically absolute path of `path` (no round trip), or `FS_INVALID_PATH`. */
+  #absolute(path: string, opts: FsResolveOptions): string {
+    throwIfAborted(opts.signal, path)
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
+      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path: String(path) })
+    }
+    const base = opts.cwd === undefined ? this.cwd : posix.resolve(this.cwd, this.#expandHome(opts.cwd))
+    return posix.resolve(base, this.#expandHome(path))
+  }
+
   #expandHome(path: string): string {
     if (path === '~') return this.home
     return path.startsWith('~/') ? posix.join(this.home, path.slice(2)) : path
   }
 }
 
+/** A competitor's publication; a path that now leads elsewhere is not one, and a retry would not help. */
 function lostRace(error: unknown): boolean {
-  return FsError.is(error, 'FS_STALE_VERSION') || FsError.is(error, 'FS_NOT_OBSERVED')
+  return (FsError.is(error, 'FS_STALE_VERSION') || FsError.is(error, 'FS_NOT_OBSERVED')) && !pathMoved(error)
 }
 
 function backoff(attempt: number): Promise<void> {

@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { parseStatLine } from './parse'
-import { LIST, PUBLISH, READ, STAT } from './scripts'
+import { parseIdentity, parseStatLine } from './parse'
+import { INSPECT, LIST, PUBLISH, READ, RESOLVE, STAT } from './scripts'
 import { controlCommand, scriptOutput } from './shell'
 import { STATUS } from './status'
 
@@ -37,7 +37,7 @@ function runLocal(script: string, args: string[], asUser?: string[]): Promise<{ 
 
 let dir: string
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dsh-e2b-scripts-'))
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'dsh-e2b-scripts-')))
 })
 afterEach(() => rm(dir, { recursive: true, force: true }))
 
@@ -71,6 +71,89 @@ describe('STAT and READ', () => {
     expect(result.exitCode).toBe(0)
     expect([...Buffer.from(base64!, 'base64')]).toEqual([0, 1, 2, 0xff])
     expect(after).toBe(before)
+  })
+})
+
+describe('RESOLVE and INSPECT', () => {
+  it('name a symlink by its target, a dangling link by itself, and print the directory\'s realpath', async () => {
+    await writeFile(join(dir, 'real.txt'), 'r')
+    await symlink('real.txt', join(dir, 'link.txt'))
+    await symlink('nowhere', join(dir, 'dangling'))
+    await symlink('.', join(dir, 'here'))
+    const identity = async (path: string) => parseIdentity((await runLocal(RESOLVE, [path])).output, path).identity
+    expect(await identity(join(dir, 'here', 'link.txt'))).toEqual({ key: join(dir, 'real.txt'), parent: dir })
+    expect(await identity(join(dir, 'dangling'))).toEqual({ key: join(dir, 'dangling'), parent: dir })
+    expect(await identity(join(dir, 'here', 'new', 'x.txt'))).toEqual({ key: join(dir, 'new', 'x.txt'), parent: join(dir, 'new') })
+  })
+
+  it('print the bytes of a file within the bound between two equal stat lines, and only the stat line beyond it', async () => {
+    await writeFile(join(dir, 'f'), Uint8Array.of(0, 1, 2, 0xff))
+    const within = await runLocal(INSPECT, [join(dir, 'f'), '4'])
+    const [before, base64, after] = parseIdentity(within.output, 'f').rest.split('\n')
+    expect(within.exitCode).toBe(0)
+    expect([...Buffer.from(base64!, 'base64')]).toEqual([0, 1, 2, 0xff])
+    expect(after).toBe(before)
+    for (const bound of ['3', '']) {
+      const beyond = await runLocal(INSPECT, [join(dir, 'f'), bound])
+      expect(beyond.exitCode).toBe(0)
+      expect(parseIdentity(beyond.output, 'f').rest).toBe(`${before}\n`)
+    }
+  })
+
+  it('report a FIFO and a directory without opening them, and a missing path by status', async () => {
+    await new Promise((done) => execFile('mkfifo', [join(dir, 'pipe')], done))
+    const pipe = await runLocal(INSPECT, [join(dir, 'pipe'), '100'])
+    expect(pipe.exitCode).toBe(0)
+    expect(parseStatLine(parseIdentity(pipe.output, 'pipe').rest, 'pipe').type).toBe('other')
+    expect(parseStatLine(parseIdentity((await runLocal(INSPECT, [dir, '100'])).output, 'd').rest, 'd').type).toBe('directory')
+    const missing = await runLocal(INSPECT, [join(dir, 'missing'), '100'])
+    expect(missing.exitCode).toBe(STATUS.ABSENT)
+    expect(parseIdentity(missing.output, 'm')).toEqual({ identity: { key: join(dir, 'missing'), parent: dir }, rest: '' })
+  })
+})
+
+describe('PUBLISH inline', () => {
+  const inline = (mode: string, target: string, expected: string, bytes: Uint8Array, path = target) =>
+    runLocal(PUBLISH, [mode, target, join(dirname(target), '.dsh-stage-00000000000000ff', 'x'), expected, path, 'inline', Buffer.from(bytes).toString('base64')])
+
+  it('writes every byte value itself, making the missing directories, and prints the identity and the new stat line', async () => {
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i)
+    const target = join(dir, 'a', 'b', 'new.bin')
+    const result = await inline('create', target, '', bytes)
+    expect(result.exitCode).toBe(0)
+    const { identity, rest } = parseIdentity(result.output, 'new')
+    expect(identity).toEqual({ key: target, parent: join(dir, 'a', 'b') })
+    expect(parseStatLine(rest, 'new')).toMatchObject({ type: 'file', size: 256 })
+    expect(new Uint8Array(await readFile(target))).toEqual(bytes)
+    expect(await readdir(join(dir, 'a', 'b'))).toEqual(['new.bin'])
+  })
+
+  it('refuses a path under a file as NOT_DIRECTORY and creates nothing', async () => {
+    await writeFile(join(dir, 'f'), 'x')
+    expect((await inline('create', join(dir, 'f', 'sub', 'new.txt'), '', Uint8Array.of(1))).exitCode).toBe(STATUS.NOT_DIRECTORY)
+    expect(await readdir(dir)).toEqual(['f'])
+  })
+
+  it('refuses as MOVED a replacement whose path now leads to another file, and leaves both alone', async () => {
+    await writeFile(join(dir, 'one'), 'one')
+    await writeFile(join(dir, 'two'), 'two')
+    await symlink('two', join(dir, 'link'))
+    const version = parseStatLine((await runLocal(STAT, [join(dir, 'one')])).output, 'one').version
+    const result = await inline('replace', join(dir, 'one'), version, Buffer.from('new'), join(dir, 'link'))
+    expect(result.exitCode).toBe(STATUS.MOVED)
+    expect(parseIdentity(result.output, 'link').identity.key).toBe(join(dir, 'two'))
+    expect([await readFile(join(dir, 'one'), 'utf8'), await readFile(join(dir, 'two'), 'utf8')]).toEqual(['one', 'two'])
+    expect((await readdir(dir)).sort()).toEqual(['link', 'one', 'two'])
+  })
+
+  it('reports a symlink found where a create expected nothing as what it leads to', async () => {
+    await writeFile(join(dir, 'real'), 'theirs')
+    await symlink('real', join(dir, 'link'))
+    await symlink('nowhere', join(dir, 'dangling'))
+    // The key was named from the directory alone (`<dir>/link`), as `resolveForMutation` may.
+    expect((await inline('create', join(dir, 'link'), '', Buffer.from('mine'))).exitCode).toBe(STATUS.EXISTS)
+    expect((await inline('create', join(dir, 'dangling'), '', Buffer.from('mine'))).exitCode).toBe(STATUS.NOT_REGULAR)
+    expect(await readFile(join(dir, 'real'), 'utf8')).toBe('theirs')
   })
 })
 

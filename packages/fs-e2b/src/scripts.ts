@@ -12,11 +12,11 @@
  * The text of a script, raw (backslashes reach bash untouched). A template literal cannot hold a
  * bare dollar-brace, so the scripts write it escaped and this tag removes the escape.
  */
-function sh(strings: TemplateStringsArray): string {
+export function sh(strings: TemplateStringsArray): string {
   return strings.raw.join('').replaceAll('\\${', '${')
 }
 
-const PRELUDE = sh`set -u -o pipefail
+export const PRELUDE = sh`set -u -o pipefail
 printf '\036dsh\036'
 stat_of() { stat -L -c '%f %s %d:%i:%s:%.9Y:%.9Z' -- "$1" 2>/dev/null; }
 # Sets $kind from a stat line's hex mode (a variable, not output: no subshell to fork).
@@ -38,6 +38,13 @@ why_missing() {
   done
   exit $ABSENT
 }
+# Sets $key (the identity of lexically absolute path $1: its realpath, the missing rest included; for
+# a dangling symlink the link itself) and $parent (the realpath of its directory).
+identify() {
+  local d=\${1%/*}
+  { IFS= read -rd '' parent && IFS= read -rd '' key; } < <(realpath -zm -- "\${d:-/}" "$1") || return 1
+  if [ ! -e "$1" ] && [ -L "$1" ]; then key=\${parent%/}/\${1##*/}; fi
+}
 `
 
 /** Checks that the tools exist and prints the working directory the sandbox starts commands in. */
@@ -48,17 +55,11 @@ pwd -P
 `
 
 /**
- * The key of a lexically absolute path: `K` + its realpath, the nearest existing ancestor's realpath
- * plus the missing rest for a path that does not exist, or `D` + the parent's realpath for a
- * dangling symlink (the link itself is the key: something is in the way, and writers refuse it).
+ * The key of a lexically absolute path (see `identify`), then its directory's realpath, both
+ * NUL-terminated: the provider remembers the directory to name its other entries without a request.
  */
-export const RESOLVE = PRELUDE + sh`p=$1
-if [ ! -e "$p" ] && [ -L "$p" ]; then
-  d=\${p%/*}
-  printf 'D'; realpath -zm -- "\${d:-/}" || exit 1
-else
-  printf 'K'; realpath -zm -- "$p" || exit 1
-fi
+export const RESOLVE = PRELUDE + sh`identify "$1" || exit 1
+printf '%s\0%s\0' "$key" "$parent"
 `
 
 /** One stat line, or the status of why there is none. */
@@ -80,6 +81,24 @@ kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
 dd if="$1" iflag=nonblock bs=65536 status=none | base64 -w 0 || exit 1
 printf '\n'
 stat_of "$1" || exit 1
+`
+
+/**
+ * `RESOLVE`, then `READ` of the key in one command (the read tool's single request): the identity
+ * records, the stat line, and, for a regular file of at most `$2` bytes, the bytes and the stat line
+ * again. Anything else ends after the stat line with status 0: a directory or FIFO is reported, never opened.
+ */
+export const INSPECT = PRELUDE + sh`identify "$1" || exit 1
+printf '%s\0%s\0' "$key" "$parent"
+s=$(stat_of "$key") || why_missing "$key"
+printf '%s\n' "$s"
+kind_of "$s"; [ $kind = file ] || exit 0
+size=\${s#* }; size=\${size%% *}
+[ -n "$2" ] && (( size <= $2 )) || exit 0
+[ -r "$key" ] || exit $DENIED
+dd if="$key" iflag=nonblock bs=65536 status=none | base64 -w 0 || exit 1
+printf '\n'
+stat_of "$key" || exit 1
 `
 
 /**
@@ -108,9 +127,14 @@ done
 `
 
 /**
- * Publishes an uploaded staging file (`$3`, alone in its private `.dsh-stage-*` directory next to
- * the target `$2`) and prints the new stat line.
+ * Publishes the staging file `$3` (alone in its private `.dsh-stage-*` directory next to the target
+ * `$2`) and prints the identity records of `$5`, then the new stat line. With `$6 = inline` the
+ * script first writes the staging file itself from the base64 in `$7` (making missing parent
+ * directories, as an upload does): one request for the whole write. Without it, the bytes were uploaded.
  *
+ * - First, `$5` (the lexical path the key was named for; default the key itself) must still lead to
+ *   `$2`: the provider may have named the key from memory, and a path that now leads elsewhere is
+ *   refused (`MOVED`), or, for a create, reported as what is in the way.
  * - `create`: a hard link (`ln -T`) that fails on ANY existing entry, so a competitor that appeared
  *   after every earlier probe is never replaced; the failure says what was in the way.
  * - `replace`: compare-and-swap against version `$4`. Holding the target directory's flock, the
@@ -120,10 +144,29 @@ done
  * The staging directory is removed on every exit; leftovers of writers killed between upload and
  * publication are recognisable by name and reclaimed once they are an hour old.
  */
-export const PUBLISH = PRELUDE + sh`mode=$1 target=$2 stage=$3 expected=$4
+export const PUBLISH = PRELUDE + sh`mode=$1 target=$2 stage=$3 expected=$4 path=\${5:-$2} inline=\${6-}
 stagedir=\${stage%/*}
 trap 'rm -rf -- "$stagedir"' EXIT
 dir=\${target%/*}; dir=\${dir:-/}
+identify "$path" || exit 1
+printf '%s\0%s\0' "$key" "$parent"
+if [ "$key" != "$target" ]; then
+  [ "$mode" = create ] || exit $MOVED
+  [ -L "$path" ] && [ ! -e "$path" ] && exit $NOT_REGULAR
+  [ -f "$path" ] && exit $EXISTS
+  [ -e "$path" ] && exit $NOT_REGULAR
+  exit $MOVED
+fi
+if [ "$inline" = inline ]; then
+  if ! mkdir -p -- "$dir" 2>/dev/null; then
+    p=$dir
+    while [ -n "$p" ] && [ ! -e "$p" ]; do p=\${p%/*}; done
+    [ -d "\${p:-/}" ] || exit $NOT_DIRECTORY
+    exit $DENIED
+  fi
+  mkdir -m 700 -- "$stagedir" 2>/dev/null || { [ -w "$dir" ] || exit $DENIED; exit 1; }
+  printf '%s' "$7" | base64 -d >"$stage" || exit 1
+fi
 find "$dir" -mindepth 1 -maxdepth 1 -name '.dsh-stage-*' -mmin +60 -exec rm -rf -- {} + 2>/dev/null
 if [ "$mode" = create ]; then
   chmod "$(printf '%o' $(( 0666 & ~0$(umask) )))" -- "$stage" || exit 1

@@ -31,6 +31,8 @@ export const STATUS = {
   ATTRIBUTES: 91,
   /** A replace refused: the target is a mount point (a file mounted over the path), which no rename can replace. */
   MOUNTED: 92,
+  /** A mutation refused: the path no longer leads to the key the provider named for it. */
+  MOVED: 93,
 } as const
 
 export type StatusName = keyof typeof STATUS
@@ -57,6 +59,7 @@ export const STATUS_CODES: Record<StatusName, FsErrorCode> = {
   NOT_OWNER: 'FS_PERMISSION_DENIED',
   ATTRIBUTES: 'FS_PERMISSION_DENIED',
   MOUNTED: 'FS_PERMISSION_DENIED',
+  MOVED: 'FS_STALE_VERSION',
 }
 
 /** Shell assignments that give the scripts the same table (`ABSENT=80 …`), so it is written once. */

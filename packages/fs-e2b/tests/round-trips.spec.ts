@@ -1,8 +1,11 @@
 import type { FsTarget } from '@deepseek-ai/dsh-fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freshDir, type Provider, startProvider, useEmulatedSandbox } from './support/sandbox'
+import { INLINE_COMMAND_MAX } from '../src/publish'
+import { PUBLISH } from '../src/scripts'
+import { controlCommand } from '../src/shell'
+import { freshDir, type Provider, startProvider, startToolStack, useEmulatedSandbox } from './support/sandbox'
 
 // The README's table of round trips comes from these numbers: each is the count of HTTP requests
 // the emulator received during one operation (a command is one Process/Start, an upload one POST).
@@ -53,31 +56,58 @@ describe('round trips per operation', () => {
     })).toEqual({ ...command(1), 'GET /files': 1 })
   })
 
-  it('creates under createIfAbsent with one upload and one command', async () => {
+  it('inspects a path (key, stat and text of a small file) with one command', async () => {
+    const target = await seeded('a.txt', 'alpha\n')
+    expect(await count(() => provider.fs.inspect(join(dir, 'a.txt'), { textUpTo: 1024 }))).toEqual(command(1))
+    expect(await count(() => provider.fs.inspect(join(dir, 'missing.txt'), { textUpTo: 1024 }))).toEqual(command(1))
+    expect((await provider.fs.inspect(join(dir, 'a.txt'), { textUpTo: 1024 })).target).toEqual(target)
+  })
+
+  it('names a mutation target without a request once the path or its directory was seen', async () => {
+    await seeded('a.txt', 'alpha\n')
+    expect(await count(() => provider.fs.resolveForMutation(join(dir, 'a.txt')))).toEqual({})
+    expect(await count(() => provider.fs.resolveForMutation(join(dir, 'new.txt')))).toEqual({})
+    expect(await count(() => provider.fs.resolveForMutation(join(dir, 'unseen', 'new.txt')))).toEqual(command(1))
+  })
+
+  it('creates under createIfAbsent with one command that carries the bytes', async () => {
     await seeded('a.txt', 'alpha\n')
     const fresh = await provider.fs.resolve(join(dir, 'new.txt'))
-    expect(await count(() => provider.fs.writeText(fresh, 'x', { kind: 'createIfAbsent' }))).toEqual(commandsAndUploads(1, 1))
+    expect(await count(() => provider.fs.writeText(fresh, 'x', { kind: 'createIfAbsent' }))).toEqual(command(1))
     expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('x')
   })
 
-  it('writes without a guard with a read, an upload and a publish', async () => {
+  it('writes without a guard with a read and a publish', async () => {
     const target = await seeded('a.txt', 'alpha\n')
-    expect(await count(() => provider.fs.writeText(target, 'beta\n'))).toEqual(commandsAndUploads(2, 1))
+    expect(await count(() => provider.fs.writeText(target, 'beta\n'))).toEqual(command(2))
     const fresh = await provider.fs.resolve(join(dir, 'new.txt'))
-    expect(await count(() => provider.fs.writeText(fresh, 'x'))).toEqual(commandsAndUploads(2, 1))
+    expect(await count(() => provider.fs.writeText(fresh, 'x'))).toEqual(command(2))
   })
 
-  it('replaces under replaceIfVersion with a read, an upload and one compare-and-swap', async () => {
+  it('replaces under replaceIfVersion with a read and one compare-and-swap that carries the bytes', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     const version = (await provider.fs.stat(target))!.version
-    expect(await count(() => provider.fs.writeText(target, 'beta\n', { kind: 'replaceIfVersion', version }))).toEqual(commandsAndUploads(2, 1))
+    expect(await count(() => provider.fs.writeText(target, 'beta\n', { kind: 'replaceIfVersion', version }))).toEqual(command(2))
   })
 
-  it('edits with a read, an upload and one compare-and-swap', async () => {
+  it('edits with a read and one compare-and-swap that carries the bytes', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     const version = (await provider.fs.stat(target))!.version
     expect(await count(() => provider.fs.editText(target, { oldString: 'alpha', newString: 'beta', replaceAll: false }, { version })))
-      .toEqual(commandsAndUploads(2, 1))
+      .toEqual(command(2))
+  })
+
+  it('carries content up to the bound in the command and uploads what is larger', async () => {
+    await seeded('a.txt', 'alpha\n')
+    const largest = largestInline(join(dir, 'edge.bin'))
+    const edge = Buffer.alloc(largest, 'e').toString()
+    const target = await provider.fs.resolve(join(dir, 'edge.bin'))
+    expect(await count(() => provider.fs.writeText(target, edge, { kind: 'createIfAbsent' }))).toEqual(command(1))
+    expect((await readFile(join(dir, 'edge.bin'), 'utf8')).length).toBe(largest)
+    const above = await provider.fs.resolve(join(dir, 'above.txt'))
+    const big = Buffer.alloc(largest + 3, 'b').toString()
+    expect(await count(() => provider.fs.writeText(above, big, { kind: 'createIfAbsent' }))).toEqual(commandsAndUploads(1, 1))
+    expect(await readFile(join(dir, 'above.txt'), 'utf8')).toBe(big)
   })
 
   it('refuses a stale replacement or edit after one read, uploading nothing', async () => {
@@ -95,3 +125,29 @@ describe('round trips per operation', () => {
     expect(await count(() => provider.fs.editText(target, { oldString: 'alpha', newString: 'alpha', replaceAll: false }))).toEqual(command(1))
   })
 })
+
+describe('round trips per tool call (default policy)', () => {
+  it('reads with one request, creates with one, replaces and edits with two', async () => {
+    dir = await freshDir(sandbox.root)
+    await mkdir(join(dir, 'sub'))
+    await writeFile(join(dir, 'sub', 'a.txt'), 'alpha\n')
+    const tools = await startToolStack(sandbox.emulator.url, dir)
+    try {
+      expect(await count(() => tools.call('read', { file_path: 'sub/a.txt' }))).toEqual(command(1))
+      expect(await count(() => tools.call('write', { file_path: 'sub/new.txt', content: 'x\n' }))).toEqual(command(1))
+      expect(await count(() => tools.call('write', { file_path: 'sub/a.txt', content: 'beta\n' }))).toEqual(command(2))
+      expect(await count(() => tools.call('edit', { file_path: 'sub/a.txt', old_string: 'beta', new_string: 'gamma' }))).toEqual(command(2))
+      expect(await readFile(join(dir, 'sub', 'a.txt'), 'utf8')).toBe('gamma\n')
+      expect(await readFile(join(dir, 'sub', 'new.txt'), 'utf8')).toBe('x\n')
+    } finally {
+      await tools.dispose()
+    }
+  })
+})
+
+/** The most bytes whose publishing command still fits the bound, for a file at `path` (base64: 4 characters per 3 bytes). */
+function largestInline(path: string): number {
+  const stage = join(dir, '.dsh-stage-0000000000000000', 'edge.bin')
+  const empty = Buffer.byteLength(controlCommand(PUBLISH, ['create', path, stage, '', path, 'inline', '']))
+  return Math.floor((INLINE_COMMAND_MAX - empty) / 4) * 3
+}

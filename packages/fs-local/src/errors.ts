@@ -67,6 +67,7 @@ const DESCRIPTIONS: Record<FsErrorCode, string> = {
   FS_EDIT_NOT_FOUND: 'edit not found',
   FS_AMBIGUOUS_EDIT: 'edit is ambiguous',
   FS_ABORTED: 'operation aborted',
+  FS_INVALID_PATTERN: 'invalid pattern',
 }
 
 /**

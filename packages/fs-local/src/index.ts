@@ -1,12 +1,15 @@
 import {
-  FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
+  FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
+  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Context } from 'cordis'
 import { z } from 'zod'
+import { searchDisk, walkDisk } from './discovery'
 import { LocalDisk } from './local-disk'
 
 export { LocalDisk, type LocalDiskOptions } from './local-disk'
+export { reclaimAfterCrashes } from './journal'
 export { reclaimStaging, STAGING_PREFIX } from './staging'
 export { toFsError } from './errors'
 
@@ -19,7 +22,7 @@ export const Config = z.object({
   maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText), and largest text an edit may produce.'),
   memoryBudgetBytes: z.number().int().positive().optional()
     .describe('Memory that whole-file reads and edits may hold at once in this process (default 2 GiB); past it they wait their turn. Shared by every provider in the process: the smallest configured value wins.'),
-}).prefault({})
+}).strict().prefault({})
 
 export type LocalFileSystemConfig = z.input<typeof Config>
 
@@ -69,6 +72,14 @@ export class LocalFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     return this.disk.editText(target, edit, expected, signal)
+  }
+
+  override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return walkDisk(this.disk.containment, root, options, signal)
+  }
+
+  override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return searchDisk(this.disk.containment, root, options, signal)
   }
 }
 

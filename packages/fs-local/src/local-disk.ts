@@ -13,6 +13,7 @@ import { openRegular } from './open'
 import { infoOfEntry, inspectStyle, lstatPath, type Probe, probe, readAll, statPath } from './probe'
 import { checkReplaceable } from './protect'
 import { discard, publishCreate, publishReplace, settle, stage } from './publish'
+import { reclaimAfterCrashes, noteStagingDirectory } from './journal'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { infoOf, versionOf } from './version'
@@ -102,6 +103,8 @@ export class LocalDisk {
     this.#budget = options.memoryBudget ?? processMemoryBudget()
     this.cwd = absolutePath(options.cwd, process.cwd())
     this.containment = new Containment(options.root, this.cwd)
+    // Once per process, in the background: what crashed processes left wherever they staged.
+    void reclaimAfterCrashes().catch(() => {})
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -400,7 +403,7 @@ export class LocalDisk {
         } else {
           // Held across processes: between another provider's re-check and its rename, ours must
           // not run. Taken while the containment checks run; given back if they fail.
-          const [lock, check] = await Promise.allSettled([acquirePublishLock(anchored, display), checked])
+          const [lock, check] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), checked])
           if (check.status === 'rejected') {
             if (lock.status === 'fulfilled') await lock.value()
             throw check.reason
@@ -414,7 +417,8 @@ export class LocalDisk {
             await release()
             throw error
           }
-          ;[, , stats] = await Promise.all([release(), anchor.sync(), settle(staged, false)])
+          const released = release()
+          ;[, , stats] = await Promise.all([released, anchor.sync(), settle(staged, false, released)])
         }
         return versionOf(stats)
       } finally {
@@ -490,6 +494,7 @@ export class LocalDisk {
 
   /** `dir` is where to look (possibly an anchored path); `key` the directory's real path, swept once. */
   async #sweep(dir: string, key: string): Promise<void> {
+    await noteStagingDirectory(key)
     if (this.#swept.has(key)) return
     if (this.#swept.size > 4096) this.#swept.clear()
     this.#swept.add(key)

@@ -39,7 +39,7 @@ export async function statPath(path: string): Promise<BigIntStats | undefined> {
 
 export function infoOfEntry(stats: BigIntStats): FsInfo {
   // A symlink only reaches here when it is dangling.
-  return stats.isSymbolicLink() ? { version: versionOf(stats), type: 'other' } : infoOf(stats)
+  return stats.isSymbolicLink() ? { version: versionOf(stats), type: 'other', special: 'broken-symlink' } : infoOf(stats)
 }
 
 /** Classifies the target and, for a regular file, opens it (without ever blocking on a special file). */

@@ -1,9 +1,11 @@
-import { mkdir, mkdtemp, readdir, readlink, symlink, writeFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { link, lstat, mkdir, mkdtemp, readdir, readlink, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { acquirePublishLock, lockPathOf, reclaimDeadLocks } from './publish-lock'
-import { selfIdentity } from './staging'
+import { selfIdentity } from './liveness'
+import { makeStaging, removeStaging } from './staging'
 
 async function scratch(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'dsh-fs-local-lock-'))
@@ -12,11 +14,55 @@ async function scratch(): Promise<string> {
 /** An identity that certainly belongs to no live process: this boot, this pid, another start time. */
 function deadIdentity(): string {
   const me = selfIdentity()
-  return JSON.stringify({ boot: me.boot, pid: me.pid, start: `${me.start}1` })
+  return JSON.stringify({ ...me, start: `${me.start}1` })
+}
+
+/** A socket bound by a child process, and a way to kill that process (its socket then refuses). */
+async function childSocket(path: string): Promise<() => Promise<void>> {
+  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`])
+  await new Promise((resolve) => child.stdout.once('data', resolve))
+  return async () => {
+    const closed = new Promise((resolve) => child.once('close', resolve))
+    child.kill('SIGKILL')
+    await closed
+  }
 }
 
 describe('publication lock', () => {
-  it('is one symlink naming its holder, taken and given back in one call each', async () => {
+  it('is a hard link to the holder\'s liveness socket when it has one, taken and given back in one call each', async () => {
+    const dir = await scratch()
+    const target = join(dir, 'file.txt')
+    const staging = await makeStaging(dir)
+    const release = await acquirePublishLock(target, 'file.txt', staging.live!.path)
+    const [lock, socket] = await Promise.all([lstat(lockPathOf(target)), lstat(staging.live!.path)])
+    expect(lock.isSocket()).toBe(true)
+    expect(lock.ino).toBe(socket.ino)
+    await release()
+    await removeStaging(staging)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('reclaims a socket lock once its holder is killed, never while it lives, in any namespace', async () => {
+    const dir = await scratch()
+    const target = join(dir, 'file.txt')
+    const kill = await childSocket(join(dir, 'held'))
+    await link(join(dir, 'held'), lockPathOf(target))
+    await reclaimDeadLocks(dir)
+    expect((await readdir(dir)).sort()).toEqual(['held', lockPathOf(target).slice(dir.length + 1)].sort())
+    await kill()
+    await (await acquirePublishLock(target, 'file.txt'))()
+    expect(await readdir(dir)).toEqual(['held'])
+  })
+
+  it('keeps a symlink lock of another PID namespace whose pid is free here, inside its lease', async () => {
+    const dir = await scratch()
+    const me = selfIdentity()
+    await symlink(JSON.stringify({ ...me, ns: '1', pid: 2 ** 22 + 1 }), lockPathOf(join(dir, 'foreign.txt')))
+    await reclaimDeadLocks(dir)
+    expect(await readdir(dir)).toEqual([lockPathOf(join(dir, 'foreign.txt')).slice(dir.length + 1)])
+  })
+
+  it('is one symlink naming its holder where it has no socket, taken and given back in one call each', async () => {
     const dir = await scratch()
     const target = join(dir, 'file.txt')
     const release = await acquirePublishLock(target, 'file.txt')

@@ -1,10 +1,10 @@
 import { FsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
-import { type FileHandle, link, lstat, open, rename, rm, rmdir, unlink } from 'node:fs/promises'
+import { type FileHandle, link, lstat, open, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errnoCode } from './errors'
 import { applyPrevious, type Previous } from './protect'
-import { makeStaging } from './staging'
+import { makeStaging, removeStaging, type Staging } from './staging'
 
 /**
  * Bytes written and fsynced in a private staging directory beside the destination, waiting to be
@@ -12,12 +12,14 @@ import { makeStaging } from './staging'
  * link, rename and unlink) can be read from the inode we wrote, not from whatever holds the name.
  */
 export interface Staged {
-  dir: string
+  staging: Staging
   file: string
   handle: FileHandle
-  /** Set once published and settled: the staged name and its directory are gone. */
+  /** Set once published and settled: the staged name is gone. */
   settled?: boolean
 }
+
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 
 /**
  * Writes `bytes` to an exclusively created temp file in a fresh staging directory inside `parent`
@@ -26,20 +28,18 @@ export interface Staged {
  * takes what `previous` says the old file was (`applyPrevious`): mode, owner or group, extended attributes.
  */
 export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined, display: string): Promise<Staged> {
-  const dir = await makeStaging(parent)
-  const file = join(dir, 'content')
-  let handle: FileHandle | undefined
+  const { first: opened, ...staging } = await makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666))
+  const file = join(staging.dir, 'content')
   try {
-    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666)
     // Bytes first: a write by a process without CAP_FSETID clears set-id bits and file capabilities.
-    await writeAll(handle, bytes)
-    if (previous !== undefined) await applyPrevious(file, handle, previous, display)
-    await handle.sync()
-    return { dir, file, handle }
+    await writeAll(opened, bytes)
+    if (previous !== undefined) await applyPrevious(file, opened, previous, display)
+    await opened.sync()
+    return { staging, file, handle: opened }
   } catch (error) {
-    await handle?.close().catch(() => {})
-    if (handle !== undefined) await unlink(file).catch(() => {})
-    await rmdir(dir).catch(() => rm(dir, { recursive: true, force: true })).catch(() => {})
+    await opened.close().catch(() => {})
+    await unlink(file).catch(() => {})
+    await removeStaging(staging)
     throw error
   }
 }
@@ -94,14 +94,18 @@ export async function publishCreate(staged: Staged, destination: string, display
 /**
  * After publication: drops the staging name (a `link` left it; a `rename` took it away), then
  * reads the published inode's metadata through the still-open descriptor (unlinking the staged
- * name moves ctime, so the version is taken after it) and removes the then empty staging
- * directory beside that.
+ * name moves ctime, so the version is taken after it) and removes the staging directory beside
+ * that. Its socket may be the publication lock: it is closed only once `released` (the lock's
+ * release) has settled.
  */
-export async function settle(staged: Staged, linked: boolean): Promise<BigIntStats> {
+export async function settle(staged: Staged, linked: boolean, released?: Promise<unknown>): Promise<BigIntStats> {
+  // The socket's name goes now, in the thread pool; the socket itself listens until it is closed.
+  const live = staged.staging.live
+  const unnamed = live === undefined ? undefined : unlink(live.path).catch(() => {})
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
   const [stats] = await Promise.all([
     staged.handle.stat({ bigint: true }),
-    rmdir(staged.dir).catch(() => {}),
+    Promise.all([Promise.resolve(released).catch(() => {}), unnamed]).then(() => removeStaging(staged.staging)),
   ])
   staged.settled = true
   return stats
@@ -109,15 +113,12 @@ export async function settle(staged: Staged, linked: boolean): Promise<BigIntSta
 
 /**
  * Closes the staged file and removes what is left of its staging (everything when the write was
- * not published). Best effort: after publication the write already happened.
+ * not published), after any publication lock was released. Best effort: after publication the
+ * write already happened.
  */
 export async function discard(staged: Staged): Promise<void> {
-  if (staged.settled) {
-    await staged.handle.close().catch(() => {})
-    return
-  }
   await Promise.all([
     staged.handle.close().catch(() => {}),
-    unlink(staged.file).catch(() => {}).then(() => rmdir(staged.dir)).catch(() => rm(staged.dir, { recursive: true, force: true })).catch(() => {}),
+    staged.settled ? undefined : unlink(staged.file).catch(() => {}).then(() => removeStaging(staged.staging)),
   ])
 }

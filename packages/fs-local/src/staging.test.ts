@@ -1,35 +1,101 @@
 import { spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isDeadWriter, parseStagingName, parseStartTime, selfIdentity, STAGING_PREFIX } from './staging'
+import { selfIdentity } from './liveness'
+import { isStagingName, makeStaging, parseStagingName, reclaimStaging, removeStaging, STAGING_PREFIX } from './staging'
+
+async function scratch(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'dsh-fs-local-staging-'))
+}
+
+/** A staging name of a process of this boot and namespace that has exited. */
+async function deadName(): Promise<string> {
+  const me = selfIdentity()
+  const gone = spawn(process.execPath, ['-e', ''])
+  await new Promise((resolve) => gone.once('close', resolve))
+  return `${STAGING_PREFIX}s.${me.boot}.${me.ns}.${gone.pid}.1.abcdef`
+}
 
 describe('staging names', () => {
-  it('reads the start time even when the command name holds spaces and parentheses', () => {
-    const fields = Array.from({ length: 50 }, (_, i) => String(i + 3))
-    fields[19] = '987654'
-    expect(parseStartTime(`123 (my (odd) name) ${fields.join(' ')}`)).toBe('987654')
-    expect(parseStartTime('123 (truncated)')).toBeUndefined()
+  it('round-trips this process\'s identity and is recognised only in its exact shape', async () => {
+    const dir = await scratch()
+    const staging = await makeStaging(dir)
+    const name = staging.dir.slice(dir.length + 1)
+    expect(parseStagingName(name)).toEqual({ kind: 's', ...selfIdentity() })
+    expect(await readdir(staging.dir)).toEqual(['live'])
+    expect(isStagingName(name)).toBe(true)
+    expect(isStagingName(`${STAGING_PREFIX}lock.0123456789abcdef`)).toBe(true)
+    for (const user of [`${STAGING_PREFIX}notes`, `${STAGING_PREFIX}lock.txt`, `${name}x`, `${STAGING_PREFIX}s.12345678.1.2.3.toolongsuffix`]) {
+      expect(isStagingName(user), user).toBe(false)
+    }
+    await removeStaging(staging)
+    expect(await readdir(dir)).toEqual([])
+  })
+})
+
+describe('staging sweep', () => {
+  it('removes a dead writer\'s staging and never a user entry that merely looks like staging', async () => {
+    const dir = await scratch()
+    const dead = await deadName()
+    await mkdir(join(dir, dead), { mode: 0o700 })
+    await writeFile(join(dir, dead, 'content'), 'staged')
+    // A user's file and directory with the prefix, and entries of the exact name but not our shape.
+    const userFile = `${STAGING_PREFIX}xxx`
+    const userDir = `${STAGING_PREFIX}notes`
+    const openDir = dead.replace('abcdef', 'ghijkl')
+    const foreignMember = dead.replace('abcdef', 'mnopqr')
+    const plainFile = dead.replace('abcdef', 'stuvwx')
+    await writeFile(join(dir, userFile), 'mine')
+    await mkdir(join(dir, userDir), { mode: 0o700 })
+    await writeFile(join(dir, userDir, 'content'), 'mine too')
+    await mkdir(join(dir, openDir), { mode: 0o755 })
+    await mkdir(join(dir, foreignMember), { mode: 0o700 })
+    await writeFile(join(dir, foreignMember, 'thesis.tex'), 'mine')
+    await writeFile(join(dir, plainFile), 'mine')
+    // Residue of an earlier version (no PID namespace in its name): removed once its boot is over, kept otherwise.
+    const me = selfIdentity()
+    const legacyOld = `${STAGING_PREFIX}00000000.${me.pid}.${me.start}.abcdef`
+    const legacyNow = `${STAGING_PREFIX}${me.boot}.${2 ** 22 + 1}.1.abcdef`
+    for (const name of [legacyOld, legacyNow]) await mkdir(join(dir, name), { mode: 0o700 })
+    expect(await reclaimStaging(dir)).toBe(2)
+    expect((await readdir(dir)).sort()).toEqual([userFile, userDir, openDir, foreignMember, plainFile, legacyNow].sort())
+    expect(await readFile(join(dir, foreignMember, 'thesis.tex'), 'utf8')).toBe('mine')
   })
 
-  it('round-trips this process\'s identity through a staging name', () => {
+  it('keeps a live writer\'s staging, judged by its socket when its pid means nothing here', async () => {
+    const dir = await scratch()
+    const staging = await makeStaging(dir)
+    const name = staging.dir.slice(dir.length + 1)
+    // The same directory, renamed as if made by a process of another PID namespace: only the socket speaks.
     const me = selfIdentity()
-    expect(me.start).toMatch(/^\d+$/)
-    expect(parseStagingName(`${STAGING_PREFIX}${me.boot}.${me.pid}.${me.start}.a1B2c3`)).toEqual(me)
-    expect(parseStagingName(`${STAGING_PREFIX}junk`)).toBeUndefined()
-    expect(parseStagingName('.dsh-staging.12345678.1.2.toolongsuffix')).toBeUndefined()
+    const foreign = name.replace(`.${me.ns}.${me.pid}.`, '.1.1.')
+    const { rename } = await import('node:fs/promises')
+    await rename(staging.dir, join(dir, foreign))
+    await writeFile(join(dir, foreign, 'content'), 'in flight')
+    expect(await reclaimStaging(dir)).toBe(0)
+    expect(await readdir(dir)).toEqual([foreign])
+    // Closing is what the kernel does when the writer dies: the socket (moved with the directory) now refuses.
+    staging.live!.close()
+    expect(await reclaimStaging(dir)).toBe(1)
+    expect(await readdir(dir)).toEqual([])
   })
-
-  it('judges a live process alive and an exited one, a reused pid or another boot dead', async () => {
+  it('keeps a refusing socket of another namespace with nothing written beside it, which may be between bind and listen', async () => {
+    const dir = await scratch()
     const me = selfIdentity()
-    expect(await isDeadWriter(me)).toBe(false)
-    const child = spawn('sleep', ['30'])
-    await new Promise((resolve) => child.once('spawn', resolve))
-    // The child is alive, but a writer with its pid and a different start time is not it.
-    expect(await isDeadWriter({ boot: me.boot, pid: child.pid!, start: '1' })).toBe(true)
+    const name = `${STAGING_PREFIX}s.${me.boot}.1.1.${me.start}.abcdef`
+    await mkdir(join(dir, name), { mode: 0o700 })
+    const socket = join(dir, name, 'live')
+    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`])
+    await new Promise((resolve) => child.stdout.once('data', resolve))
     const closed = new Promise((resolve) => child.once('close', resolve))
     child.kill('SIGKILL')
     await closed
-    expect(await isDeadWriter({ boot: me.boot, pid: child.pid!, start: me.start })).toBe(true)
-    expect(await isDeadWriter({ boot: '00000000', pid: me.pid, start: me.start })).toBe(true)
-    expect(await isDeadWriter({ boot: me.boot, pid: me.pid, start: 'x' })).toBe(false)
+    await writeFile(join(dir, name, 'content'), '')
+    expect(await reclaimStaging(dir)).toBe(0)
+    // Bytes in `content` are only ever written after `listen`: now the refusal is proof.
+    await writeFile(join(dir, name, 'content'), 'x')
+    expect(await reclaimStaging(dir)).toBe(1)
   })
 })

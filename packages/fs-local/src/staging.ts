@@ -1,113 +1,179 @@
-import { readFileSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { constants, existsSync } from 'node:fs'
+import { link, lstat, mkdtemp, open, readdir, rename, rm, rmdir } from 'node:fs/promises'
 import { errnoCode } from './errors'
+import { join } from 'node:path'
+import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, sharedLiveness, type WriterIdentity } from './liveness'
 
 /**
- * Staging directories are named `.dsh-staging.<boot>.<pid>.<start>.<random>`: the writer's boot id,
- * process id and process start time. Together they identify one process for the life of the
- * machine, so a later process can tell a dead writer's residue (reclaim it) from a live writer's
- * staging (never touch it), even after the pid has been reused.
+ * Staging directories are named `.dsh-staging.<kind>.<boot>.<pidns>.<pid>.<start>.<random>` and
+ * made `0700` by `mkdtemp`. Kind `s` holds a liveness socket `live`, bound before anything else is
+ * put in the directory; kind `p` (where no socket fits or binds) is judged by its pid alone, which
+ * only a process of the same boot and PID namespace may read. Besides `live` a staging directory
+ * holds only `content` (the staged file), `owner` (a directory-form lock being built) or `tomb`
+ * (a dead writer's lock being reclaimed). Nothing of another shape is ever removed, so a user's own
+ * `.dsh-staging.notes` survives every sweep.
  */
 export const STAGING_PREFIX = '.dsh-staging.'
 
-const PATTERN = /^\.dsh-staging\.([0-9a-f]{8}|nobootid)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}$/
+const PATTERN = /^\.dsh-staging\.([sp])\.([0-9a-f]{8}|nobootid)\.(\d+|x)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}$/
+const LOCK_PATTERN = /^\.dsh-staging\.lock\.[0-9a-f]{16}$/
+// Earlier versions named staging without kind and PID namespace: removed only once its boot ended.
+const LEGACY_PATTERN = /^\.dsh-staging\.([0-9a-f]{8}|nobootid)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}$/
+const MEMBERS = new Set(['live', 'content', 'owner', 'tomb'])
+const CAN_ANCHOR = process.platform === 'linux' && existsSync('/proc/self/fd')
+const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
 
-export interface WriterIdentity {
-  boot: string
-  pid: number
-  /** Start time in clock ticks since boot (`/proc/<pid>/stat` field 22), or `x` when unknown. */
-  start: string
+export interface StagingName extends WriterIdentity {
+  kind: 's' | 'p'
 }
 
-function readBootId(): string {
+export function parseStagingName(name: string): StagingName | undefined {
+  const legacy = LEGACY_PATTERN.exec(name)
+  if (legacy) return { kind: 'p', boot: legacy[1]!, ns: '?', pid: Number(legacy[2]), start: legacy[3]! }
+  const match = PATTERN.exec(name)
+  if (!match) return undefined
+  return { kind: match[1] as 's' | 'p', boot: match[2]!, ns: match[3]!, pid: Number(match[4]), start: match[5]! }
+}
+
+/** Whether `name` is one dsh makes (staging, tomb holder or publication lock): hidden from listings. */
+export function isStagingName(name: string): boolean {
+  return name.startsWith(STAGING_PREFIX) && (PATTERN.test(name) || LOCK_PATTERN.test(name) || LEGACY_PATTERN.test(name))
+}
+
+/** A private staging directory, and the socket that shows its writer is alive. */
+export interface Staging {
+  dir: string
+  live: Liveness | undefined
+  /** Set by `removeStaging`, which runs once. */
+  removed?: boolean
+}
+
+let live = 0
+
+/** How many staging directories this process holds right now (the journal is kept while any are). */
+export function liveStagingCount(): number {
+  return live
+}
+
+function prefixOf(dir: string, kind: 's' | 'p'): string {
+  const me = selfIdentity()
+  return join(dir, `${STAGING_PREFIX}${kind}.${me.boot}.${me.ns}.${me.pid}.${me.start}.`)
+}
+
+/**
+ * Makes a private (0700) staging directory inside `dir` with its liveness socket `live`: a hard
+ * link to this process's shared socket where that is on the same filesystem, else one bound here.
+ * `first` (the open of the staged file) is started at once so it overlaps the link or the bind.
+ * Nothing is written into what `first` creates before this returns, so a non-empty member still
+ * means the socket was listening.
+ */
+export async function makeStaging<T = undefined>(dir: string, first?: (made: string) => Promise<T>): Promise<Staging & { first: T }> {
+  const fits = Buffer.byteLength(prefixOf(dir, 's')) + '000000/live'.length <= MAX_SOCKET_PATH
+  const made = await mkdtemp(prefixOf(dir, fits ? 's' : 'p'))
+  live++
+  const started = first?.(made)
+  let staging: Staging = { dir: made, live: fits ? await linkShared(join(made, 'live')) : undefined }
+  if (fits && staging.live === undefined) staging.live = listenLiveness(join(made, 'live'))
+  if (fits && staging.live === undefined) {
+    // The name promised a socket: a `s` directory must not outlive its grace without one.
+    const renamed = `${prefixOf(dir, 'p')}${made.slice(-6)}`
+    await Promise.allSettled([started])
+    staging = await rename(made, renamed).then(() => ({ dir: renamed, live: undefined }), () => staging)
+  }
   try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replaceAll('-', '').slice(0, 8)
-  } catch {
-    return 'nobootid'
+    return { ...staging, first: (await started) as T }
+  } catch (error) {
+    await removeStaging(staging)
+    throw error
   }
 }
 
-/** Field 22 of `/proc/<pid>/stat`; the command name (field 2) may itself contain spaces or parens. */
-export function parseStartTime(stat: string): string | undefined {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  const start = fields[19]
-  return start !== undefined && /^\d+$/.test(start) ? start : undefined
-}
+let linksRefused = false
 
-async function startTimeOf(pid: number): Promise<string | undefined> {
+/** `path` as a hard link to the shared socket; `undefined` across filesystems or without one. */
+async function linkShared(path: string): Promise<Liveness | undefined> {
+  const socket = sharedLiveness()
+  if (socket === undefined || linksRefused) return undefined
   try {
-    return parseStartTime(await readFile(`/proc/${pid}/stat`, 'utf8'))
-  } catch {
+    await link(socket, path)
+    // The shared socket listens as long as this process lives: nothing to close per staging.
+    return { path, close: () => {} }
+  } catch (error) {
+    const code = errnoCode(error)
+    if (code === 'EPERM' || code === 'EOPNOTSUPP' || code === 'ENOTSUP' || code === 'ENOSYS') linksRefused = true
     return undefined
   }
 }
 
-let self: WriterIdentity | undefined
-
-/** This process's identity, computed once. */
-export function selfIdentity(): WriterIdentity {
-  if (self === undefined) {
-    let start = 'x'
-    try {
-      start = parseStartTime(readFileSync(`/proc/${process.pid}/stat`, 'utf8')) ?? 'x'
-    } catch {}
-    self = { boot: readBootId(), pid: process.pid, start }
-  }
-  return self
-}
-
-export function parseStagingName(name: string): WriterIdentity | undefined {
-  const match = PATTERN.exec(name)
-  if (!match) return undefined
-  return { boot: match[1]!, pid: Number(match[2]), start: match[3]! }
-}
-
-export function isStagingName(name: string): boolean {
-  return name.startsWith(STAGING_PREFIX)
+/** Removes a staging directory this process made, its socket first (closing a bound one unlinks `live`). */
+export async function removeStaging(staging: Staging): Promise<void> {
+  if (staging.removed) return
+  staging.removed = true
+  staging.live?.close()
+  await rmdir(staging.dir).catch(() => rm(staging.dir, { recursive: true, force: true })).catch(() => {})
+  live--
 }
 
 /**
- * Whether the writer that made a staging entry is certainly gone. Anything uncertain counts as
- * alive: leaking a directory is harmless, deleting a live writer's temp file is not.
+ * Whether the staging entry `name` in `dir` is provably ours and provably abandoned: the exact
+ * name, a private directory of our user holding nothing but staging members, and a writer proven
+ * dead by its pid (same boot and PID namespace) or by its socket refusing connections.
  */
-export async function isDeadWriter(owner: WriterIdentity): Promise<boolean> {
-  const me = selfIdentity()
-  if (owner.boot !== me.boot) return owner.boot !== 'nobootid' && me.boot !== 'nobootid'
-  if (owner.pid === me.pid) return owner.start !== me.start && owner.start !== 'x'
-  try {
-    process.kill(owner.pid, 0)
-  } catch (error) {
-    // ESRCH: no such process. EPERM means it exists but belongs to someone else: alive.
-    return errnoCode(error) === 'ESRCH'
+async function isAbandoned(dir: string, name: string): Promise<boolean> {
+  const owner = parseStagingName(name)
+  if (owner === undefined) return false
+  const path = join(dir, name)
+  const stats = await lstat(path)
+  if (!stats.isDirectory() || (EUID >= 0 && stats.uid !== EUID) || (stats.mode & 0o077) !== 0) return false
+  const members = await readdir(path)
+  if (!members.every((member) => MEMBERS.has(member))) return false
+  const byPid = await pidVerdict(owner)
+  if (byPid !== 'unknown') return byPid === 'dead'
+  if (owner.kind === 'p') return false
+  if (!members.includes('live')) {
+    // Before its `bind` or after its socket closed: only a directory left alone that long is residue.
+    return Date.now() - stats.ctimeMs >= GRACE_MS
   }
-  if (owner.start === 'x') return false
-  const start = await startTimeOf(owner.pid)
-  return start !== undefined && start !== owner.start
+  const socket = join(path, 'live')
+  if (!(await lstat(socket)).isSocket() || (await probeLiveness(socket)) !== 'dead') return false
+  // Bytes in `content`, an `owner` or a `tomb` are put in after `listen`; a refusing socket beside
+  // nothing else (or an empty `content`) may be between its bind and its listen.
+  const content = members.includes('content') ? await lstat(join(path, 'content')) : undefined
+  if ((content !== undefined && content.size > 0) || members.includes('owner') || members.includes('tomb')) return true
+  return Date.now() - (await lstat(socket)).ctimeMs >= GRACE_MS
 }
 
-/** Makes a private (0700) staging directory inside `dir`. */
-export async function makeStaging(dir: string): Promise<string> {
-  const me = selfIdentity()
-  return mkdtemp(join(dir, `${STAGING_PREFIX}${me.boot}.${me.pid}.${me.start}.`))
-}
-
-/** Removes the staging directories of dead writers in `dir`; returns how many it removed. */
-export async function reclaimStaging(dir: string, listed?: string[]): Promise<number> {
-  let names: string[]
+/**
+ * Runs `work` with a short path naming `dir` (`/proc/self/fd/<n>` of a descriptor held meanwhile),
+ * so socket paths below it fit `sun_path` however deep `dir` is.
+ */
+export async function withDirectory<T>(dir: string, work: (path: string) => Promise<T>): Promise<T> {
+  if (!CAN_ANCHOR || dir.startsWith('/proc/self/fd/')) return work(dir)
+  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
   try {
-    names = listed ?? await readdir(dir)
+    return await work(`/proc/self/fd/${handle.fd}`)
+  } finally {
+    await handle.close().catch(() => {})
+  }
+}
+
+/** Removes the abandoned staging directories in `dir`; returns how many it removed. */
+export async function reclaimStaging(dir: string, listed?: string[]): Promise<number> {
+  try {
+    return await withDirectory(dir, async (path) => {
+      const names = listed ?? await readdir(path)
+      let removed = 0
+      for (const name of names) {
+        if (parseStagingName(name) === undefined) continue
+        try {
+          if (!(await isAbandoned(path, name))) continue
+          await rm(join(path, name), { recursive: true, force: true })
+          removed++
+        } catch {}
+      }
+      return removed
+    })
   } catch {
     return 0
   }
-  let removed = 0
-  for (const name of names) {
-    const owner = parseStagingName(name)
-    if (owner === undefined || !(await isDeadWriter(owner))) continue
-    try {
-      await rm(join(dir, name), { recursive: true, force: true })
-      removed++
-    } catch {}
-  }
-  return removed
 }

@@ -20,5 +20,6 @@ export function infoOf(stats: BigIntStats): FsInfo {
   const type = typeOf(stats)
   const info: FsInfo = { version: versionOf(stats), type }
   if (type === 'file') info.size = Number(stats.size)
+  if (type === 'other') info.special = stats.isFIFO() ? 'fifo' : stats.isSocket() ? 'socket' : 'device'
   return info
 }

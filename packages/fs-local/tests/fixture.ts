@@ -1,4 +1,4 @@
-import type { ConformanceFixture } from '@deepseek-ai/dsh-fs/conformance'
+import type { ConformanceFixture, ExternalWorld } from '@deepseek-ai/dsh-fs/conformance'
 import { Context } from 'cordis'
 import { execFile } from 'node:child_process'
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
@@ -27,6 +27,7 @@ afterAll(async () => {
 export interface LocalFixture extends ConformanceFixture {
   fs: LocalFileSystem
   dir: string
+  external: Required<ExternalWorld>
 }
 
 /**

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdir, open, readdir, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { selfIdentity } from '../src/staging'
+import { selfIdentity } from '../src/liveness'
 import { localFixture, tempDir } from './fixture'
 
 describe('listDir', () => {
@@ -28,8 +28,8 @@ describe('listDir', () => {
     const outside = await tempDir('dsh-fs-local-outside-')
     const me = selfIdentity()
     // Residue of a writer that is certainly dead (a finished child's pid): a sweep there would remove it.
-    const residue = `.dsh-staging.${me.boot}.${spawnSync('true').pid}.${me.start}.aaaaaa`
-    await mkdir(join(outside, residue))
+    const residue = `.dsh-staging.p.${me.boot}.${me.ns}.${spawnSync('true').pid}.${me.start}.aaaaaa`
+    await mkdir(join(outside, residue), { mode: 0o700 })
     await mkdir(join(fixture.dir, 'sub'))
     const target = await fixture.fs.resolve('sub')
     await rename(join(fixture.dir, 'sub'), join(fixture.dir, 'sub.moved'))
@@ -42,8 +42,8 @@ describe('listDir', () => {
   it('still reclaims dead writers\' residue in a directory it lists inside the root', async () => {
     const fixture = await localFixture({}, true)
     const me = selfIdentity()
-    const residue = `.dsh-staging.${me.boot}.${spawnSync('true').pid}.${me.start}.bbbbbb`
-    await mkdir(join(fixture.dir, residue))
+    const residue = `.dsh-staging.p.${me.boot}.${me.ns}.${spawnSync('true').pid}.${me.start}.bbbbbb`
+    await mkdir(join(fixture.dir, residue), { mode: 0o700 })
     await writeFile(join(fixture.dir, 'f.txt'), 'f')
     expect((await fixture.fs.listDir(await fixture.fs.resolve('.'))).map((entry) => entry.name)).toEqual(['f.txt'])
     expect(await readdir(fixture.dir)).toEqual(['f.txt'])

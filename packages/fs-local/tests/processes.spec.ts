@@ -3,21 +3,25 @@ import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { STAGING_PREFIX } from '../src'
-import { selfIdentity } from '../src/staging'
+import { selfIdentity } from '../src/liveness'
 import { bundleEntry } from '../../../scripts/reliability/bundle'
 import { localFixture, tempDir } from './fixture'
 
 let writer: string
+let reclaimer: string
 
 beforeAll(async () => {
   const out = await tempDir('dsh-fs-local-child-')
   await chmod(out, 0o755)
   writer = await bundleEntry(join(import.meta.dirname, 'children', 'writer.ts'), out)
+  reclaimer = await bundleEntry(join(import.meta.dirname, 'children', 'reclaimer.ts'), out)
 })
 
-function start(args: string[]): ChildProcess {
-  return spawn(process.execPath, [writer, ...args], { stdio: ['pipe', 'pipe', 'inherit'] })
+function start(args: string[], env: NodeJS.ProcessEnv = process.env, script = writer): ChildProcess {
+  return spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env })
 }
+
+const staged = (names: string[]) => names.filter((name) => name.startsWith(STAGING_PREFIX))
 
 function output(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -80,12 +84,12 @@ describe('separate processes', () => {
     // A process that has exited: its pid is free (or reused by a process with another start time).
     const gone = spawn(process.execPath, ['-e', ''])
     await new Promise((resolve) => gone.once('close', resolve))
-    const dead = `${STAGING_PREFIX}${me.boot}.${gone.pid}.1.abcdef`
-    const previousBoot = `${STAGING_PREFIX}00000000.${process.pid}.${me.start}.ghijkl`
+    const dead = `${STAGING_PREFIX}p.${me.boot}.${me.ns}.${gone.pid}.1.abcdef`
+    const previousBoot = `${STAGING_PREFIX}p.00000000.${me.ns}.${process.pid}.${me.start}.ghijkl`
     // A live process (this one, with its real start time) that is mid-write.
-    const live = `${STAGING_PREFIX}${me.boot}.${process.pid}.${me.start}.mnopqr`
+    const live = `${STAGING_PREFIX}p.${me.boot}.${me.ns}.${process.pid}.${me.start}.mnopqr`
     for (const name of [dead, previousBoot, live]) {
-      await mkdir(join(fixture.dir, name))
+      await mkdir(join(fixture.dir, name), { mode: 0o700 })
       await writeFile(join(fixture.dir, name, 'content'), 'staged')
     }
     await writeFile(join(fixture.dir, 'seen.txt'), 'x')
@@ -95,4 +99,43 @@ describe('separate processes', () => {
     expect(await readFile(join(fixture.dir, live, 'content'), 'utf8')).toBe('staged')
     await fixture.dispose()
   })
+
+  it('keeps and lists a user\'s own entries named like staging through writes and listings', async () => {
+    const fixture = await localFixture()
+    await writeFile(join(fixture.dir, `${STAGING_PREFIX}xxx`), 'mine')
+    await mkdir(join(fixture.dir, `${STAGING_PREFIX}notes`), { mode: 0o700 })
+    await writeFile(join(fixture.dir, `${STAGING_PREFIX}notes`, 'content'), 'mine too')
+    await fixture.fs.writeText(await fixture.fs.resolve('file.txt'), 'x')
+    const entries = await fixture.fs.listDir(await fixture.fs.resolve('.'))
+    expect(entries.map((entry) => entry.name)).toEqual([`${STAGING_PREFIX}notes`, `${STAGING_PREFIX}xxx`, 'file.txt'])
+    expect(await readFile(join(fixture.dir, `${STAGING_PREFIX}xxx`), 'utf8')).toBe('mine')
+    expect(await readFile(join(fixture.dir, `${STAGING_PREFIX}notes`, 'content'), 'utf8')).toBe('mine too')
+    await fixture.dispose()
+  })
+
+  it('removes a SIGKILLed writer\'s residue when the next dsh process starts, in a directory nobody writes or lists again', async () => {
+    const state = await tempDir('dsh-fs-local-state-')
+    const env = { ...process.env, XDG_STATE_HOME: state }
+    const dir = await tempDir()
+    await mkdir(join(dir, 'deep', 'er'), { recursive: true })
+    const size = 8 * 1024 * 1024
+    const where = join(dir, 'deep', 'er')
+    await writeFile(join(where, 'big.txt'), 'A'.repeat(size))
+    const child = start(['loop', dir, 'deep/er/big.txt', String(size), '0'], env)
+    await new Promise((resolve) => child.stdout!.once('data', resolve))
+    const deadline = Date.now() + 20_000
+    while (staged(await readdir(where)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1))
+    const closed = new Promise((resolve) => child.once('close', resolve))
+    child.kill('SIGKILL')
+    await closed
+    expect(staged(await readdir(where)).length, 'the kill landed while staging existed').toBeGreaterThan(0)
+    // The dead writer's journal names the directory; a new process (elsewhere) reads it as it starts.
+    expect(await readdir(join(state, 'dsh', 'staging'))).toHaveLength(1)
+    const fresh = start([await tempDir()], env, reclaimer)
+    const { removed } = JSON.parse(await output(fresh)) as { removed: number }
+    expect(removed).toBeGreaterThan(0)
+    expect(staged(await readdir(where))).toEqual([])
+    // Its own journal went with its normal exit; the dead writer's was reclaimed.
+    expect(await readdir(join(state, 'dsh', 'staging'))).toEqual([])
+  }, 60_000)
 })

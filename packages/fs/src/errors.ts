@@ -13,6 +13,7 @@ export const FS_ERROR_CODES = [
   'FS_EDIT_NOT_FOUND',
   'FS_AMBIGUOUS_EDIT',
   'FS_ABORTED',
+  'FS_INVALID_PATTERN',
 ] as const
 
 export type FsErrorCode = (typeof FS_ERROR_CODES)[number]

@@ -1,5 +1,5 @@
 import { FsError } from './errors'
-import type { FsInfo, FsVersion, FsWriteIntent } from './types'
+import type { FsInfo, FsSpecialKind, FsVersion, FsWriteIntent } from './types'
 
 /**
  * The decision every provider makes inside its critical section before a write, given what is at
@@ -18,8 +18,21 @@ export function checkWriteGuard(current: FsInfo | undefined, expected: FsWriteIn
 }
 
 function notRegular(current: FsInfo, path: string): FsError {
-  const what = current.type === 'directory' ? 'a directory' : 'a special file'
-  return new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
+  return new FsError('FS_NOT_REGULAR_FILE', `${path} is ${describeEntry(current)}, not a regular file`, { path })
+}
+
+const SPECIAL_NAMES: Record<FsSpecialKind, string> = {
+  'fifo': 'a FIFO (named pipe)',
+  'socket': 'a socket',
+  'device': 'a device file',
+  'broken-symlink': 'a broken symbolic link (its target does not exist)',
+}
+
+/** "a directory", "a FIFO (named pipe)", "a broken symbolic link (…)", or "a special file". */
+export function describeEntry(info: Pick<FsInfo, 'type' | 'special'>): string {
+  if (info.type === 'file') return 'a regular file'
+  if (info.type === 'directory') return 'a directory'
+  return info.special === undefined ? 'a special file' : SPECIAL_NAMES[info.special]
 }
 
 /** The edit counterpart: a missing target is stale with or without a guard; the version comes before matching. */

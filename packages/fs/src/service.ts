@@ -1,8 +1,11 @@
 import { type Context, Service } from 'cordis'
 import { FsError } from './errors'
 import type {
-  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion, FsWriteIntent, FsWriteOutcome,
+  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
+  FsWriteIntent, FsWriteOutcome,
 } from './types'
+import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
+import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
 
 declare module 'cordis' {
   interface Context {
@@ -27,6 +30,31 @@ export abstract class FileSystem extends Service {
    * The key of a missing path is the key the file will have once created.
    */
   abstract resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget>
+
+  /**
+   * A target for a write or edit that follows at once. A provider whose `resolve` costs a round trip
+   * may answer from what it learned earlier (a read of the same path, its parent directory), on one
+   * condition: each of its mutations checks again, inside its critical section, that the path still
+   * leads to the key, and refuses with `FS_STALE_VERSION` (nothing written) when it does not.
+   * The default is `resolve`, which needs no such check.
+   */
+  resolveForMutation(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
+    return this.resolve(path, opts)
+  }
+
+  /**
+   * `resolve`, `stat` and, for a regular file within `opts.textUpTo` bytes, `readText`, as one step:
+   * a provider that can do them in one round trip overrides it, and its text is then of exactly the
+   * version in `info` (the default's text may be of a later one, as two calls always could be).
+   * Counts as the one stat of a read. Errors are those of the three calls.
+   */
+  async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const { textUpTo, ...resolveOpts } = opts
+    const target = await this.resolve(path, resolveOpts)
+    const info = await this.stat(target, opts.signal)
+    if (info?.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+    return { target, info, text: await this.readText(target, opts.signal) }
+  }
 
   /** Metadata of the target, following symlinks; `undefined` when nothing exists there. */
   abstract stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined>
@@ -96,4 +124,36 @@ export abstract class FileSystem extends Service {
    * Matching happens with line endings normalised to LF; only the matched spans are rewritten.
    */
   abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome>
+
+  /*
+   * Discovery and multi-edit: optional for a provider. The defaults are built from the methods
+   * above (`discovery.ts`); local and remote providers override them to save requests.
+   */
+
+  /**
+   * The entries under a directory, depth first in name order: `.git` skipped, `.gitignore` honoured
+   * unless `includeIgnored`, symlinks reported and never followed, nothing outside the provider's
+   * root. Bounded by `limit` (reported entries) and `maxVisited` (entries looked at).
+   */
+  walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return defaultWalk(this, root, options, signal)
+  }
+
+  /**
+   * Searches the regular text files a walk with the same filter reports for a JavaScript regular
+   * expression, line by line. Binary, invalid UTF-8 and oversized files are skipped and counted.
+   * An invalid pattern or glob fails `FS_INVALID_PATTERN` before anything is read.
+   */
+  search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return defaultSearch(this, root, options, signal)
+  }
+
+  /**
+   * Applies `edits` in order to one snapshot of the file and publishes the result once, guarded by
+   * one version check (`expected` before any matching, as in `editText`). If any step fails
+   * nothing is written, and the error (`FsEditStepError`) carries the step's `editIndex`.
+   */
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return defaultEditTextMany(this, target, edits, expected, signal)
+  }
 }

@@ -15,10 +15,15 @@ export interface FsTarget {
 
 export type FsEntryType = 'file' | 'directory' | 'other'
 
+/** What an `other` entry is, when the provider knows: tools name it to the model as such. */
+export type FsSpecialKind = 'fifo' | 'socket' | 'device' | 'broken-symlink'
+
 export interface FsInfo {
   version: FsVersion
   type: FsEntryType
   size?: number
+  /** Only for `type: 'other'`; optional, so a provider that cannot tell leaves it out. */
+  special?: FsSpecialKind
 }
 
 /** What an actor learned about a target: it exists at a version, or it does not exist. */
@@ -125,4 +130,17 @@ export interface FsStreamFromOptions {
   /** The version the caller found the resume point at: a file at another version fails `FS_STALE_VERSION`. */
   version?: FsVersion
   signal?: AbortSignal
+}
+
+export interface FsInspectOptions extends FsResolveOptions {
+  /** Also return the text when the target is a regular file of at most this many bytes. */
+  textUpTo?: number
+}
+
+/** What `inspect` found at a path: its target, its metadata (`undefined` = nothing there) and, when asked for, its text. */
+export interface FsInspection {
+  target: FsTarget
+  info: FsInfo | undefined
+  /** The text of exactly the version `info` names; set only for a regular file within `textUpTo`. */
+  text?: string
 }

@@ -1,7 +1,6 @@
 import type { Context } from 'cordis'
 import type {} from '@deepseek-ai/dsh-tools'
 import { Config, type McpConfigInput } from './config'
-import { serveHttp } from './http'
 import { serveStdio } from './stdio'
 
 export { Config, DEFAULT_MAX_MESSAGE_BYTES, type McpConfig, type McpConfigInput } from './config'
@@ -27,7 +26,12 @@ export const inject = ['tools']
 
 export async function apply(ctx: Context, input: McpConfigInput): Promise<void> {
   const config = Config.parse(input)
-  if (config.transport === 'http') return serveHttp(ctx, config)
+  if (config.transport === 'http') {
+    // Imported for this transport only: the SDK's Streamable HTTP stack pulls in hono, node:http and
+    // undici, a fifth of a stdio cold start.
+    const { serveHttp } = await import('./http')
+    return serveHttp(ctx, config)
+  }
   // Under the Cordis loader, answer the client's initialize only once every entry has loaded, so the
   // tool list and the instructions are complete. `loader.await()` re-polls until nothing is loading;
   // the loader's own `inject: { loader: { await: true } }` hold is not used: it is never released

@@ -98,7 +98,9 @@ export function serveStdio(ctx: Context, config: McpConfig, input: Readable = pr
     transport.onerror = (error) => logger.warn(error.message)
     await server.connect(transport)
     if (input.readableEnded) onEnd()
-    logger.info('serving MCP over stdio, tools: %s', ctx.tools.list().map((tool) => tool.name).join(', ') || '(none)')
+    const names = ctx.tools.list().map((tool) => tool.name)
+    if (names.length > 0) logger.info('serving MCP over stdio, tools: %s', names.join(', '))
+    else logger.info('serving MCP over stdio; no tool is registered yet')
     return async () => {
       input.off('end', onEnd).off('close', onEnd)
       await server.close()

@@ -16,12 +16,29 @@ describe('dsh start over stdio, driven by the official MCP client', () => {
     const { client, errors } = await stdioClient(temp.dir)
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['edit', 'read', 'str_replace_editor', 'write'])
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['edit', 'read', 'str_replace_editor', 'write']))
       const read = tools.find((tool) => tool.name === 'read')!
       expect(read.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['file_path'] })
       expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['file_path', 'offset', 'limit']))
       expect(client.getInstructions()?.length ?? 0).toBeGreaterThan(0)
       expect(errors).toEqual([])
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('finds files and edits them over MCP: glob, grep, then read and multi_edit', async () => {
+    await using temp = await tempDir()
+    await writeFile(join(temp.dir, 'a.ts'), 'const a = 1\nconst b = 2\n')
+    const { client } = await stdioClient(temp.dir)
+    try {
+      expect(await call(client, 'glob', { pattern: '**/*.ts' })).toMatchObject({ ok: true, text: expect.stringContaining(join(temp.dir, 'a.ts')) })
+      expect(await call(client, 'grep', { pattern: 'const b', output_mode: 'content' })).toMatchObject({ ok: true, text: expect.stringContaining('     2\tconst b = 2') })
+      expect(await call(client, 'multi_edit', { file_path: 'a.ts', edits: [{ old_string: 'a = 1', new_string: 'a = 10' }] })).toMatchObject({ ok: false, code: 'FS_NOT_OBSERVED' })
+      expect(await call(client, 'read', { file_path: 'a.ts' })).toMatchObject({ ok: true })
+      expect(await call(client, 'multi_edit', { file_path: 'a.ts', edits: [{ old_string: 'a = 1', new_string: 'a = 10' }, { old_string: 'b = 2', new_string: 'b = 20' }] }))
+        .toMatchObject({ ok: true })
+      expect(await readFile(join(temp.dir, 'a.ts'), 'utf8')).toBe('const a = 10\nconst b = 20\n')
     } finally {
       await client.close()
     }
@@ -79,7 +96,7 @@ describe('dsh start over stdio, driven by the official MCP client', () => {
     await client.close()
     expect(errors).toEqual([])
     expect(stderr()).toContain('stopping: the client closed stdin')
-    expect(stderr()).toMatch(/tools {6}edit, read, str_replace_editor, write/)
+    expect(stderr()).toMatch(/tools {6}.*\bread\b/)
     expect(stderr()).toContain('transport  stdio')
   })
 

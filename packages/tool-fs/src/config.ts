@@ -11,6 +11,14 @@ export const Config = z.object({
     .describe('Files larger than this (bytes) are streamed, so a read costs what its window costs.'),
   editSnippetContext: z.number().int().min(0).default(3)
     .describe('Unchanged lines shown around the first change in an edit result.'),
-}).prefault({})
+  discoveryTools: z.boolean().default(true).describe('Register glob, grep and list.'),
+  multiEdit: z.boolean().default(true).describe('Register multi_edit.'),
+  globLimit: z.number().int().min(1).default(100).describe('Most paths one glob returns; a cut result ends with offset=N to continue.'),
+  grepLimit: z.number().int().min(1).default(100).describe('Most files one grep returns in files_with_matches and count modes.'),
+  grepContentLimit: z.number().int().min(1).default(200).describe('Most matching lines one grep returns in content mode.'),
+  listLimit: z.number().int().min(1).default(500).describe('Most entries one list returns.'),
+  staleRefusalObserves: z.boolean().default(false)
+    .describe('A write or edit refused as stale shows the current text and records that version as read (or the file as absent), so the retry can succeed at once.'),
+}).strict().prefault({})
 
 export type Config = z.output<typeof Config>

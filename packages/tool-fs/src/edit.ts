@@ -1,11 +1,12 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { fromRegions, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
-import { resolveTarget } from './paths'
-import { renderEdit, renderFailure } from './render'
+import { mutationTarget } from './paths'
+import { refusal } from './refusals'
+import { renderEdit } from './render'
 
 export const editInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -34,10 +35,11 @@ export function editTool(ctx: Context, config: Config) {
     concurrency: 'exclusive',
     async execute(input, exec) {
       if (input.old_string === input.new_string) {
-        throw new ToolError('INVALID_ARGUMENTS', 'old_string and new_string are identical, so the edit would change nothing.')
+        throw new ToolError('INVALID_ARGUMENTS', 'old_string and new_string are identical, so this change would do nothing.')
       }
+      let target: FsTarget | undefined
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editText(
           target,
@@ -59,7 +61,7 @@ export function editTool(ctx: Context, config: Config) {
           maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
-        if (FsError.is(error)) return renderFailure('edit', error)
+        if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, oldString: input.old_string })
         throw error
       }
     },

@@ -4,6 +4,10 @@ import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { Config } from './config'
 import { editTool } from './edit'
+import { globTool } from './glob'
+import { grepTool } from './grep'
+import { listTool } from './list'
+import { multiEditTool } from './multi-edit'
 import { FS_PROMPT_SECTION } from './prompt'
 import { readTool } from './read'
 import { writeTool } from './write'
@@ -12,12 +16,11 @@ export { Config } from './config'
 export { readInput } from './read'
 export { writeInput } from './write'
 export { editInput } from './edit'
-// Building blocks for sibling tool families (str_replace_editor numbers and windows lines the same way).
-export { buildWindow, skipLines, type SkippedSource, cutCodePoints, linePrefix, type ReadWindow, type WindowLine, type WindowOptions } from './window'
-export { LineIndex, type Checkpoint, type LineIndexOptions } from './line-index'
-export { skipLinesIndexed, type PagedTarget } from './paging'
+export { globInput } from './glob'
+export { grepInput } from './grep'
+export { listInput } from './list'
+export { multiEditInput } from './multi-edit'
 export { countLines, lineChanges, type LineChanges, snippetAround, type SnippetOptions } from './changes'
-export { resolveTarget } from './paths'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'
 export type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 
@@ -25,7 +28,8 @@ export const name = 'dsh-tool-fs'
 export const inject = ['tools', 'fs', 'systemPrompt']
 
 /**
- * Registers `read`, `write` and `edit`. The tools talk to `ctx.fs` directly and consult the policy
+ * Registers `read`, `write`, `edit`, `multi_edit` and the discovery tools `glob`, `grep`, `list`
+ * (each group can be turned off in the config). Discovery never counts as an observation. The tools talk to `ctx.fs` directly and consult the policy
  * only through the `fs/*` events, so they work (unconstrained) when no policy is loaded.
  */
 export function apply(ctx: Context, config: z.input<typeof Config>): void {
@@ -33,6 +37,12 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   ctx.tools.register(readTool(ctx, options))
   ctx.tools.register(writeTool(ctx, options))
   ctx.tools.register(editTool(ctx, options))
+  if (options.multiEdit) ctx.tools.register(multiEditTool(ctx, options))
+  if (options.discoveryTools) {
+    ctx.tools.register(globTool(ctx, options))
+    ctx.tools.register(grepTool(ctx, options))
+    ctx.tools.register(listTool(ctx, options))
+  }
   ctx.systemPrompt.section(FS_PROMPT_SECTION)
 }
 

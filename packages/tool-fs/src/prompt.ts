@@ -7,12 +7,14 @@ export const FS_PROMPT_SECTION = {
   name: 'fs-tools',
   order: 100,
   text: [
-    'Files: use the dsh `read`, `write` and `edit` tools. A client may list them with a prefix, such as mcp__dsh__read, '
+    'Files: use the dsh `read`, `write`, `edit` and `multi_edit` tools; to find files, use the dsh `glob`, `grep` and `list` tools '
+      + '(names, contents, a tree). A client may show them with a prefix, such as mcp__dsh__read, '
       + 'mcp_dsh_read or dsh_read. Tools of the client with the same short names are other tools: a file seen through them '
       + 'does not count as seen by the dsh tools.',
     '- Show a file with the dsh `read` tool before you change or replace it; every change is based on the version it showed you.',
     '- If a file changed since then, the change is refused: show it again with the dsh `read` tool, then retry.',
     '- The dsh `read` tool numbers the lines (number, tab, text); never copy the numbers into old_string.',
     '- Prefer the dsh `edit` tool for changes to part of a file; use the dsh `write` tool to create a file or replace all of it.',
+    '- Results of the dsh `grep` and `glob` tools do not count as showing a file: show it with the dsh `read` tool before you change it.',
   ].join('\n'),
 }

@@ -1,7 +1,9 @@
-import type { FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
+import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { LineChanges } from './changes'
-import { linePrefix, type ReadWindow, type WindowLine } from './window'
+import {
+  type Attempt, cutCodePoints, FS_TOOL_WORDS, linePrefix, type NearestRegion, type NotAFile, notAFileText, type ReadWindow, type WindowLine,
+} from '@deepseek-ai/dsh-tool-text'
 
 /*
  * Every sentence the model reads from read, write and edit is built here, from the data the tools
@@ -13,9 +15,19 @@ export type FsToolName = 'read' | 'write' | 'edit'
 export interface ReadData {
   path: string
   offset: number
+  /** The column asked for, when not 1. */
+  column?: number
   window: ReadWindow
+  /** The file's line count when it is known without reading further (the whole text was read). */
+  totalLines?: number
   maxLineLength: number
   maxBytes: number
+}
+
+export interface DirectoryData {
+  path: string
+  entries: Pick<FsDirEntry, 'name' | 'type'>[]
+  limit: number
 }
 
 export interface WriteData {
@@ -40,25 +52,44 @@ export interface EditData {
 
 export function renderRead(data: ReadData): string {
   const { path, offset, window } = data
+  if (window.lineLength !== undefined) {
+    return `Line ${offset} of ${path} has ${plural(window.lineLength, 'character')}; column=${data.column ?? 1} is past its end. `
+      + `To see the line from its start, call the dsh \`read\` tool with offset=${offset} and no column.`
+  }
+  const total = window.totalLines ?? data.totalLines
   if (window.lines.length === 0) {
-    const total = window.totalLines ?? 0
-    if (total === 0) return `${path} is empty (0 lines).`
+    if (total === 0 || total === undefined) return `${path} is empty (0 lines).`
     return `${path} has ${plural(total, 'line')}; offset=${offset} is past the end of the file. `
-      + `Call read with an offset from 1 to ${total}.`
+      + `Call the dsh \`read\` tool with an offset from 1 to ${total}.`
   }
   const body = numbered(window.lines)
   const notes: string[] = []
+  const from = window.lines[0]!.column
+  if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
   const cut = cutNote(window.lines, data.maxLineLength)
   if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number
   const last = window.lines.at(-1)!.number
+  const of = total === undefined ? '' : ` of ${total}`
   if (window.end === 'limit') {
-    notes.push(`[Showing lines ${first}-${last}; the file continues. To read more, call read with offset=${window.nextOffset}.]`)
+    notes.push(`[Showing lines ${first}-${last}${of}; the file continues. To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
   } else if (window.end === 'bytes') {
-    notes.push(`[Showing lines ${first}-${last}: the output reached the ${formatBytes(data.maxBytes)} limit. `
-      + `To read more, call read with offset=${window.nextOffset}.]`)
+    notes.push(`[Showing lines ${first}-${last}${of}: the output reached the ${formatBytes(data.maxBytes)} limit. `
+      + `To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
+  } else {
+    notes.push(`[End of file: ${plural(total ?? last, 'line')}.]`)
   }
-  return notes.length === 0 ? body : `${body}\n\n${notes.join('\n')}`
+  return `${body}\n\n${notes.join('\n')}`
+}
+
+/** A directory given to `read`: its entries, one level, so the next call can name a file in it. */
+export function renderDirectory(data: DirectoryData): string {
+  const { path, entries, limit } = data
+  if (entries.length === 0) return `${path} is an empty directory.`
+  const shown = entries.slice(0, limit).map((entry) => entry.type === 'directory' ? `${entry.name}/` : entry.name)
+  const more = entries.length > limit ? `\n[Showing ${limit} of ${entries.length} entries.]` : ''
+  return `${path} is a directory, not a file. It holds ${plural(entries.length, 'entry', 'entries')}:\n${shown.join('\n')}${more}\n\n`
+    + '[To see a file, call the dsh `read` tool with its path.]'
 }
 
 /**
@@ -99,25 +130,79 @@ function span(start: number, count: number): string {
   return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`
 }
 
+/** What a tool learned on a failure path, beyond the provider's error. */
+export type FailureDetail =
+  /** The target is a directory, special file, binary or non-UTF-8 file: named before any read-first remedy. */
+  | { kind: 'not-a-file'; nature: NotAFile }
+  /** An edit of a path the session never saw, and nothing is there: creating it works at once. */
+  | { kind: 'missing' }
+  /** Stale, and the file is gone now; recorded as absent (`staleRefusalObserves`). */
+  | { kind: 'stale-absent' }
+  /** Stale; the current version's text, recorded as read (`staleRefusalObserves`). */
+  | { kind: 'stale-shown'; lines: WindowLine[]; totalLines: number; where: 'match' | 'nearest' | 'start'; maxLineLength: number }
+  /** old_string matched nothing: the closest region, if any resembles it. */
+  | { kind: 'nearest'; region: NearestRegion | undefined; maxLineLength: number }
+
 /** The error result of a tool: the provider's account of what failed, then the one step that works. */
-export function renderFailure(tool: FsToolName, error: FsError): ToolResult {
-  const message = error.message.replace(/[.\s]+$/, '')
-  const remedy = remedyFor(tool, error.code)
-  // The remedy ends the text, verbatim: hosts and tests recognise it by its last words.
-  return errorResult(remedy === undefined ? `${message}.` : `${message}; ${remedy}`, error.code)
+export function renderFailure(tool: FsToolName, error: FsError, detail?: FailureDetail, path = error.path ?? 'the file'): ToolResult {
+  switch (detail?.kind) {
+    case 'not-a-file':
+      return errorResult(`${notAFileText(path, detail.nature, ATTEMPTS[tool], FS_TOOL_WORDS)}.`,
+        detail.nature.kind === 'binary' || detail.nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE')
+    case 'missing':
+      return errorResult(`${path} does not exist; create it with the dsh \`write\` tool.`, error.code)
+    case 'stale-absent':
+      return errorResult(`${path} no longer exists, so nothing was changed. This counts as finding it absent: `
+        + 'the dsh `write` tool creates it anew.', error.code)
+    case 'stale-shown': {
+      const first = detail.lines[0]?.number ?? 0
+      const last = detail.lines.at(-1)?.number ?? 0
+      const span = detail.lines.length === 0 ? 'it is empty' : `lines ${first}-${last} of ${detail.totalLines}`
+      const lead = detail.where === 'match' ? 'old_string still occurs there; ' : detail.where === 'nearest' ? 'the text closest to old_string; ' : ''
+      const body = detail.lines.length === 0 ? '' : `\n${numbered(detail.lines)}`
+      const cut = cutNote(detail.lines, detail.maxLineLength)
+      const next = tool === 'write'
+        ? 'retry the call if its content still fits the file'
+        : 'retry with old_string copied from these lines'
+      return errorResult(`${error.message.replace(/[.\s]+$/, '')}, so nothing was changed. Its current text (${lead}${span}):${body}`
+        + `${cut === undefined ? '' : `\n${cut}`}\n[This counts as reading the current version: ${next}.]`, error.code)
+    }
+    case 'nearest': {
+      const region = detail.region
+      if (region === undefined) {
+        return errorResult(`old_string was not found in ${path}, and no line there resembles its first or last line, even ignoring `
+          + 'whitespace and quotes; check that old_string is text of this file.', error.code)
+      }
+      const lines = region.lines.map((text, index) => windowLine(region.start + index, text, detail.maxLineLength))
+      const span = region.start === region.end ? `line ${region.start}` : `lines ${region.start}-${region.end}`
+      const differs = region.differences.length === 0 ? '' : `\nIt differs from old_string in: ${region.differences.join('; ')}.`
+      return errorResult(`old_string was not found in ${path}. The closest text is ${span}:\n${numbered(lines)}${differs}\n`
+        + 'Copy old_string exactly from these lines (without the line numbers); the match is never approximate.', error.code)
+    }
+    default: {
+      const message = error.message.replace(/[.\s]+$/, '')
+      const remedy = remedyFor(tool, error.code)
+      // The remedy ends the text, verbatim: hosts and tests recognise it by its last words.
+      return errorResult(remedy === undefined ? `${message}.` : `${message}${remedy.startsWith(' (') ? '' : '; '}${remedy}`, error.code)
+    }
+  }
 }
+
+const ATTEMPTS: Record<FsToolName, Attempt> = { read: 'show', edit: 'change', write: 'create' }
 
 function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
   switch (code) {
-    case 'FS_STALE_VERSION': return 're-read the file, then retry'
-    case 'FS_NOT_OBSERVED': return 'read the file, then retry'
+    // The seed notes' remedies, kept word for word after the semicolon; the tool is named before it.
+    case 'FS_STALE_VERSION': return ' (the dsh `read` tool shows the file); re-read the file, then retry'
+    case 'FS_NOT_OBSERVED': return ' (the dsh `read` tool shows the file); read the file, then retry'
     case 'FS_NOT_FOUND':
-      if (tool === 'edit') return 'create it with write'
-      if (tool === 'read') return 'check the path, or create the file with write'
+      if (tool === 'edit') return 'create it with the dsh `write` tool'
+      if (tool === 'read') return 'check the path, or create the file with the dsh `write` tool'
       return undefined
-    case 'FS_EDIT_NOT_FOUND': return 're-read the file and copy old_string exactly from it, including whitespace'
+    case 'FS_EDIT_NOT_FOUND': return 'quote text that exists in the file'
     case 'FS_AMBIGUOUS_EDIT': return 'include more surrounding lines in old_string so it matches once, or set replace_all to true'
     case 'FS_NOT_REGULAR_FILE': return 'pass the path of a regular file'
+    case 'FS_NOT_TEXT': return 'these tools show and change UTF-8 text only: pass the path of a text file'
     case 'FS_NOT_DIRECTORY': return 'a parent of this path is a file; choose another path'
     case 'FS_OUTSIDE_ROOT': return 'use a path inside the workspace'
     case 'FS_INVALID_PATH': return 'pass a valid file path'
@@ -125,18 +210,28 @@ function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
   }
 }
 
+function windowLine(number: number, text: string, maxLineLength: number): WindowLine {
+  const cut = cutCodePoints(text, maxLineLength)
+  return { number, text: cut ?? text, cut: cut !== undefined }
+}
+
 function cutNote(lines: WindowLine[], maxLineLength: number): string | undefined {
-  const cut = lines.filter((line) => line.cut).map((line) => line.number)
+  const cut = lines.filter((line) => line.cut)
   if (cut.length === 0) return undefined
-  return `[${cut.length === 1 ? `Line ${cut[0]} is` : `Lines ${list(cut)} are`} cut: a line is shown up to ${maxLineLength} characters.]`
+  const numbers = cut.map((line) => line.number)
+  const first = cut[0]!
+  const next = (first.column ?? 1) + [...first.text].length
+  const which = cut.length === 1 ? `Line ${numbers[0]} is` : `Lines ${list(numbers)} are`
+  return `[${which} cut: a line is shown up to ${maxLineLength} characters. To see more of line ${first.number}, `
+    + `call the dsh \`read\` tool with offset=${first.number}, limit=1, column=${next}.]`
 }
 
 function numbered(lines: WindowLine[]): string {
   return lines.map((line) => `${linePrefix(line.number)}${line.text}`).join('\n')
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
+function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`
 }
 
 function list(numbers: number[]): string {

@@ -1,12 +1,13 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
 import { snippetOptions } from './edit'
-import { resolveTarget } from './paths'
-import { renderFailure, renderWrite } from './render'
+import { mutationTarget } from './paths'
+import { refusal } from './refusals'
+import { renderWrite } from './render'
 
 export const writeInput = z.object({
   file_path: z.string().describe('The file to create or replace: absolute, or relative to the working directory.'),
@@ -31,8 +32,9 @@ export function writeTool(ctx: Context, config: Config) {
     inputSchema: writeInput,
     concurrency: 'exclusive',
     async execute(input, exec) {
+      let target: FsTarget | undefined
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
@@ -47,7 +49,7 @@ export function writeTool(ctx: Context, config: Config) {
           maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
-        if (FsError.is(error)) return renderFailure('write', error)
+        if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })
         throw error
       }
     },

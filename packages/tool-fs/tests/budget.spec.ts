@@ -7,7 +7,9 @@ afterEach(async () => {
 })
 
 // The whole conversation with the provider is pinned, so a second stat (or any I/O the policy
-// might add) shows up. resolve maps a path to a target; it is not a stat of the target.
+// might add) shows up. resolve maps a path to a target; it is not a stat of the target. The tools
+// call the fused steps `inspect` and `resolveForMutation`; this provider keeps their defaults, so
+// the calls below are what those defaults are made of (a provider's own `inspect` is the one stat).
 for (const policy of [true, false]) {
   describe(policy ? 'with the policy' : 'without the policy', () => {
     it('read makes one stat', async () => {

@@ -81,6 +81,8 @@ function countingProvider(log: ProviderLog) {
 
 export interface StackOptions {
   policy: boolean
+  /** Contain the provider in the temp directory, as the shipped config does. */
+  rooted?: boolean
   config?: z.input<typeof toolFsModule.Config>
 }
 
@@ -105,7 +107,7 @@ export async function stack(options: StackOptions): Promise<Stack> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-tool-fs-'))
   const log: ProviderLog = { calls: [], chunks: 0, closedEarly: 0 }
   const root = new Context()
-  await root.plugin(countingProvider(log), { cwd: dir })
+  await root.plugin(countingProvider(log), options.rooted === true ? { cwd: dir, root: dir } : { cwd: dir })
   await root.plugin(toolsPlugin)
   if (options.policy) await root.plugin(policyPlugin)
   await root.plugin(toolFsPlugin, options.config)

@@ -186,7 +186,10 @@ describe('edit', () => {
     await s.call('read', { file_path: 'a.txt' })
     const result = await s.call('edit', { file_path: 'a.txt', old_string: '     1\ttext', new_string: 'x' })
     expect(result.error?.code).toBe('FS_EDIT_NOT_FOUND')
-    expect(result.content[0]!.text).toMatch(/; re-read the file and copy old_string exactly from it, including whitespace$/)
+    // The closest region, numbered, and what differs; the file is known unchanged, so no re-read is asked for.
+    expect(result.content[0]!.text).toContain('The closest text is line 1:\n     1\ttext\n')
+    expect(result.content[0]!.text).toContain('old_string starts with line numbers')
+    expect(result.content[0]!.text).not.toMatch(/re-read/)
   })
 
   it('refuses an edit whose old_string and new_string are the same, before touching the file', async () => {

@@ -13,7 +13,7 @@ afterEach(async () => {
 describe('loading', () => {
   it('registers read, write and edit with titles, MCP hints and strict JSON Schemas', async () => {
     s = await stack({ policy: true })
-    expect(s.root.tools.list()).toEqual([
+    expect(s.root.tools.list().filter((tool) => ['read', 'write', 'edit'].includes(tool.name))).toEqual([
       {
         name: 'edit',
         title: 'Edit file',
@@ -42,6 +42,7 @@ describe('loading', () => {
             file_path: { type: 'string', description: expect.any(String) },
             offset: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
             limit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
+            column: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
           },
           required: ['file_path'],
           additionalProperties: false,
@@ -62,6 +63,22 @@ describe('loading', () => {
     ])
   })
 
+  it('registers multi_edit, glob, grep and list by default, with the argument names models know', async () => {
+    s = await stack({ policy: true })
+    const listed = Object.fromEntries(s.root.tools.list().map((tool) => [tool.name, tool.inputSchema as { properties: object; required?: string[] }]))
+    expect(Object.keys(listed)).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'write'])
+    expect(Object.keys(listed.multi_edit!.properties)).toEqual(['file_path', 'edits'])
+    expect(Object.keys(listed.glob!.properties)).toEqual(['pattern', 'path', 'include_ignored', 'offset'])
+    expect(Object.keys(listed.grep!.properties)).toEqual(['pattern', 'path', 'glob', 'output_mode', 'case_insensitive', 'context', 'include_ignored', 'offset'])
+    expect(Object.keys(listed.list!.properties)).toEqual(['path', 'depth', 'ignore', 'include_ignored', 'offset'])
+    expect(listed.grep!.required).toEqual(['pattern'])
+  })
+
+  it('leaves out the discovery tools and multi_edit when the config turns them off', async () => {
+    s = await stack({ policy: true, config: { discoveryTools: false, multiEdit: false } })
+    expect(s.root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'read', 'write'])
+  })
+
   it('adds its rules to the system prompt', async () => {
     s = await stack({ policy: true })
     expect(s.root.systemPrompt.render()).toContain('Show a file with the dsh `read` tool before you change or replace it')
@@ -75,7 +92,7 @@ describe('loading', () => {
     expect(root.tools.list()).toEqual([])
     const provider = await root.plugin(LocalFileSystem, { cwd: s.dir })
     await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'read', 'write'])
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'write'])
     await provider.dispose()
     expect(root.tools.list()).toEqual([])
     expect(root.systemPrompt.render()).toBe('')
@@ -92,7 +109,7 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b', replaceAll: true })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for edit; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.\n'
+    expect(result.content[0]!.text).toBe('Unknown argument "replaceAll" for the dsh `edit` tool; did you mean replace_all?\nValid arguments: file_path, old_string, new_string, replace_all.\n'
       + 'Retry with: {"file_path":"a.txt","old_string":"a","new_string":"b","replace_all":true}')
   })
 
@@ -100,7 +117,7 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('read', { path: 'a.txt', offset: 2 })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "path" for read; did you mean file_path?\nValid arguments: file_path, offset, limit.\n'
+    expect(result.content[0]!.text).toBe('Unknown argument "path" for the dsh `read` tool; did you mean file_path?\nValid arguments: file_path, offset, limit, column.\n'
       + 'Retry with: {"file_path":"a.txt","offset":2}')
     expect(s.log.calls).toEqual([])
   })

@@ -23,7 +23,7 @@ it('recovers from an external deletion: stale, re-read finds absence, edit refus
   s.log.calls.length = 0
   const refused = await s.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })
   expect(refused.error?.code).toBe('FS_NOT_FOUND')
-  expect(refused.content[0]!.text).toMatch(/; create it with write$/)
+  expect(refused.content[0]!.text).toMatch(/; create it with the dsh `write` tool$/)
   // The policy refused from its memory of the absence: the provider was never asked to edit.
   expect(s.log.calls).toEqual(['resolve'])
 

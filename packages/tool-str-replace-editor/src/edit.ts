@@ -1,10 +1,11 @@
 import { type FsEditOutcome, FsError, type FsOccurrences, type FsTarget, type FsVersion, type FsWriteOutcome, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
-import { countLines } from '@deepseek-ai/dsh-tool-fs'
+import { countLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { insertLines, lineAt, occurrenceLines, snippetSpan } from './lines'
 import { render } from './render'
-import { type Editor, explain, invalid, missing, withText } from './runtime'
+import { notAFile, refuse } from './refusals'
+import { type Editor, invalid, missing, withText } from './runtime'
 import type { Input } from './schema'
 import { rangeWindow, type WindowLine } from './window'
 
@@ -22,6 +23,7 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
     ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { kind: 'createIfAbsent' }, exec.signal))
   } catch (error) {
     if (FsError.is(error, 'FS_NOT_OBSERVED')) throw withText(error, render.alreadyExists(target.displayPath))
+    if (FsError.is(error, 'FS_NOT_REGULAR_FILE') || FsError.is(error, 'FS_OUTSIDE_ROOT')) throw await notAFile(editor, error, target, exec)
     throw error
   }
   editor.observe(target, { kind: 'present', version }, exec)
@@ -42,17 +44,17 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
   const target = await editor.resolve(input.path, exec)
   const path = target.displayPath
   if (oldStr.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', render.oldStrEmpty(path), { path })
-  const guard = await intent(editor, target, exec, 'str_replace')
+  if (oldStr === newStr) throw invalid(render.identical())
+  const guard = await intent(editor, target, exec, 'str_replace', { oldStr })
   let outcome: FsEditOutcome
   try {
     outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, guard, exec.signal)
   } catch (error) {
     if (FsError.is(error, 'FS_STALE_VERSION') && guard === undefined) throw editor.absent(target, exec)
-    if (FsError.is(error, 'FS_EDIT_NOT_FOUND')) throw withText(error, render.oldStrNotFound(path, oldStr))
     if (FsError.is(error, 'FS_AMBIGUOUS_EDIT')) {
       throw withText(error, render.oldStrAmbiguous(oldStr, error.occurrences ?? await ambiguity(editor, target, oldStr, exec)))
     }
-    throw explain(error, 'str_replace', target)
+    throw await refuse(editor, error, 'str_replace', target, exec, { oldStr })
   }
   editor.observe(target, { kind: 'present', version: outcome.version }, exec)
   if (outcome.before !== null) editor.histories.of(exec.agent?.session).push(target.targetKey, outcome.before, outcome.version)
@@ -91,7 +93,8 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   if (input.insert_line === undefined) throw missing('insert_line', 'insert')
   if (input.new_str === undefined) throw missing('new_str', 'insert')
   const target = await editor.resolve(input.path, exec)
-  let version = (await intent(editor, target, exec, 'insert'))?.version
+  const where = { line: input.insert_line }
+  let version = (await intent(editor, target, exec, 'insert', where))?.version
   if (version === undefined) {
     const info = await editor.ctx.fs.stat(target, exec.signal)
     if (info === undefined) throw editor.absent(target, exec)
@@ -103,9 +106,10 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   } catch (error) {
     // Gone since the version the guard names: the guard is stale, as `str_replace` would report.
     if (FsError.is(error, 'FS_NOT_FOUND')) {
-      throw new FsError('FS_STALE_VERSION', render.stale('insert', target.displayPath), { cause: error, path: target.displayPath })
+      const stale = new FsError('FS_STALE_VERSION', render.stale('insert', target.displayPath), { cause: error, path: target.displayPath })
+      throw await refuse(editor, stale, 'insert', target, exec, where)
     }
-    throw error
+    throw await refuse(editor, error, 'insert', target, exec, where)
   }
   const total = countLines(text)
   if (input.insert_line < 0 || input.insert_line > total) throw invalid(render.insertLineOutOfRange(input.insert_line, total))
@@ -114,7 +118,7 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   try {
     outcome = await editor.ctx.fs.writeText(target, insertion.text, { kind: 'replaceIfVersion', version }, exec.signal)
   } catch (error) {
-    throw explain(error, 'insert', target)
+    throw await refuse(editor, error, 'insert', target, exec, where)
   }
   editor.observe(target, { kind: 'present', version: outcome.version }, exec)
   editor.histories.of(exec.agent?.session).push(target.targetKey, text, outcome.version)
@@ -122,11 +126,11 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
 }
 
 /** The edit-intent decision; the default (no policy) is no guard. Policy refusals get their remedy. */
-async function intent(editor: Editor, target: FsTarget, exec: ToolExecution, command: 'str_replace' | 'insert') {
+async function intent(editor: Editor, target: FsTarget, exec: ToolExecution, command: 'str_replace' | 'insert', where: { oldStr: string } | { line: number }) {
   try {
     return await editor.ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
   } catch (error) {
-    throw explain(error, command, target)
+    throw await refuse(editor, error, command, target, exec, where)
   }
 }
 

@@ -18,7 +18,7 @@ export const DESCRIPTION = [
 /** The system prompt section for this tool. */
 export const PROMPT_SECTION = [
   '# The dsh `str_replace_editor` tool',
-  'A client may list it with a prefix, such as mcp__dsh__str_replace_editor; an editor tool built into the client is another tool,',
+  'A client may show it with a prefix, such as mcp__dsh__str_replace_editor; an editor tool built into the client is another tool,',
   'and a file viewed with that one does not count as viewed here.',
   'View a file with the dsh `str_replace_editor` tool before you change it with `str_replace` or `insert`; the change is refused if',
   'the file changed since you last viewed it, and viewing it again is the fix. Quote `old_str` exactly, with enough surrounding',

@@ -1,6 +1,7 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
-import type { FsOccurrences } from '@deepseek-ai/dsh-fs'
+import { describeEntry, type FsInfo, type FsOccurrences } from '@deepseek-ai/dsh-fs'
+import type { NearestRegion } from '@deepseek-ai/dsh-tool-text'
 import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from './window'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
@@ -70,7 +71,7 @@ export const render = {
     + (total === undefined ? 'line numbers start at 1' : `[1, ${total}]`),
 
   viewRangeEndPastFile: (range: readonly number[], total: number) =>
-    `Invalid \`view_range\` parameter: [${range.join(', ')}]. Its second element \`${range[1]}\` should be smaller than the number of lines in the file: \`${total}\``,
+    `Invalid \`view_range\` parameter: [${range.join(', ')}]. Its second element \`${range[1]}\` should be at most the number of lines in the file: \`${total}\``,
 
   viewRangeEndBeforeStart: (range: readonly number[]) =>
     `Invalid \`view_range\` parameter: [${range.join(', ')}]. Its second element \`${range[1]}\` should be larger or equal than its first \`${range[0]}\``,
@@ -81,14 +82,26 @@ export const render = {
   notFound: (path: string) =>
     `The path ${path} does not exist. Please provide a valid path. To make a new file there, use the \`create\` command.`,
 
-  notRegularFile: (path: string) => `The path ${path} is not a regular file or directory, so it cannot be viewed.`,
+  notRegularFile: (path: string, info: FsInfo) =>
+    `The path ${path} is ${describeEntry(info)}, not a regular file or directory, so it cannot be viewed. Pass the path of a file or directory.`,
+
+  notText: (message: string) => `${message.replace(/[.\s]+$/, '')}. This tool views and edits UTF-8 text only: pass the path of a text file.`,
+
+  identical: () => 'No replacement was performed: `old_str` and `new_str` are the same, so the file would not change.',
 
   alreadyExists: (path: string) =>
     `File already exists at: ${path}. Cannot overwrite files using command \`create\`. `
     + 'View the file, then change it with `str_replace` or `insert`.',
 
-  oldStrNotFound: (path: string, oldStr: string) =>
-    `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
+  oldStrNotFound(path: string, oldStr: string, region?: NearestRegion, limits?: WindowLimits): string {
+    const head = `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`
+    if (region === undefined || limits === undefined) return head
+    const lines = region.lines.map((text, index) => ({ number: region.start + index, text, cut: false }))
+    const span = region.start === region.end ? `line ${region.start}` : `lines ${region.start}-${region.end}`
+    const differs = region.differences.length === 0 ? '' : `\nIt differs from old_str in: ${region.differences.join('; ').replaceAll('old_string', 'old_str')}.`
+    return `${head} The closest text is ${span}:\n${numbered(cutLines(lines, limits.maxLineLength), limits.maxLineLength)}${differs}\n`
+      + 'Copy old_str exactly from these lines (without the line numbers); the match is never approximate.'
+  },
 
   oldStrEmpty: (path: string) =>
     `No replacement was performed, old_str is empty. Quote text that appears verbatim in ${path}, or use \`insert\` to add lines.`,
@@ -98,7 +111,19 @@ export const render = {
     + `${where === undefined ? '' : ` in lines [${where.lines.join(', ')}${where.truncated ? ', …' : ''}]`}. Please ensure it is unique`,
 
   stale(command: Command, path: string): string {
-    return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. Re-read the file, then retry.`
+    return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. View the file again, then retry.`
+  },
+
+  staleDeleted(command: Command, path: string): string {
+    return `${nothingDone(command)}: ${path} has been deleted since you last viewed it. That counts as viewing it absent: `
+      + 'to make it again, use the `create` command.'
+  },
+
+  staleShown(command: Command, path: string, window: TextWindow, limits: WindowLimits): string {
+    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
+    const next = command === 'insert' ? 'retry `insert` with `insert_line` chosen from these lines' : 'retry `str_replace` with `old_str` copied from these lines'
+    return `${nothingDone(command)}: ${path} has changed since you last viewed it. Here's the result of running \`cat -n\` on a snippet of the current file:\n`
+      + `${body}\nThis counts as viewing the current version: ${next}.`
   },
 
   notObserved(command: Command, path: string): string {
@@ -109,7 +134,14 @@ export const render = {
 
   undoStale: (path: string) =>
     `Cannot undo the last edit to ${path}: the file has changed since that edit, and undo never overwrites a later change. `
-    + 'Re-read the file, then revert by hand with `str_replace` if still needed.',
+    + 'View the file, then revert by hand with `str_replace` if still needed.',
+}
+
+function cutLines(lines: WindowLine[], max: number): WindowLine[] {
+  return lines.map((line) => {
+    const chars = [...line.text]
+    return chars.length <= max ? line : { ...line, text: chars.slice(0, max).join(''), cut: true }
+  })
 }
 
 // C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides: a name

@@ -1,5 +1,5 @@
 import { FsError, type FsErrorCode, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { resolveTarget } from '@deepseek-ai/dsh-tool-fs'
+import { resolveTarget } from '@deepseek-ai/dsh-tool-text'
 import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { EditHistories } from './history'

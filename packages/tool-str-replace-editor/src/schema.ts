@@ -27,6 +27,8 @@ export const Config = z.object({
   listLimit: z.number().int().positive().default(1000).describe('Most entries a directory `view` lists.'),
   undoDepth: z.number().int().nonnegative().default(10).describe('Edits per file that `undo_edit` can revert.'),
   undoMaxBytes: z.number().int().nonnegative().default(8 * 1024 * 1024).describe('Bytes of previous texts kept for undo, per session.'),
-}).prefault({})
+  staleRefusalObserves: z.boolean().default(false)
+    .describe('A `str_replace` or `insert` refused as stale shows the current text and records that version as viewed (or the file as absent), so the retry can succeed at once.'),
+}).strict().prefault({})
 
 export type EditorConfig = z.output<typeof Config>

@@ -1,8 +1,8 @@
 import { cutListing, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-fs'
+import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
-import { type Editor, invalid } from './runtime'
+import { type Editor, invalid, withText } from './runtime'
 import type { Input } from './schema'
 import { rangeWindow, type TextWindow } from './window'
 
@@ -25,7 +25,7 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
     return listTwoLevels(editor, target, exec)
   }
   if (info.type !== 'file') {
-    throw new FsError('FS_NOT_REGULAR_FILE', render.notRegularFile(target.displayPath), { path: target.displayPath })
+    throw new FsError('FS_NOT_REGULAR_FILE', render.notRegularFile(target.displayPath, info), { path: target.displayPath })
   }
 
   const start = range?.[0] ?? 1
@@ -40,6 +40,7 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
   } catch (error) {
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
     if (FsError.is(error, 'FS_NOT_FOUND')) throw editor.absent(target, exec)
+    if (FsError.is(error, 'FS_NOT_TEXT')) throw withText(error, render.notText(error.message))
     throw error
   }
   // The window reached the end of the file before the range did: the range names lines that do not exist.

@@ -1,6 +1,6 @@
-import { buildWindow, linePrefix, type WindowLine } from '@deepseek-ai/dsh-tool-fs'
+import { buildWindow, linePrefix, type WindowLine } from '@deepseek-ai/dsh-tool-text'
 
-export type { WindowLine } from '@deepseek-ai/dsh-tool-fs'
+export type { WindowLine } from '@deepseek-ai/dsh-tool-text'
 
 /** Limits on one window of a file shown to the model (the same three as `read`). */
 export interface WindowLimits {
@@ -22,7 +22,7 @@ export interface TextWindow {
 
 /**
  * Lines `start..end` (1-based, inclusive; `end` undefined = to the end of the file), cut by the
- * limits. The window itself is `read`'s (`buildWindow` from dsh-tool-fs): it stops consuming the
+ * limits. The window itself is `read`'s (`buildWindow` from dsh-tool-text): it stops consuming the
  * stream once the window is settled, so the cost follows the window, never the rest of the file.
  */
 export async function rangeWindow(

@@ -79,10 +79,10 @@ export class CountingFileSystem extends LocalFileSystem {
 }
 
 /** A real `LocalFileSystem` on a fresh temp dir, the tools runtime, this plugin, and (unless bare) the policy. */
-export async function editorFixture(options: { policy?: boolean; config?: editorModule.EditorConfig | Record<string, unknown> } = {}): Promise<EditorFixture> {
+export async function editorFixture(options: { policy?: boolean; rooted?: boolean; config?: editorModule.EditorConfig | Record<string, unknown> } = {}): Promise<EditorFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-sre-'))
   const ctx = new Context()
-  await ctx.plugin(CountingFileSystem, { cwd: dir })
+  await ctx.plugin(CountingFileSystem, options.rooted === true ? { cwd: dir, root: dir } : { cwd: dir })
   if (options.policy !== false) await ctx.plugin(policyPlugin)
   await ctx.plugin(toolsPlugin)
   await ctx.plugin(editorPlugin, options.config ?? {})

@@ -66,7 +66,7 @@ describe('insert with the policy', () => {
     await writeFile(f.at('a.txt'), 'someone else\n')
     const result = await f.call({ command: 'insert', path: 'a.txt', insert_line: 1, new_str: 'x' })
     expect(result.error?.code).toBe('FS_STALE_VERSION')
-    expect(textOf(result)).toContain('Re-read the file, then retry.')
+    expect(textOf(result)).toContain('View the file again, then retry.')
     expect((await f.bytes('a.txt'))?.toString()).toBe('someone else\n')
   })
 

@@ -55,7 +55,7 @@ describe('arguments', () => {
     const result = await f.call({ command: 'str_replace', path: 'a.txt', old_string: 'a', new_str: 'b' })
     expect(result.error).toEqual({
       code: 'INVALID_ARGUMENTS',
-      message: 'Unknown argument "old_string" for str_replace_editor; did you mean old_str?\n'
+      message: 'Unknown argument "old_string" for the dsh `str_replace_editor` tool; did you mean old_str?\n'
         + 'Valid arguments: command, path, file_text, old_str, new_str, insert_line, view_range.\n'
         + 'Retry with: {"command":"str_replace","path":"a.txt","old_str":"a","new_str":"b"}',
     })

@@ -63,7 +63,7 @@ describe('str_replace with the policy', () => {
     await writeFile(f.at('a.txt'), 'formatter was here\n')
     const result = await f.call({ command: 'str_replace', path: 'a.txt', old_str: 'not there', new_str: 'x' })
     expect(result.error?.code).toBe('FS_STALE_VERSION')
-    expect(textOf(result)).toBe(`No replacement was performed: ${f.at('a.txt')} has changed or been deleted since you last viewed it. Re-read the file, then retry.`)
+    expect(textOf(result)).toBe(`No replacement was performed: ${f.at('a.txt')} has changed or been deleted since you last viewed it. View the file again, then retry.`)
     expect((await f.bytes('a.txt'))?.toString()).toBe('formatter was here\n')
   })
 

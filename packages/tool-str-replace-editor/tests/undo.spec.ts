@@ -41,7 +41,7 @@ describe('undo_edit', () => {
     const result = await f.call({ command: 'undo_edit', path: 'a.txt' })
     expect(result.error?.code).toBe('FS_STALE_VERSION')
     expect(textOf(result)).toBe(`Cannot undo the last edit to ${f.at('a.txt')}: the file has changed since that edit, `
-      + 'and undo never overwrites a later change. Re-read the file, then revert by hand with `str_replace` if still needed.')
+      + 'and undo never overwrites a later change. View the file, then revert by hand with `str_replace` if still needed.')
     expect((await f.bytes('a.txt'))?.toString()).toBe('edited\nand a human added this\n')
   })
 

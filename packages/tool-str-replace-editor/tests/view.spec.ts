@@ -61,7 +61,7 @@ describe('view of a file', () => {
       [[1], 'Invalid `view_range` parameter. It should be a list of two integers.'],
       [[4, 4], 'Invalid `view_range` parameter: [4, 4]. Its first element `4` should be within the range of lines of the file: [1, 3]'],
       [[0, 2], 'Invalid `view_range` parameter: [0, 2]. Its first element `0` should be within the range of lines of the file: line numbers start at 1'],
-      [[2, 9], 'Invalid `view_range` parameter: [2, 9]. Its second element `9` should be smaller than the number of lines in the file: `3`'],
+      [[2, 9], 'Invalid `view_range` parameter: [2, 9]. Its second element `9` should be at most the number of lines in the file: `3`'],
       [[3, 2], 'Invalid `view_range` parameter: [3, 2]. Its second element `2` should be larger or equal than its first `3`'],
     ]
     for (const [range, message] of cases) {

@@ -36,7 +36,7 @@ const SHOWN_VALUE_MAX = 60
 export function parseArguments(tool: ToolDefinition, args: unknown): unknown {
   const value = args === undefined ? {} : args
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid(`Arguments for ${tool.name} must be a JSON object, got ${describe(value)}.`)
+    throw invalid(`Arguments for the dsh \`${tool.name}\` tool must be a JSON object, got ${describe(value)}.`)
   }
   const valid = Object.keys(tool.inputSchema.shape)
   const given = withoutControlArguments(value as Record<string, unknown>, valid)
@@ -62,14 +62,14 @@ function unknownArguments(tool: string, args: Record<string, unknown>, unknown: 
   const taken = new Set(Object.keys(args))
   const lines = unknown.map((key) => {
     const meant = synonym(key, valid) ?? closestName(key, valid)
-    if (meant === undefined) return `Unknown argument "${key}" for ${tool}.`
+    if (meant === undefined) return `Unknown argument "${key}" for the dsh \`${tool}\` tool.`
     if (taken.has(meant)) {
       fixes.set(key, { drop: meant })
-      return `Unknown argument "${key}" for ${tool}; ${meant} is given too, so leave ${key} out.`
+      return `Unknown argument "${key}" for the dsh \`${tool}\` tool; ${meant} is given too, so leave ${key} out.`
     }
     taken.add(meant)
     fixes.set(key, { rename: meant })
-    return `Unknown argument "${key}" for ${tool}; did you mean ${meant}?`
+    return `Unknown argument "${key}" for the dsh \`${tool}\` tool; did you mean ${meant}?`
   })
   lines.push(`Valid arguments: ${valid.join(', ')}.`)
   if (fixes.size === unknown.length) lines.push(correctedCall(args, fixes))

@@ -1,4 +1,5 @@
 import type { Context } from 'cordis'
+import { z } from 'zod'
 import { SystemPrompt } from './prompt'
 import { ToolRegistry } from './registry'
 
@@ -12,10 +13,13 @@ export { SystemPrompt } from './prompt'
 
 export const name = 'dsh-tools'
 
+/** No settings: an entry's `config:` with any key is refused, naming the key. */
+export const Config = z.object({}).strict().prefault({})
+
 /** Provides `ctx.tools` and `ctx.systemPrompt`; both go away when this plugin is disposed. */
 export function apply(ctx: Context): void {
   ctx.plugin(ToolRegistry)
   ctx.plugin(SystemPrompt)
 }
 
-export default { name, apply }
+export default { name, Config, apply }

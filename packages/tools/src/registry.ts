@@ -120,8 +120,8 @@ export class ToolRegistry extends Service {
   unknownTool(name: string): string {
     const names = this.list().map((listing) => listing.name)
     const suggestion = closestName(name, names)
-    return `Unknown tool "${name}"${suggestion === undefined ? '.' : `; did you mean ${suggestion}?`}`
-      + ` Available tools: ${names.length === 0 ? '(none)' : names.join(', ')}.`
+    return `Unknown tool "${name}"${suggestion === undefined ? '.' : `; did you mean the dsh \`${suggestion}\` tool?`}`
+      + ` Available tools: ${names.length === 0 ? '(none)' : qualifiedList(names)}.`
   }
 }
 
@@ -137,5 +137,12 @@ function knownHints(annotations: ToolAnnotations | undefined): ToolAnnotations {
 }
 
 function throwIfAborted(signal: AbortSignal, name: string): void {
-  if (signal.aborted) throw new ToolError('ABORTED', `The ${name} call was aborted before it ran.`, { cause: signal.reason })
+  if (signal.aborted) throw new ToolError('ABORTED', `The call of the dsh \`${name}\` tool was aborted before it ran.`, { cause: signal.reason })
+}
+
+/** "the dsh `edit`, `read` and `write` tools": names stay right under any client prefix. */
+function qualifiedList(names: string[]): string {
+  const quoted = names.map((name) => `\`${name}\``)
+  const list = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`
+  return `the dsh ${list} tool${names.length === 1 ? '' : 's'}`
 }

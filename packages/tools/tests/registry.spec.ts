@@ -137,9 +137,9 @@ describe('execute', () => {
 
   it('answers an unknown tool with an error that suggests the closest one', async () => {
     expect(await root.tools.execute({ name: 'ecko', arguments: {} })).toEqual({
-      content: [{ type: 'text', text: 'Unknown tool "ecko"; did you mean echo? Available tools: echo.' }],
+      content: [{ type: 'text', text: 'Unknown tool "ecko"; did you mean the dsh `echo` tool? Available tools: the dsh `echo` tool.' }],
       isError: true,
-      error: { code: 'UNKNOWN_TOOL', message: 'Unknown tool "ecko"; did you mean echo? Available tools: echo.' },
+      error: { code: 'UNKNOWN_TOOL', message: 'Unknown tool "ecko"; did you mean the dsh `echo` tool? Available tools: the dsh `echo` tool.' },
     })
   })
 
@@ -212,16 +212,16 @@ describe('argument validation', () => {
 
   it('names the closest valid argument for a camelCase spelling', async () => {
     expect(await message({ text: 'a', replaceAll: true })).toBe(
-      'Unknown argument "replaceAll" for echo; did you mean replace_all?\nValid arguments: text, times, replace_all.\n'
+      'Unknown argument "replaceAll" for the dsh `echo` tool; did you mean replace_all?\nValid arguments: text, times, replace_all.\n'
         + 'Retry with: {"text":"a","replace_all":true}',
     )
   })
 
   it('names the closest valid argument for a typo, and none for a stranger', async () => {
     expect(await message({ txet: 'a' })).toBe(
-      'Unknown argument "txet" for echo; did you mean text?\nValid arguments: text, times, replace_all.\nRetry with: {"text":"a"}',
+      'Unknown argument "txet" for the dsh `echo` tool; did you mean text?\nValid arguments: text, times, replace_all.\nRetry with: {"text":"a"}',
     )
-    expect(await message({ text: 'a', colour: 'red' })).toBe('Unknown argument "colour" for echo.\nValid arguments: text, times, replace_all.')
+    expect(await message({ text: 'a', colour: 'red' })).toBe('Unknown argument "colour" for the dsh `echo` tool.\nValid arguments: text, times, replace_all.')
   })
 
   it('says which argument has the wrong type and what was expected', async () => {
@@ -246,7 +246,7 @@ describe('argument validation', () => {
     const result = await root.tools.execute({ name: 'look', arguments: { path: 'src/a.ts', offset: 3 } })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
     expect(result.content[0]!.text).toBe([
-      'Unknown argument "path" for look; did you mean file_path?',
+      'Unknown argument "path" for the dsh `look` tool; did you mean file_path?',
       'Valid arguments: file_path, offset.',
       'Retry with: {"file_path":"src/a.ts","offset":3}',
     ].join('\n'))
@@ -262,10 +262,10 @@ describe('argument validation', () => {
     }))
     const result = await root.tools.execute({ name: 'editor', arguments: { file_path: 'a', old_string: 'x', new_string: 'y', content: 'z' } })
     expect(result.content[0]!.text.split('\n')).toEqual([
-      'Unknown argument "file_path" for editor; did you mean path?',
-      'Unknown argument "old_string" for editor; did you mean old_str?',
-      'Unknown argument "new_string" for editor; did you mean new_str?',
-      'Unknown argument "content" for editor; did you mean file_text?',
+      'Unknown argument "file_path" for the dsh `editor` tool; did you mean path?',
+      'Unknown argument "old_string" for the dsh `editor` tool; did you mean old_str?',
+      'Unknown argument "new_string" for the dsh `editor` tool; did you mean new_str?',
+      'Unknown argument "content" for the dsh `editor` tool; did you mean file_text?',
       'Valid arguments: path, old_str, new_str, file_text.',
       'Retry with: {"path":"a","old_str":"x","new_str":"y","file_text":"z"}',
     ])
@@ -280,7 +280,7 @@ describe('argument validation', () => {
 
   it('says to leave out a second spelling of an argument that is given', async () => {
     expect(await message({ text: 'a', Text: 'b' })).toBe([
-      'Unknown argument "Text" for echo; text is given too, so leave Text out.',
+      'Unknown argument "Text" for the dsh `echo` tool; text is given too, so leave Text out.',
       'Valid arguments: text, times, replace_all.',
       'Retry with: {"text":"a"}',
     ].join('\n'))
@@ -288,14 +288,14 @@ describe('argument validation', () => {
 
   it('shows no corrected call when one unknown name has no suggestion', async () => {
     expect(await message({ text: 'a', colour: 'red', replaceAll: true })).toBe([
-      'Unknown argument "colour" for echo.',
-      'Unknown argument "replaceAll" for echo; did you mean replace_all?',
+      'Unknown argument "colour" for the dsh `echo` tool.',
+      'Unknown argument "replaceAll" for the dsh `echo` tool; did you mean replace_all?',
       'Valid arguments: text, times, replace_all.',
     ].join('\n'))
   })
 
   it('rejects arguments that are not an object', async () => {
-    expect(await message(['a'])).toBe('Arguments for echo must be a JSON object, got an array.')
+    expect(await message(['a'])).toBe('Arguments for the dsh `echo` tool must be a JSON object, got an array.')
   })
 })
 
@@ -328,7 +328,7 @@ describe('client control arguments', () => {
     root.tools.register(echo)
     const result = await root.tools.execute({ name: 'echo', arguments: { text: 'a', wait_for_prev: true } })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toContain('Unknown argument "wait_for_prev" for echo')
+    expect(result.content[0]!.text).toContain('Unknown argument "wait_for_prev" for the dsh `echo` tool')
   })
 
   it('stay the tool\'s own when its schema declares one', async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { chmod, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { bundleEntry } from '../../../../scripts/reliability/bundle'
@@ -61,9 +61,12 @@ async function killAfter(dir: string, acks: number, delay: number): Promise<Run>
 async function stagingIn(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
   return Promise.all(names.map(async (name) => {
-    // A lock names its owner in its link text (or, as a directory, in an `owner` file).
+    // A lock is its holder's socket (its inode tells holders apart), or names its owner in its
+    // link text (or, as a directory, in an `owner` file).
+    if (!name.startsWith(`${STAGING_PREFIX}lock.`)) return name
+    const { ino } = await lstat(join(dir, name)).catch(() => ({ ino: 0 }))
     const owner = await readlink(join(dir, name)).catch(() => readFile(join(dir, name, 'owner'), 'utf8')).catch(() => '')
-    return owner === '' ? name : `${name} owned by ${owner}`
+    return `${name} inode ${ino} owned by ${owner}`
   }))
 }
 

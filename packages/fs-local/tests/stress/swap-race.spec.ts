@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
 import { LocalDisk } from '../../src'
-import { selfIdentity } from '../../src/staging'
+import { selfIdentity } from '../../src/liveness'
 import { tempDir } from '../fixture'
 
 const OPERATIONS = sized(300, 3_000)
@@ -101,8 +101,8 @@ it(`lists nothing of an outside directory, and sweeps nothing there, while a dir
   // Residue of a writer that is certainly dead (a finished child's pid): a sweep of this directory would remove it.
   const dead = spawnSync('true').pid
   const me = selfIdentity()
-  const residue = `.dsh-staging.${me.boot}.${dead}.${me.start}.aaaaaa`
-  await mkdir(join(outside, residue))
+  const residue = `.dsh-staging.p.${me.boot}.${me.ns}.${dead}.${me.start}.aaaaaa`
+  await mkdir(join(outside, residue), { mode: 0o700 })
 
   const disk = new LocalDisk({ cwd: dir, root: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24 })
   flipper = spawn('python3', ['-c', FLIPPER, dir, outside], { stdio: 'ignore' })

@@ -1,8 +1,9 @@
 import type { FileSystem } from '../service'
 
 /**
- * What a backend cannot do. The suite skips the clauses that need a missing capability and says so
- * in the test name, so a skipped clause is visible in every report.
+ * What a backend can do. The suite skips the clauses that need a capability declared `false` (or
+ * left out, for the optional ones) and says so in the test name, so a skipped clause is visible in
+ * every report. Declaring one `true` makes the helper it needs required by the fixture's type.
  */
 export interface ConformanceCapabilities {
   /** Symbolic links exist and `external.symlink` makes them. */
@@ -11,8 +12,13 @@ export interface ConformanceCapabilities {
   specialFiles: boolean
   /** `external.rewriteKeepingMtime` can put a file's mtime back after a same-size rewrite. */
   restoreMtime: boolean
-  /** Files can be made read-only (`external.makeReadOnly`, `chmod a-w` on a disk). Optional for older fixtures. */
+  /** Files can be made read-only (`external.makeReadOnly`, `chmod a-w` on a disk). */
   readOnlyFiles?: boolean
+  /**
+   * The backend is reached over a connection that can be lost (a sandbox, SSH, a server), and the
+   * fixture's `dropConnection` loses it.
+   */
+  remote?: boolean
 }
 
 /**
@@ -41,14 +47,49 @@ export interface ConformanceFixture {
   external: ExternalWorld
   /**
    * Arranges for `hook` to run once, the next time the provider stands between the probe of a
-   * write and its publication point. Without it, the "competitor after the probe" clause is skipped.
+   * write and its publication point (its bytes staged, nothing published). Without it, the clauses
+   * about competitors, residue and aborts at that point are skipped.
    */
   beforeNextPublish?(hook: () => Promise<void>): void
+  /**
+   * Loses the provider's connection to its backend the way a network does: from now on nothing
+   * answers. The provider's own deadline (from its config) must then fail every call `FS_IO_ERROR`.
+   */
+  dropConnection?(): Promise<void>
   dispose(): Promise<void>
 }
 
-export interface ConformanceOptions {
-  capabilities: ConformanceCapabilities
+/** Which capability needs which helper, and where that helper lives. */
+interface CapabilityHelpers {
+  symlinks: { external: Required<Pick<ExternalWorld, 'symlink'>> }
+  specialFiles: { external: Required<Pick<ExternalWorld, 'mkfifo'>> }
+  restoreMtime: { external: Required<Pick<ExternalWorld, 'rewriteKeepingMtime'>> }
+  readOnlyFiles: { external: Required<Pick<ExternalWorld, 'makeReadOnly'>> }
+  remote: Required<Pick<ConformanceFixture, 'dropConnection'>>
+}
+
+/** The helpers capability `K` needs, unless `C` declares it `false` or leaves an optional one out. */
+type Needs<C, K extends keyof CapabilityHelpers> = K extends keyof C ? (C[K] extends false | undefined ? unknown : CapabilityHelpers[K]) : unknown
+
+/**
+ * The fixture a backend with capabilities `C` must return: `symlinks: true` requires
+ * `external.symlink`, `remote: true` requires `dropConnection`, and so on. A capability typed
+ * `boolean` (decided at run time) requires its helper too.
+ */
+export type FixtureFor<C extends ConformanceCapabilities> = ConformanceFixture
+  & Needs<C, 'symlinks'> & Needs<C, 'specialFiles'> & Needs<C, 'restoreMtime'> & Needs<C, 'readOnlyFiles'> & Needs<C, 'remote'>
+
+export interface ConformanceOptions<C extends ConformanceCapabilities = ConformanceCapabilities> {
+  capabilities: C
   /** Makes a fresh, empty fixture; called once per test. */
-  setup(): Promise<ConformanceFixture>
+  setup(): Promise<FixtureFor<C>>
+}
+
+/** The helper each capability needs, for the run-time check of callers the types did not reach. */
+export const CAPABILITY_HELPERS: Readonly<Record<keyof CapabilityHelpers, [string, (fixture: ConformanceFixture) => unknown]>> = {
+  symlinks: ['external.symlink', (fixture) => fixture.external.symlink],
+  specialFiles: ['external.mkfifo', (fixture) => fixture.external.mkfifo],
+  restoreMtime: ['external.rewriteKeepingMtime', (fixture) => fixture.external.rewriteKeepingMtime],
+  readOnlyFiles: ['external.makeReadOnly', (fixture) => fixture.external.makeReadOnly],
+  remote: ['dropConnection', (fixture) => fixture.dropConnection],
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FS_ERROR_CODES, FsError, type FsErrorCode } from '../errors'
 import type { FsTarget } from '../types'
-import type { ConformanceFixture, ConformanceOptions } from './fixture'
+import { CAPABILITY_HELPERS, type ConformanceCapabilities, type ConformanceFixture } from './fixture'
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 export const fromUtf8 = (bytes: Uint8Array | undefined): string | undefined =>
@@ -40,17 +40,35 @@ export function abortedSignal(): AbortSignal {
   return controller.signal
 }
 
+/** What the harness needs of `ConformanceOptions`, whatever its capabilities' literal type. */
+export interface SuiteOptions {
+  capabilities: ConformanceCapabilities
+  setup(): Promise<ConformanceFixture>
+}
+
 /** One fresh fixture per test, with shorthands the clauses share. */
 export class Harness {
   fixture!: ConformanceFixture
 
-  constructor(readonly options: ConformanceOptions) {
+  constructor(readonly options: SuiteOptions) {}
+
+  /** A harness whose fixture is made before and disposed after every test of the enclosing `describe`. */
+  static perTest(options: SuiteOptions): Harness {
+    const h = new Harness(options)
     beforeEach(async () => {
-      this.fixture = await options.setup()
+      h.fixture = checkHelpers(options.capabilities, await options.setup())
     })
     afterEach(async () => {
-      await this.fixture?.dispose()
+      await h.fixture?.dispose()
     })
+    return h
+  }
+
+  /** A harness on one fixture made by the caller, for running a clause by hand (the suite's own tests). */
+  static of(capabilities: ConformanceCapabilities, fixture: ConformanceFixture): Harness {
+    const h = new Harness({ capabilities, setup: async () => fixture })
+    h.fixture = checkHelpers(capabilities, fixture)
+    return h
   }
 
   get fs() {
@@ -77,8 +95,18 @@ export class Harness {
 }
 
 /** `it`, skipped (visibly, with the reason in its name) when the backend lacks `capability`. */
-export function needs(h: Harness, capability: keyof ConformanceOptions['capabilities']) {
+export function needs(h: Harness, capability: keyof ConformanceCapabilities) {
   // An optional capability left out is one the backend lacks.
   const missing = !h.options.capabilities[capability]
-  return (name: string, fn: () => Promise<void>) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn)
+  return (name: string, fn: () => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn, timeout)
+}
+
+/** A declared capability without its helper fails every test at setup, naming both (the types catch it first). */
+function checkHelpers(capabilities: ConformanceCapabilities, fixture: ConformanceFixture): ConformanceFixture {
+  for (const [capability, [helper, get]] of Object.entries(CAPABILITY_HELPERS)) {
+    if (capabilities[capability as keyof ConformanceCapabilities] && typeof get(fixture) !== 'function') {
+      throw new TypeError(`capabilities.${capability} is true, but the fixture has no ${helper}: add it, or declare ${capability}: false`)
+    }
+  }
+  return fixture
 }

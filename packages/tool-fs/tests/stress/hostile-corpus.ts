@@ -115,7 +115,10 @@ export const HOSTILE_CASES: HostileCase[] = [
     setup: async (env) => void (await run('python3', ['-c', 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', env.at('sock')])),
     call: write('sock', 'x'), code: 'FS_NOT_REGULAR_FILE',
   },
-  { name: 'a directory is refused by read', group: 'path', setup: async (env) => void (await mkdir(env.at('sub'))), call: read('sub'), code: 'FS_NOT_REGULAR_FILE' },
+  {
+    name: 'a directory is listed by read', group: 'path', setup: async (env) => { await mkdir(env.at('sub')); await writeFile(env.at('sub/in.txt'), 'x\n') },
+    call: read('sub'), ok: (text) => expect(text).toContain('is a directory, not a file. It holds 1 entry:\nin.txt\n'),
+  },
   { name: 'a directory is refused by write', group: 'path', setup: async (env) => void (await mkdir(env.at('sub'))), call: write('sub', 'x'), code: 'FS_NOT_REGULAR_FILE' },
   { name: 'a path through a regular file is refused by write', group: 'path', setup: put('plain.txt', 'p\n'), call: write('plain.txt/child.txt', 'x'), code: 'FS_NOT_DIRECTORY' },
   {
@@ -144,7 +147,7 @@ export const HOSTILE_CASES: HostileCase[] = [
   { name: 'invalid UTF-8 is refused by read', group: 'content', setup: put('bad.txt', Uint8Array.of(0x61, 0xff, 0xfe, 0x0a)), call: read('bad.txt'), code: 'FS_NOT_TEXT' },
   {
     name: 'an unread invalid-UTF-8 file is not overwritten by write', group: 'content',
-    setup: put('bad.txt', Uint8Array.of(0x61, 0xc3, 0x28)), prepare: [read('bad.txt')], call: write('bad.txt', 'x'), code: 'FS_NOT_OBSERVED',
+    setup: put('bad.txt', Uint8Array.of(0x61, 0xc3, 0x28)), prepare: [read('bad.txt')], call: write('bad.txt', 'x'), code: 'FS_NOT_TEXT',
   },
   {
     name: 'invalid UTF-8 past the sniff window is refused by read', group: 'content',
@@ -224,7 +227,7 @@ export const HOSTILE_CASES: HostileCase[] = [
   },
   {
     name: 'a huge limit is capped at the read limit', group: 'argument', setup: put('a.txt', 'a\nb\n'), call: read('a.txt', { limit: 1e15 }),
-    ok: (text) => expect(text).toBe('     1\ta\n     2\tb'),
+    ok: (text) => expect(text).toBe('     1\ta\n     2\tb\n\n[End of file: 2 lines.]'),
   },
   { name: 'a number as content is refused', group: 'argument', call: write('n.txt', 12345), code: 'INVALID_ARGUMENTS' },
   { name: 'a missing content is refused', group: 'argument', call: { name: 'write', arguments: { file_path: 'n.txt' } }, code: 'INVALID_ARGUMENTS' },

@@ -49,7 +49,8 @@ function count(outcome: string): void {
 function rendered(text: string): string {
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
-  return lines.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n')
+  if (lines.length === 0) return ''
+  return `${lines.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n')}\n\n[End of file: ${lines.length} line${lines.length === 1 ? '' : 's'}.]`
 }
 
 async function runScenario(actions: Action[]): Promise<void> {

@@ -69,11 +69,11 @@ function fsyncPair(dir: string, content: string, op: string): Variant {
  * `dsh start` with its default config against the reference filesystem server, each call of ours
  * followed by the same call of theirs, so load on the machine hits both alike.
  */
-export async function runB10(scratch: Scratch): Promise<CaseResult> {
+export async function runB11(scratch: Scratch): Promise<CaseResult> {
   const target = 'read ≤ 1.0× official; edit, write ≤ 1.1× official + two fsyncs'
   const build = buildState(LOADED)
   if (build.missing.length > 0) {
-    return notMeasured('B10', TITLE, BASELINE, `\`dsh\` runs the built packages and ${build.missing.join(', ')} are not built (run \`pnpm build\` first)`, target)
+    return notMeasured('B11', TITLE, BASELINE, `\`dsh\` runs the built packages and ${build.missing.join(', ')} are not built (run \`pnpm build\` first)`, target)
   }
   const root = await scratch.dir('b10')
   const ours = join(root, 'dsh')
@@ -115,7 +115,7 @@ export async function runB10(scratch: Scratch): Promise<CaseResult> {
       // Every op starts from the same bytes on both sides.
       if (op === 'edit') await Promise.all([ours, theirs].map((dir) => writeFile(join(dir, 'small.txt'), content)))
       if (op === 'edit') await dsh.call('read', { file_path: 'small.txt' })
-      const { samples } = await interleave(variants, { rounds: config.b10.rounds, warmup: config.b10.warmup, rotate: true })
+      const { samples } = await interleave(variants, { rounds: config.b11.rounds, warmup: config.b11.warmup, rotate: true })
       const mine = summarize(samples.dsh!)
       const base = summarize(samples.official!)
       const syncs: Summary | undefined = samples.fsyncs ? summarize(samples.fsyncs) : undefined
@@ -132,7 +132,7 @@ export async function runB10(scratch: Scratch): Promise<CaseResult> {
     await Promise.all([dsh.close(), official.close()])
   }
   return {
-    id: 'B10', title: TITLE, baseline: BASELINE,
+    id: 'B11', title: TITLE, baseline: BASELINE,
     tables: [{
       caption: `One ${fmtBytes(bytes)} file per server; each round calls dsh, the official server and (for edit and write) the fsync pair, in rotating order. \`dsh start\` with the default \`cordis.yml\` (built packages, policy loaded); the official server \`${OFFICIAL.split('node_modules/')[1]}\` rooted at its own folder.`,
       header: ['call', 'rounds', 'dsh', 'official', 'dsh ÷ official', 'fsync of the file + of its directory', 'allowed by the target'],

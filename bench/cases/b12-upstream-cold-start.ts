@@ -66,11 +66,11 @@ interface Marks {
   read: number
 }
 
-export async function runB11(scratch: Scratch): Promise<CaseResult> {
+export async function runB12(scratch: Scratch): Promise<CaseResult> {
   const build = buildState(LOADED)
-  if (build.missing.length > 0) return notMeasured('B11', TITLE, BASELINE, `${build.missing.join(', ')} not built (run \`pnpm build\` first)`, TARGET)
+  if (build.missing.length > 0) return notMeasured('B12', TITLE, BASELINE, `${build.missing.join(', ')} not built (run \`pnpm build\` first)`, TARGET)
   const missing = await ensureUpstream()
-  if (missing !== undefined) return notMeasured('B11', TITLE, BASELINE, missing, TARGET)
+  if (missing !== undefined) return notMeasured('B12', TITLE, BASELINE, missing, TARGET)
   const dir = await scratch.dir('b11')
   await writeFile(join(dir, 'small.txt'), 'one\ntwo\nthree\n')
   const scripts = { ours: join(dir, 'ours.mjs'), upstream: join(dir, 'upstream.mjs') }
@@ -82,9 +82,9 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
     marks[name]!.push(JSON.parse(stdout.trim().split('\n').at(-1)!) as Marks)
   }
   const { samples } = await interleave([{ name: 'ours', run: run('ours') }, { name: 'upstream', run: run('upstream') }],
-    { rounds: config.b11.rounds, warmup: config.b11.warmup, rotate: true })
+    { rounds: config.b12.rounds, warmup: config.b12.warmup, rotate: true })
   // The first `warmup` children of each side only warm the disk cache.
-  const inProcess = (name: string, pick: (m: Marks) => number) => summarize(marks[name]!.slice(config.b11.warmup).map(pick))
+  const inProcess = (name: string, pick: (m: Marks) => number) => summarize(marks[name]!.slice(config.b12.warmup).map(pick))
   const rows: string[][] = []
   const phases: Array<[string, (m: Marks) => number]> = [
     ['imports done', (m) => m.imported],
@@ -102,7 +102,7 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
   const wallTheirs = summarize(samples.upstream!)
   rows.push(['process wall time (spawn to exit)', fmtMs(wallOurs, 1), fmtMs(wallTheirs, 1), fmtRatio(ratio(wallOurs, wallTheirs))])
   return {
-    id: 'B11', title: TITLE, baseline: BASELINE,
+    id: 'B12', title: TITLE, baseline: BASELINE,
     tables: [{
       caption: `Milliseconds since the child process started (\`performance.now()\`), ${ours.n} children each, alternating. Ours: dsh-fs-local, dsh-tools, dsh-tool-fs and dsh-fs-policy from their built \`lib/\`; upstream: its system prompt, tool runtime, dsh-fs-local and dsh-tool-fs from \`bench/upstream\` (it publishes no policy).`,
       header: ['phase', 'ours', 'upstream', 'ours ÷ upstream'],

@@ -1,0 +1,158 @@
+import {
+  collectWalk, DEFAULT_SEARCH_MAX_FILE_BYTES, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType,
+  type FsWalkOptions, type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
+} from '@deepseek-ai/dsh-fs'
+import type { Sandbox } from 'e2b'
+import { statusError, toFsError } from './errors'
+import { PRELUDE, sh } from './scripts'
+import { runControl } from './shell'
+
+/** Most bytes one discovery command may print; past it the result says it is incomplete. */
+export const DISCOVERY_MAX_OUTPUT = 64 * 1024 * 1024
+
+const SECTION = '\u0001'
+const END = '\u0002'
+
+/**
+ * One command per walk or search. The sandbox only lists (and, for a search, pre-selects and sends
+ * files); every rule (`.gitignore`, globs, order, matching) is applied here by the shared walker
+ * and collector, so the results are the same as on any other provider. Sections, NUL-separated:
+ *
+ * 1. `<find %y> <size> <path>` per entry under the root, `.git` and staging pruned, links not followed;
+ * 2. each `.gitignore` (path, then base64);
+ * 3. search only: every file with a line containing the literal `$3` (`grep -F`, any size up to `$5`);
+ * 4. search only: the same files grep judges text, each as path and base64 content.
+ *
+ * Without a literal (`$3` empty) every file is a candidate. `iflag=nonblock` keeps a FIFO swapped in
+ * for a listed file from blocking a read. `head -c` bounds the output; the end mark tells it whole.
+ */
+export const DISCOVER = PRELUDE + sh`root=$1 mode=$2 literal=$3 fold=$4 maxfile=$5 maxout=$6
+command -v grep >/dev/null || exit $MISSING_TOOL
+s=$(stat_of "$root") || why_missing "$root"
+kind_of "$s"; [ $kind = dir ] || exit $NOT_DIRECTORY
+cd -- "$root" 2>/dev/null && [ -r . ] || exit $DENIED
+files() { find . -mindepth 1 \( -name .git -o -name '.dsh-stage-*' \) -prune -o "$@"; }
+send() {
+  while IFS= read -r -d '' f; do
+    printf '%s\0' "\${f#./}"; dd if="$f" iflag=nonblock status=none 2>/dev/null | base64 -w 0; printf '\0'
+  done
+}
+flags=(-F -e "$literal")
+[ "$fold" = fold ] && flags+=(-i)
+{
+  files -printf '%y %s %P\0'
+  printf '\001\0'
+  files -name .gitignore -type f -size -1048577c -print0 | send
+  printf '\001\0'
+  if [ "$mode" = search ]; then
+    files -type f -size -$(( maxfile + 1 ))c -print0 | xargs -0r grep -lZ "\${flags[@]}" -- 2>/dev/null
+    printf '\001\0'
+    files -type f -size -$(( maxfile + 1 ))c -print0 | xargs -0r grep -lIZ "\${flags[@]}" -- 2>/dev/null | send
+    printf '\001\0'
+  fi
+  printf '\002\0'
+} | head -c "$maxout"
+exit 0
+`
+
+const TYPES: Record<string, FsWalkEntryType> = { f: 'file', d: 'directory', l: 'symlink' }
+
+/** What one `DISCOVER` printed, read back into a tree and the files it sent. */
+export interface Discovered {
+  source: TreeSource
+  /** Files with a line containing the literal (search only), binary ones included. */
+  candidates: Set<string>
+  /** The candidates' bytes, for those grep judged text. */
+  contents: Map<string, Uint8Array>
+  /** False when the output hit its bound before the end mark. */
+  whole: boolean
+}
+
+export function parseDiscovered(output: string): Discovered {
+  const fields = output.split('\0')
+  const whole = fields.includes(END)
+  const children = new Map<string, TreeEntry[]>([['', []]])
+  const ignores = new Map<string, string>()
+  const candidates = new Set<string>()
+  const contents = new Map<string, Uint8Array>()
+  let section = 0
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!
+    if (field === SECTION) {
+      section++
+      continue
+    }
+    if (field === END || (field === '' && i === fields.length - 1)) break
+    if (section === 0) {
+      const space = field.indexOf(' ', 2)
+      if (field[1] !== ' ' || space < 0) continue
+      const path = field.slice(space + 1)
+      const slash = path.lastIndexOf('/')
+      const dir = slash < 0 ? '' : path.slice(0, slash)
+      const entry: TreeEntry = { name: path.slice(slash + 1), type: TYPES[field[0]!] ?? 'other' }
+      if (entry.type === 'file') entry.size = Number(field.slice(2, space))
+      let list = children.get(dir)
+      if (list === undefined) children.set(dir, list = [])
+      list.push(entry)
+    } else if (section === 2) {
+      candidates.add(field.startsWith('./') ? field.slice(2) : field)
+    } else if (section === 1 || section === 3) {
+      const data = fields[++i]
+      // A record cut by the output bound has no content field after it: it is left out.
+      if (data === undefined || (i === fields.length - 1 && !whole)) break
+      const bytes = Buffer.from(data, 'base64')
+      if (section === 1) ignores.set(field, bytes.toString('utf8'))
+      else contents.set(field, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length))
+    }
+  }
+  return {
+    source: {
+      list: async (dir) => children.get(dir) ?? [],
+      readText: async (path) => ignores.get(path),
+    },
+    candidates,
+    contents,
+    whole,
+  }
+}
+
+async function discover(sandbox: Sandbox, target: FsTarget, args: string[], signal?: AbortSignal): Promise<Discovered> {
+  const path = target.displayPath
+  throwIfAborted(signal, path)
+  let result
+  try {
+    result = await runControl(sandbox, DISCOVER, [target.targetKey, ...args, String(DISCOVERY_MAX_OUTPUT)], signal === undefined ? {} : { signal })
+  } catch (error) {
+    throw toFsError(error, path, signal)
+  }
+  if (result.exitCode !== 0) throw statusError(result, path, { DANGLING: 'FS_NOT_FOUND' })
+  return parseDiscovered(result.output)
+}
+
+export async function walkSandbox(sandbox: Sandbox, target: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+  const found = await discover(sandbox, target, ['walk', '', '', '0'], signal)
+  const result = await collectWalk(found.source, options, signal)
+  return found.whole ? result : { ...result, complete: false }
+}
+
+export async function searchSandbox(sandbox: Sandbox, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+  // Compiles the pattern (and fails FS_INVALID_PATTERN) before any request is made.
+  const collector = new SearchCollector(options)
+  const maxFile = options.maxFileBytes ?? DEFAULT_SEARCH_MAX_FILE_BYTES
+  const found = await discover(sandbox, target, ['search', collector.literal ?? '', options.caseInsensitive ? 'fold' : '', String(maxFile)], signal)
+  const walked = await visitTree(found.source, options, ({ entry, matched }) => {
+    if (!matched || entry.type !== 'file') return
+    if (entry.size !== undefined && entry.size > maxFile) {
+      collector.skipped.tooLarge++
+      return
+    }
+    if (!found.candidates.has(entry.path)) return
+    const bytes = found.contents.get(entry.path)
+    if (bytes !== undefined) collector.addBytes(entry.path, bytes)
+    else if (found.whole) collector.skipped.binary++
+    else collector.skipped.unreadable++
+    return !collector.done
+  }, signal)
+  const complete = found.whole && walked
+  return collector.result(complete)
+}

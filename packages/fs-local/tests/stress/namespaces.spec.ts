@@ -1,0 +1,200 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { chmod, lstat, readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bundleEntry } from '../../../../scripts/reliability/bundle'
+import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
+import { LocalDisk, reclaimStaging, STAGING_PREFIX } from '../../src'
+import { acquirePublishLock, lockPathOf, reclaimDeadLocks } from '../../src/publish-lock'
+import { tempDir } from '../fixture'
+
+// Two dsh servers in two containers on one bind-mounted workspace: each racer below that runs in
+// its own PID namespace (`unshare --pid`) sees the others' pids as free or as someone else's.
+const UNSHARE = ['--pid', '--fork', '--kill-child', '--mount-proc']
+const probe = spawnSync('unshare', [...UNSHARE, 'true'], { stdio: 'ignore' })
+const CAN_UNSHARE = probe.status === 0
+const SKIP_REASON = CAN_UNSHARE ? '' : ` (skipped: \`unshare ${UNSHARE.join(' ')}\` failed here: ${probe.error?.message ?? `exit ${probe.status}`}; it needs root or CAP_SYS_ADMIN)`
+if (!CAN_UNSHARE) console.warn(`namespaces spec${SKIP_REASON}`)
+
+const ROUNDS = sized(20, 300)
+const LEAD_MS = 120
+
+/** Starts `node <script> ...args`, in a new PID namespace when `foreign`. */
+function startNode(script: string, args: string[], foreign: boolean, env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const [command, argv] = foreign ? ['unshare', [...UNSHARE, process.execPath, script, ...args]] : [process.execPath, [script, ...args]]
+  return spawn(command, argv, { stdio: ['pipe', 'pipe', 'inherit'], env })
+}
+
+function stagingIn(names: string[]): string[] {
+  return names.filter((name) => name.startsWith(STAGING_PREFIX) && !name.startsWith(`${STAGING_PREFIX}lock.`))
+}
+
+const disk = (dir: string) => new LocalDisk({ cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 64 << 20 })
+let out: string
+
+beforeAll(async () => {
+  if (!CAN_UNSHARE) return
+  out = await tempDir('dsh-reliability-child-')
+  await chmod(out, 0o755)
+}, 60_000)
+
+describe.skipIf(!CAN_UNSHARE)(`writers in different PID namespaces${SKIP_REASON}`, () => {
+  interface Answer { round: number; id: number; ok: boolean; code?: string }
+  const RACERS = 4
+  let dir: string
+  let racers: ChildProcess[] = []
+  const pending = new Map<number, (answer: Answer) => void>()
+  const tally = { rounds: 0, exactlyOne: 0, twoOrMore: 0, none: 0, lost: 0, losers: 0 }
+
+  beforeAll(async () => {
+    const racer = await bundleEntry(join(import.meta.dirname, 'children', 'racer.ts'), out)
+    dir = await tempDir('dsh-reliability-namespaces-')
+    // Racers 0 and 1 share our namespace; 2 and 3 each get a namespace of their own (both are pid 1 there).
+    racers = Array.from({ length: RACERS }, (_, id) => startNode(racer, [dir, String(id)], id >= 2))
+    await Promise.all(racers.map((child) => new Promise<void>((ready) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (line === 'ready') return ready()
+        const answer = JSON.parse(line) as Answer
+        pending.get(answer.round * 10 + answer.id)!(answer)
+      })
+    })))
+  }, 60_000)
+
+  afterAll(() => {
+    for (const child of racers) child.kill('SIGKILL')
+  })
+
+  it(`lets exactly one racer win each guarded replace and edit across namespaces, for ${ROUNDS} rounds`, async () => {
+    const local = disk(dir)
+    const failures: string[] = []
+    for (let round = 1; round <= ROUNDS; round++) {
+      const edit = round % 2 === 0
+      const name = `${edit ? 'edit' : 'replace'}-${round}.txt`
+      await writeFile(join(dir, name), edit ? `value = 0\n${'context line\n'.repeat(2_000)}` : 'base\n')
+      const version = (await local.stat(await local.resolve(name)))!.version
+      const at = Date.now() + LEAD_MS
+      const answers = await Promise.all(racers.map((child, id) => new Promise<Answer>((resolve) => {
+        pending.set(round * 10 + id, resolve)
+        const content = edit ? `value = ${id + 1}` : `writer ${id}\n`.repeat(2_000)
+        child.stdin!.write(`${JSON.stringify({ round, op: edit ? 'edit' : 'replace', path: name, content, version, at })}\n`)
+      })))
+      const winners = answers.filter((answer) => answer.ok)
+      const text = await readFile(join(dir, name), 'utf8')
+      tally.rounds++
+      if (winners.length === 1) tally.exactlyOne++
+      else if (winners.length === 0) tally.none++
+      else tally.twoOrMore++
+      // A reported success whose bytes are not on disk is a lost update.
+      for (const winner of winners) {
+        const expected = edit ? `value = ${winner.id + 1}\n${'context line\n'.repeat(2_000)}` : `writer ${winner.id}\n`.repeat(2_000)
+        if (text !== expected) tally.lost++
+      }
+      tally.losers += answers.filter((answer) => !answer.ok && answer.code === 'FS_STALE_VERSION').length
+      if (winners.length !== 1 || answers.some((answer) => !answer.ok && answer.code !== 'FS_STALE_VERSION')) {
+        failures.push(`round ${round} (${edit ? 'edit' : 'replace'}): ${JSON.stringify(answers)}`)
+      }
+    }
+    console.info(`namespace races: ${JSON.stringify(tally)}`)
+    expect(failures).toEqual([])
+    expect(tally.lost).toBe(0)
+    expect(stagingIn(await readdir(dir))).toEqual([])
+    await recordSection({
+      id: '2-races-namespaces',
+      title: 'Races between processes in different PID namespaces (local disk)',
+      method: `${RACERS} long-lived child processes race version-guarded replaces and edits of one file per round; two of them `
+        + 'run in PID namespaces of their own (`unshare --pid --fork`), so pids mean nothing between them. Each round counts '
+        + 'the winners, the losers\' codes and compares the bytes on disk with every reported success.',
+      facts: [
+        ['rounds (replace and edit alternating)', tally.rounds],
+        ['rounds with exactly one winner', tally.exactlyOne],
+        ['rounds with two or more winners', tally.twoOrMore],
+        ['losers, all FS_STALE_VERSION', tally.losers],
+        ['lost updates (a success whose bytes are not on disk)', tally.lost],
+      ],
+    })
+  }, STRESS ? 600_000 : 120_000)
+})
+
+describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namespace${SKIP_REASON}`, () => {
+  it('is waited for, never reclaimed, while its holder lives, and taken once it is released', async () => {
+    const holder = await bundleEntry(join(import.meta.dirname, 'children', 'lock-holder.ts'), out)
+    const dir = await tempDir('dsh-reliability-lock-')
+    const target = join(dir, 'target.txt')
+    const child = startNode(holder, [target], true)
+    const lines = createInterface({ input: child.stdout! })
+    const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
+    expect(await next()).toBe('held')
+    const held = await lstat(lockPathOf(target))
+    let taken = false
+    const ours = acquirePublishLock(target, 'target.txt').then((release) => {
+      taken = true
+      return release
+    })
+    await reclaimDeadLocks(dir)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(taken, 'a live holder in another namespace is never reclaimed').toBe(false)
+    expect((await lstat(lockPathOf(target))).ino, 'the lock is still the holder\'s').toBe(held.ino)
+    child.stdin!.write('go\n')
+    expect(await next()).toBe('released')
+    await (await ours)()
+    expect(await readdir(dir)).toEqual([])
+  })
+})
+
+describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKIP_REASON}`, () => {
+  it('is never removed while its writer lives, by a write, a listing or an explicit sweep here', async () => {
+    const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
+    const dir = await tempDir('dsh-reliability-holder-')
+    const state = await tempDir('dsh-reliability-state-')
+    const child = startNode(holder, [dir, 'held.txt', 'from the other namespace\n'], true, { ...process.env, XDG_STATE_HOME: state })
+    const lines = createInterface({ input: child.stdout! })
+    const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
+    expect(await next()).toBe('staged')
+    const staged = stagingIn(await readdir(dir))
+    expect(staged).toHaveLength(1)
+    const local = disk(dir)
+    await local.writeText(await local.resolve('here.txt'), 'ours\n')
+    expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['here.txt'])
+    expect(await reclaimStaging(dir)).toBe(0)
+    expect(stagingIn(await readdir(dir))).toEqual(staged)
+    expect((await readdir(join(dir, staged[0]!))).sort()).toEqual(['content', 'live'])
+    // Its `live` is a hard link to the one socket of that process, kept in its journal.
+    const [journal] = await readdir(join(state, 'dsh', 'staging'))
+    expect((await lstat(join(dir, staged[0]!, 'live'))).ino).toBe((await lstat(join(state, 'dsh', 'staging', journal!, 'live'))).ino)
+    // Its writer goes on, publishes from that staging, and leaves nothing behind.
+    child.stdin!.write('go\n')
+    expect(JSON.parse(await next())).toEqual({ ok: true })
+    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from the other namespace\n')
+    expect(stagingIn(await readdir(dir))).toEqual([])
+    child.kill('SIGKILL')
+  })
+
+  it('is removed by the next listing here once that writer is SIGKILLed mid-write', async () => {
+    const writer = await bundleEntry(join(import.meta.dirname, '..', 'children', 'writer.ts'), out)
+    const dir = await tempDir('dsh-reliability-crashed-')
+    const size = 8 * 1024 * 1024
+    await writeFile(join(dir, 'big.txt'), 'A'.repeat(size))
+    const child = startNode(writer, ['loop', dir, 'big.txt', String(size), '0'], true)
+    await new Promise((resolve) => child.stdout!.once('data', resolve))
+    // Kill it while `content` is being written in its staging directory (bytes in it: past `listen`).
+    const deadline = Date.now() + 20_000
+    while (Date.now() < deadline) {
+      const staged = stagingIn(await readdir(dir))
+      const size = staged.length === 0 ? 0 : await lstat(join(dir, staged[0]!, 'content')).then((stats) => stats.size, () => 0)
+      if (size > 0) break
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+    const closed = new Promise((resolve) => child.once('close', resolve))
+    child.kill('SIGKILL')
+    await closed
+    const residue = stagingIn(await readdir(dir))
+    expect(residue.length, 'the kill landed while staging existed').toBeGreaterThan(0)
+    for (const name of residue) expect((await lstat(join(dir, name))).isDirectory()).toBe(true)
+    const local = disk(dir)
+    expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['big.txt'])
+    expect(stagingIn(await readdir(dir))).toEqual([])
+    const text = await readFile(join(dir, 'big.txt'), 'utf8')
+    expect(text === 'A'.repeat(size) || text === 'B'.repeat(size)).toBe(true)
+  }, 60_000)
+})

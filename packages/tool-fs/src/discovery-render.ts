@@ -1,0 +1,189 @@
+import { escapeName, type FsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
+import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { cutCodePoints, linePrefix } from './window'
+
+/*
+ * Every sentence the model reads from glob, grep and list, built from the provider's data. Paths
+ * are absolute and escaped (a name with a newline or quote is shown as a JSON string), so each
+ * one can be passed to read or edit as it stands.
+ */
+
+export type DiscoveryToolName = 'glob' | 'grep' | 'list'
+
+/** `root` joined with a walk's relative path, escaped for a listing. */
+export function shownPath(root: string, relative: string): string {
+  return escapeName(root === '/' ? `/${relative}` : `${root}/${relative}`)
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
+
+function incomplete(tool: DiscoveryToolName): string {
+  return `[The ${tool} stopped before the end of the tree (too many entries or too much output); pass a narrower path.]`
+}
+
+export interface GlobData {
+  pattern: string
+  root: string
+  offset: number
+  result: FsWalkResult
+  includeIgnored: boolean
+}
+
+export function renderGlob({ pattern, root, offset, result, includeIgnored }: GlobData): string {
+  const { entries, total } = result
+  if (total === 0) {
+    const hint = includeIgnored ? 'check the pattern, or pass another path' : 'check the pattern; files excluded by .gitignore are skipped unless include_ignored is true'
+    return `No files under ${escapeName(root)} match ${JSON.stringify(pattern)}: ${hint}.${result.complete ? '' : `\n${incomplete('glob')}`}`
+  }
+  if (entries.length === 0) return `${plural(total, 'file')} match ${JSON.stringify(pattern)}; offset=${offset} is past the end. Call glob with an offset below ${total}.`
+  const lines = entries.map((entry) => shownPath(root, entry.path))
+  const last = offset + entries.length
+  const head = `${plural(total, 'file')} under ${escapeName(root)} match ${JSON.stringify(pattern)} (in path order):`
+  const notes: string[] = []
+  if (last < total) notes.push(`[Showing ${offset + 1}-${last} of ${total}. To see more, call glob with offset=${last}.]`)
+  if (!result.complete) notes.push(incomplete('glob'))
+  return [head, ...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n')
+}
+
+export interface GrepData {
+  pattern: string
+  root: string
+  mode: 'files_with_matches' | 'content' | 'count'
+  offset: number
+  result: FsSearchResult
+  maxLineLength: number
+  maxBytes: number
+}
+
+export function renderGrep(data: GrepData): string {
+  const { pattern, root, mode, offset, result } = data
+  const skipped = skippedNote(result)
+  if (result.files.length === 0) {
+    if (offset > 0) return `No more matches for ${JSON.stringify(pattern)} past offset=${offset}.`
+    return `No matches for ${JSON.stringify(pattern)} under ${escapeName(root)}: check the pattern (a JavaScript regular expression); `
+      + `files excluded by .gitignore are skipped unless include_ignored is true.${skipped}${result.complete ? '' : `\n${incomplete('grep')}`}`
+  }
+  let body: string[]
+  let shown: number
+  let cut = false
+  if (mode === 'content') {
+    ;({ body, shown, cut } = contentLines(data))
+  } else {
+    body = result.files.map((file) => mode === 'count' ? `${shownPath(root, file.path)}: ${file.count}` : shownPath(root, file.path))
+    shown = result.files.length
+  }
+  const unit = mode === 'content' ? 'matching line' : 'file'
+  const notes: string[] = []
+  const next = offset + shown
+  if (cut) {
+    notes.push(`[Showing ${plural(shown, unit)}: the output reached its size limit. To see more, call grep with the same arguments and offset=${next}.]`)
+  } else if (result.more) {
+    notes.push(`[Showing ${unit}s ${offset + 1}-${next}; more exist. To see more, call grep with the same arguments and offset=${next}.]`)
+  }
+  if (skipped !== '') notes.push(skipped.trim())
+  if (!result.complete) notes.push(incomplete('grep'))
+  return [...body, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n')
+}
+
+/** Per file: its path, then its lines in the `read` format. Stops at a whole match when the budget is spent. */
+function contentLines({ root, result, maxLineLength, maxBytes }: GrepData): { body: string[]; shown: number; cut: boolean } {
+  const body: string[] = []
+  let bytes = 0
+  let shown = 0
+  const longLines: string[] = []
+  for (const file of result.files) {
+    const path = shownPath(root, file.path)
+    const block = [path]
+    let blockBytes = Buffer.byteLength(path) + 1
+    for (const line of file.lines ?? []) {
+      const short = cutCodePoints(line.text, maxLineLength)
+      const text = `${linePrefix(line.line)}${short ?? line.text}`
+      const size = Buffer.byteLength(text) + 1
+      if (line.match && bytes + blockBytes + size > maxBytes && shown > 0) {
+        if (block.length > 1) body.push(...block, '')
+        return { body: withCutNote(body, longLines, maxLineLength), shown, cut: true }
+      }
+      if (short !== undefined) longLines.push(`${path}:${line.line}`)
+      block.push(text)
+      blockBytes += size
+      if (line.match) shown++
+    }
+    body.push(...block, '')
+    bytes += blockBytes + 1
+  }
+  body.pop()
+  return { body: withCutNote(body, longLines, maxLineLength), shown, cut: false }
+}
+
+function withCutNote(body: string[], longLines: string[], max: number): string[] {
+  if (longLines.length === 0) return body
+  return [...body, '', `[Lines longer than ${max} characters are cut: ${longLines.slice(0, 5).join(', ')}${longLines.length > 5 ? ', …' : ''}. Read them with read.]`]
+}
+
+function skippedNote({ skipped }: FsSearchResult): string {
+  const parts: string[] = []
+  if (skipped.binary > 0) parts.push(`${plural(skipped.binary, 'binary file')}`)
+  if (skipped.tooLarge > 0) parts.push(`${plural(skipped.tooLarge, 'file')} too large to search`)
+  if (skipped.unreadable > 0) parts.push(`${plural(skipped.unreadable, 'unreadable file')}`)
+  return parts.length === 0 ? '' : ` [Not searched: ${parts.join(', ')}.]`
+}
+
+export interface ListData {
+  root: string
+  depth: number
+  offset: number
+  result: FsWalkResult
+}
+
+export function renderList({ root, depth, offset, result }: ListData): string {
+  const { entries, total } = result
+  const head = `${escapeName(root)}/`
+  if (total === 0) return `${head}\n(empty, or every entry is excluded by .gitignore or ignore; set include_ignored to true to see ignored entries)`
+  const lines = entries.map((entry) => `${'  '.repeat(entry.path.split('/').length)}${describeEntry(entry)}`)
+  const last = offset + entries.length
+  const notes: string[] = []
+  if (last < total) notes.push(`[Showing entries ${offset + 1}-${last} of ${total}. To see more, call list with offset=${last}.]`)
+  if (!result.complete) notes.push(incomplete('list'))
+  const footer = `(${plural(total, 'entry').replace('entrys', 'entries')} to depth ${depth}; files are shown with their sizes)`
+  return [head, ...lines, '', footer, ...notes].join('\n')
+}
+
+function describeEntry(entry: FsWalkEntry): string {
+  const name = escapeName(entry.path.slice(entry.path.lastIndexOf('/') + 1))
+  switch (entry.type) {
+    case 'directory': return `${name}/`
+    case 'file': return entry.size === undefined ? name : `${name} (${formatSize(entry.size)})`
+    case 'symlink': return `${name} (symlink, not followed)`
+    default: return `${name} (special file)`
+  }
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}
+
+/** The error result of a discovery tool: the provider's account, then the one step that works. */
+export function renderDiscoveryFailure(tool: DiscoveryToolName, error: FsError): ToolResult {
+  const message = error.message.replace(/[.\s]+$/, '')
+  const remedy = remedyFor(tool, error)
+  return errorResult(remedy === undefined ? `${message}.` : `${message}; ${remedy}`, error.code)
+}
+
+function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined {
+  switch (error.code) {
+    case 'FS_INVALID_PATTERN':
+      if (tool === 'grep' && error.message.includes('regular expression')) {
+        return 'fix the pattern: it is a JavaScript regular expression, so escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally'
+      }
+      return 'fix the glob: it is relative to path, like **/*.ts or src/*.{js,ts}'
+    case 'FS_NOT_FOUND': return `check the path; list shows what exists`
+    case 'FS_NOT_DIRECTORY': return tool === 'grep'
+      ? 'path must be a directory; to search one file, pass its directory as path and its name as glob'
+      : 'path must be a directory; pass the directory that contains it'
+    case 'FS_OUTSIDE_ROOT': return 'use a path inside the workspace'
+    case 'FS_INVALID_PATH': return 'pass a valid directory path'
+    default: return undefined
+  }
+}

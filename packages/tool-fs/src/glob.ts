@@ -1,0 +1,53 @@
+import { FsError, globBase } from '@deepseek-ai/dsh-fs'
+import { defineTool } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import { posix } from 'node:path'
+import { z } from 'zod'
+import type { Config } from './config'
+import { renderDiscoveryFailure, renderGlob } from './discovery-render'
+import { resolveTarget } from './paths'
+
+export const globInput = z.object({
+  pattern: z.string().describe('The pattern to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
+  path: z.string().optional().describe('The directory to search in. Default: the working directory.'),
+  include_ignored: z.boolean().default(false).describe('Also match files excluded by .gitignore (.git is always skipped).'),
+  offset: z.number().int().min(0).default(0).describe('Skip this many matches (to continue a cut result).'),
+})
+
+/** A pattern that starts above or outside `path` (`../x/**`, `/abs/**`) walks from its plain leading part. */
+function split(pattern: string): { base: string; glob: string } {
+  const plain = !pattern.startsWith('/') && !pattern.startsWith('./') && !pattern.startsWith('../') && !pattern.includes('/../')
+  if (plain) return { base: '', glob: pattern }
+  const { base, glob } = globBase(pattern)
+  return { base, glob: glob === '' ? '**' : glob }
+}
+
+/**
+ * `glob`: paths matching a glob under a directory, in path order. Discovery only: nothing is
+ * observed, so the model still reads a file before it edits it.
+ */
+export function globTool(ctx: Context, config: Config) {
+  return defineTool({
+    name: 'glob',
+    title: 'Find files by name',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    description: 'Find files by name with a wildcard pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '
+      + 'skipping .git and files excluded by .gitignore. To search file contents, use the dsh `grep` tool.',
+    inputSchema: globInput,
+    concurrency: 'shared',
+    async execute(input, exec) {
+      try {
+        const { base, glob } = split(input.pattern)
+        const dir = input.path ?? '.'
+        const root = await resolveTarget(ctx, base === '' ? dir : posix.join(dir, base), exec)
+        const result = await ctx.fs.walk(root, {
+          glob: [glob], includeIgnored: input.include_ignored, offset: input.offset, limit: config.globLimit,
+        }, exec.signal)
+        return renderGlob({ pattern: input.pattern, root: root.displayPath, offset: input.offset, result, includeIgnored: input.include_ignored })
+      } catch (error) {
+        if (FsError.is(error)) return renderDiscoveryFailure('glob', error)
+        throw error
+      }
+    },
+  })
+}

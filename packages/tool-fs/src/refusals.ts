@@ -1,0 +1,96 @@
+import { FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { buildWindow, countLines, inspectTarget, nearestRegion, readCurrentVersion } from '@deepseek-ai/dsh-tool-text'
+import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import type { Config } from './config'
+import { type FailureDetail, type FsToolName, renderFailure } from './render'
+
+export interface FailedCall {
+  tool: FsToolName
+  /** Missing when the path did not even resolve. */
+  target: FsTarget | undefined
+  exec: ToolExecution
+  oldString?: string
+}
+
+/** Lines of the current version a stale refusal shows when old_string is nowhere near. */
+const STALE_HEAD_LINES = 40
+/** Unchanged lines around old_string's place in a stale refusal. */
+const STALE_CONTEXT = 3
+
+/**
+ * Turns a provider or policy failure into the result the model reads, looking further only here,
+ * on the failure path (the success paths keep their stat budget: read 1, write 0, edit 0):
+ * - a refusal that would send the model to read first, or that names a path outside the root, is
+ *   checked against what the target is, since a directory or binary never becomes editable;
+ * - a stale refusal shows the current version and records it, when `staleRefusalObserves` is on;
+ * - a failed match shows the closest region of the file.
+ */
+export async function refusal(ctx: Context, config: Config, error: FsError, call: FailedCall): Promise<ToolResult> {
+  const { tool, target, exec } = call
+  if (target === undefined) return renderFailure(tool, error)
+  const path = target.displayPath
+  const detail = await detailOf(ctx, config, error, call, target)
+  return renderFailure(tool, error, detail, path)
+}
+
+async function detailOf(ctx: Context, config: Config, error: FsError, call: FailedCall, target: FsTarget): Promise<FailureDetail | undefined> {
+  const { tool, exec } = call
+  const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT'
+    || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
+  if (inspects) {
+    const nature = await inspectTarget(ctx.fs, target, exec.signal)
+    if (nature === undefined || nature.kind === 'text') return undefined
+    if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' && tool === 'edit' ? { kind: 'missing' } : undefined
+    return { kind: 'not-a-file', nature }
+  }
+  if (error.code === 'FS_STALE_VERSION' && config.staleRefusalObserves && tool !== 'read') {
+    const current = await readCurrentVersion(ctx.fs, target, exec.signal)
+    if (current.kind === 'absent') {
+      ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
+      return { kind: 'stale-absent' }
+    }
+    if (current.kind === 'unsettled') return undefined
+    const shown = await staleRegion(current.text, call.oldString, config)
+    ctx.emit('fs/observed', target, { kind: 'present', version: current.version }, exec)
+    return { kind: 'stale-shown', ...shown, maxLineLength: config.readMaxLineLength }
+  }
+  if (error.code === 'FS_EDIT_NOT_FOUND' && call.oldString !== undefined && call.oldString.length > 0) {
+    let text: string
+    try {
+      text = await ctx.fs.readText(target, exec.signal)
+    } catch (failure) {
+      if (FsError.is(failure) && !FsError.is(failure, 'FS_ABORTED')) return undefined
+      throw failure
+    }
+    return { kind: 'nearest', region: nearestRegion(text, call.oldString), maxLineLength: config.readMaxLineLength }
+  }
+  return undefined
+}
+
+/** The part of the current text the refused call touches: where old_string is (or nearly is), else the top. */
+async function staleRegion(text: string, oldString: string | undefined, config: Config) {
+  const totalLines = countLines(text)
+  let where: 'match' | 'nearest' | 'start' = 'start'
+  let offset = 1
+  let limit = config.readLimit
+  if (oldString !== undefined) {
+    limit = Math.min(STALE_HEAD_LINES, config.readLimit)
+    const normalized = normalizeLineEndings(text)
+    const at = normalized.indexOf(normalizeLineEndings(oldString))
+    const near = at < 0 ? nearestRegion(text, oldString) : undefined
+    if (at >= 0) {
+      const start = countLines(normalized.slice(0, at + 1))
+      const span = normalizeLineEndings(oldString).split('\n').length
+      where = 'match'
+      offset = Math.max(1, start - STALE_CONTEXT)
+      limit = Math.min(config.readLimit, start + span - 1 + STALE_CONTEXT - offset + 1)
+    } else if (near !== undefined) {
+      where = 'nearest'
+      offset = Math.max(1, near.start - STALE_CONTEXT)
+      limit = Math.min(config.readLimit, near.end + STALE_CONTEXT - offset + 1)
+    }
+  }
+  const window = await buildWindow([text], { offset, limit, maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes })
+  return { lines: window.lines, totalLines, where }
+}

@@ -1,0 +1,83 @@
+import { FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { EDITOR_WORDS, inspectTarget, nearestRegion, notAFileText, readCurrentVersion } from '@deepseek-ai/dsh-tool-text'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import { lineAt } from './lines'
+import { type Command, render } from './render'
+import { type Editor, explain, withText } from './runtime'
+import { rangeWindow } from './window'
+
+/** Unchanged lines shown around the touched place of the current version after a stale refusal. */
+const STALE_CONTEXT = 4
+/** Lines of the current version shown when the touched place is not found in it. */
+const STALE_HEAD_LINES = 40
+
+/**
+ * What `str_replace` and `insert` say when refused, looking further only on this failure path (the
+ * success paths keep their stat budget). Mirrors dsh-tool-fs's refusals, in the editor's words:
+ * - a refusal that would send the model to view first is checked against what the target is;
+ * - a stale refusal shows the current version and records it, when `staleRefusalObserves` is on;
+ * - a failed match shows the closest region.
+ * `where` is old_str for `str_replace`, the line after which `insert` adds text.
+ */
+export async function refuse(editor: Editor, error: unknown, command: 'str_replace' | 'insert', target: FsTarget, exec: ToolExecution,
+  where: { oldStr: string } | { line: number }): Promise<unknown> {
+  if (!FsError.is(error)) return error
+  const path = target.displayPath
+  if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
+    const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
+    if (nature !== undefined && nature.kind !== 'text') {
+      if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' ? withText(error, render.notFound(path)) : explain(error, command, target)
+      const code = nature.kind === 'binary' || nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE'
+      return new FsError(code, `${nothingDone(command)}: ${notAFileText(path, nature, 'change', EDITOR_WORDS)}.`, { cause: error, path })
+    }
+  }
+  if (error.code === 'FS_STALE_VERSION' && editor.config.staleRefusalObserves) {
+    const current = await readCurrentVersion(editor.ctx.fs, target, exec.signal)
+    if (current.kind === 'absent') {
+      editor.observe(target, { kind: 'absent' }, exec)
+      return withText(error, render.staleDeleted(command, path))
+    }
+    if (current.kind === 'present') {
+      const [start, end] = staleSpan(current.text, where)
+      const window = await rangeWindow([current.text], start, end, editor.window)
+      editor.observe(target, { kind: 'present', version: current.version }, exec)
+      return withText(error, render.staleShown(command, path, window, editor.window))
+    }
+  }
+  if (error.code === 'FS_EDIT_NOT_FOUND' && 'oldStr' in where) {
+    let text: string | undefined
+    try {
+      text = await editor.ctx.fs.readText(target, exec.signal)
+    } catch (failure) {
+      if (FsError.is(failure, 'FS_ABORTED') || !FsError.is(failure)) throw failure
+    }
+    const region = text === undefined ? undefined : nearestRegion(text, where.oldStr)
+    return withText(error, render.oldStrNotFound(path, where.oldStr, region, editor.window))
+  }
+  return explain(error, command, target)
+}
+
+/** The lines of the current text the refused command touches: old_str's place (or nearest), the insertion point, else the top. */
+function staleSpan(text: string, where: { oldStr: string } | { line: number }): [number, number] {
+  const around = (first: number, last: number): [number, number] => [Math.max(1, first - STALE_CONTEXT), last + STALE_CONTEXT]
+  if ('line' in where) return around(Math.max(1, where.line), Math.max(1, where.line + 1))
+  const normalized = normalizeLineEndings(text)
+  const at = normalized.indexOf(normalizeLineEndings(where.oldStr))
+  if (at >= 0) {
+    const first = lineAt(normalized, at)
+    return around(first, first + normalizeLineEndings(where.oldStr).split('\n').length - 1)
+  }
+  const near = nearestRegion(text, where.oldStr)
+  return near === undefined ? [1, STALE_HEAD_LINES] : around(near.start, near.end)
+}
+
+function nothingDone(command: Command): string {
+  return command === 'insert' ? 'No insertion was performed' : 'No replacement was performed'
+}
+
+/** `create` on something in the way that is not a file: named, with the path that works instead. */
+export async function notAFile(editor: Editor, error: FsError, target: FsTarget, exec: ToolExecution): Promise<FsError> {
+  const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
+  if (nature === undefined || nature.kind === 'absent' || nature.kind === 'text') return error
+  return new FsError('FS_NOT_REGULAR_FILE', `${notAFileText(target.displayPath, nature, 'create', EDITOR_WORDS)}.`, { cause: error, path: target.displayPath })
+}

@@ -1,0 +1,60 @@
+import { BINARY_SNIFF_BYTES, describeEntry, type FileSystem, FsError, type FsInfo, type FsTarget, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
+
+/** What is at a target, as far as a tool that changes text files cares. */
+export type TargetNature =
+  | { kind: 'absent' }
+  | { kind: 'directory' }
+  /** A FIFO, socket, device or broken symbolic link (`info.special` says which, when known). */
+  | { kind: 'special'; info: FsInfo }
+  | { kind: 'binary'; nulAt: number }
+  | { kind: 'not-utf8' }
+  | { kind: 'text' }
+
+/**
+ * Looks at a target after a refusal, to name it for what it is: the refusal of an edit of a
+ * directory must not send the model to read it first. One `stat`, and for a regular file at most
+ * the first 8 KiB of it (the same bytes a reader sniffs for binary data). Only failure paths call
+ * this: the success path of every tool keeps its stat budget. A look that fails says nothing.
+ */
+export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: AbortSignal): Promise<TargetNature | undefined> {
+  try {
+    const info = await fs.stat(target, signal)
+    if (info === undefined) return { kind: 'absent' }
+    if (info.type === 'directory') return { kind: 'directory' }
+    if (info.type !== 'file') return { kind: 'special', info }
+    return await sniff(fs, target, signal)
+  } catch (error) {
+    if (FsError.is(error, 'FS_NOT_TEXT')) return { kind: 'not-utf8' }
+    if (FsError.is(error)) return undefined
+    throw error
+  }
+}
+
+async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined): Promise<TargetNature> {
+  const decoder = new Utf8StreamDecoder(target.displayPath)
+  let seen = 0
+  for await (const chunk of fs.streamBytes(target, signal)) {
+    const head = chunk.subarray(0, BINARY_SNIFF_BYTES - seen)
+    const nul = head.indexOf(0)
+    if (nul >= 0) return { kind: 'binary', nulAt: seen + nul }
+    try {
+      decoder.skip(head)
+    } catch (error) {
+      if (FsError.is(error, 'FS_NOT_TEXT')) return { kind: 'not-utf8' }
+      throw error
+    }
+    seen += head.length
+    if (seen >= BINARY_SNIFF_BYTES) break
+  }
+  return { kind: 'text' }
+}
+
+/** "<path> is a directory", "<path> is a broken symbolic link (…)", "<path> is a binary file (…)". */
+export function natureSentence(path: string, nature: Exclude<TargetNature, { kind: 'absent' | 'text' }>): string {
+  switch (nature.kind) {
+    case 'directory': return `${path} is a directory, not a file`
+    case 'special': return `${path} is ${describeEntry(nature.info)}, not a regular file`
+    case 'binary': return `${path} is a binary file (NUL byte at offset ${nature.nulAt}), not text`
+    case 'not-utf8': return `${path} is not UTF-8 text`
+  }
+}

@@ -1,0 +1,241 @@
+import { Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
+
+/** Limits of one read window. `offset` is the 1-based number of the first line shown. */
+export interface WindowOptions {
+  offset: number
+  /** The number of the stream's first line, when the stream starts past the file's beginning. Default 1. */
+  firstLine?: number
+  limit: number
+  maxLineLength: number
+  maxBytes: number
+  /** The 1-based character of line `offset` to start from, to see the rest of a cut line. Default 1. */
+  column?: number
+}
+
+export interface WindowLine {
+  number: number
+  text: string
+  /** The line was longer than `maxLineLength` characters (or the byte budget) and is shown cut. */
+  cut: boolean
+  /** The 1-based character of the line that `text` starts at, when it is not the first. */
+  column?: number
+}
+
+export interface ReadWindow {
+  lines: WindowLine[]
+  /** Why the window ended: the end of the file, the line limit, or the byte budget. */
+  end: 'eof' | 'limit' | 'bytes'
+  /** How many lines the file has; known only when the window reached the end of the file. */
+  totalLines?: number
+  /** Where the next window starts, when the file goes on after this one. */
+  nextOffset?: number
+  /** Set when `column` lies past the end of line `offset`: that line's length in characters. */
+  lineLength?: number
+}
+
+/** The bytes a line takes in the rendered output: `cat -n` prefix, text, line feed. */
+export function renderedLineBytes(number: number, text: string): number {
+  return linePrefix(number).length + Buffer.byteLength(text, 'utf8') + 1
+}
+
+/** `cat -n` numbering: the line number right-aligned to width 6, then a tab. */
+export function linePrefix(number: number): string {
+  return `${String(number).padStart(6)}\t`
+}
+
+/**
+ * Cuts a window of lines out of a text stream. It stops consuming the stream as soon as it knows
+ * how the window ends, so the cost follows the window and not the file size: lines before the
+ * offset are counted without being kept, and a line longer than the cap is scanned but not stored.
+ * Breaking out of the `for await` closes the provider's stream (and its file handle).
+ *
+ * Lines end at LF; a CR before it is not shown. A final line without a line feed still counts.
+ * Cuts never split a character: lengths are in code points, budgets in whole UTF-8 sequences.
+ */
+export async function buildWindow(chunks: AsyncIterable<string> | Iterable<string>, options: WindowOptions): Promise<ReadWindow> {
+  const { offset, limit, maxLineLength, maxBytes } = options
+  const column = options.column ?? 1
+  // Characters of line `offset` still to pass over before the window keeps any.
+  let toSkip = column - 1
+  // Enough UTF-16 units for maxLineLength code points plus a trailing CR, whatever the characters.
+  const keepUnits = maxLineLength * 2 + 2
+  const lines: WindowLine[] = []
+  let bytes = 0
+  let number = options.firstLine ?? 1
+  let buffer = ''
+  let overflow = false
+  let started = false
+  let result: ReadWindow | undefined
+
+  // Passes over up to `toSkip` characters of line `offset` in `chunk[from, stop)`; returns where it stopped.
+  const skipCodePoints = (chunk: string, from: number, stop: number): number => {
+    let at = from
+    while (toSkip > 0 && at < stop) {
+      const code = chunk.charCodeAt(at)
+      at += code >= 0xd800 && code <= 0xdbff && at + 1 < stop ? 2 : 1
+      toSkip--
+    }
+    return at
+  }
+
+  // Called at the end of line `number`; returns the finished window when this line ends it.
+  const completeLine = (): ReadWindow | undefined => {
+    if (number === offset && toSkip > 0) {
+      // The line ends before the column: nothing of it is shown, and the window says how long it is.
+      return { lines, end: 'eof', lineLength: column - 1 - toSkip }
+    }
+    if (number >= offset) {
+      let text = overflow ? buffer : buffer.endsWith('\r') ? buffer.slice(0, -1) : buffer
+      const capped = cutCodePoints(text, maxLineLength)
+      let cut = overflow || capped !== undefined
+      if (capped !== undefined) text = capped
+      let size = renderedLineBytes(number, text)
+      if (bytes + size > maxBytes) {
+        if (lines.length > 0) return { lines, end: 'bytes', nextOffset: number }
+        // A first line that alone exceeds the budget is shown cut, so every window makes progress.
+        text = cutUtf8(text, Math.max(1, maxBytes - linePrefix(number).length - 1))
+        cut = true
+        size = renderedLineBytes(number, text)
+      }
+      lines.push(number === offset && column > 1 ? { number, text, cut, column } : { number, text, cut })
+      bytes += size
+    }
+    number++
+    buffer = ''
+    overflow = false
+    started = false
+    return undefined
+  }
+
+  scan: for await (const chunk of chunks) {
+    let position = 0
+    while (position < chunk.length) {
+      // The window is full and there is more text: the next line exists.
+      if (lines.length === limit) {
+        result = { lines, end: 'limit', nextOffset: number }
+        break scan
+      }
+      const newline = chunk.indexOf('\n', position)
+      const stop = newline < 0 ? chunk.length : newline
+      started = true
+      if (number === offset && toSkip > 0) {
+        position = skipCodePoints(chunk, position, stop)
+        if (toSkip > 0 && newline < 0) break
+      }
+      if (number >= offset && !overflow) {
+        const room = keepUnits - buffer.length
+        if (stop - position > room) overflow = true
+        buffer += chunk.slice(position, position + Math.min(room, stop - position))
+      }
+      if (newline < 0) break
+      position = newline + 1
+      result = completeLine()
+      if (result !== undefined) break scan
+    }
+  }
+  if (result !== undefined) return result
+  if (started) {
+    const ended = completeLine()
+    if (ended !== undefined) return ended
+  }
+  return { lines, end: 'eof', totalLines: number - 1 }
+}
+
+/** The first `max` code points of `text`, or `undefined` when it is not longer than that. */
+export function cutCodePoints(text: string, max: number): string | undefined {
+  if (text.length <= max) return undefined
+  let units = 0
+  for (let count = 0; count < max && units < text.length; count++) units += isHighSurrogate(text, units) ? 2 : 1
+  return units < text.length ? text.slice(0, units) : undefined
+}
+
+/** The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes` (at least one character). */
+export function cutUtf8(text: string, maxBytes: number): string {
+  let units = 0
+  let bytes = 0
+  while (units < text.length) {
+    const code = text.codePointAt(units)!
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4
+    if (bytes + size > maxBytes && units > 0) break
+    bytes += size
+    units += code >= 0x10000 ? 2 : 1
+  }
+  return text.slice(0, units)
+}
+
+function isHighSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length
+}
+
+/** How much of a provider chunk is decoded at a time once the window has started. */
+const DECODE_SLICE = 16 * 1024
+
+/** Text from line `firstLine` on. */
+export interface SkippedSource {
+  /** `from`, or the file's last line when the file ends before `from`. */
+  firstLine: number
+  chunks: AsyncIterable<string> | Iterable<string>
+}
+
+/**
+ * Skips the lines before `from` in a byte stream without decoding them (validating bytes is much
+ * cheaper than turning them into strings), then yields the rest as text. When the file ends before
+ * line `from`, a placeholder stands for its last, unterminated line so that `buildWindow` still
+ * counts it; the placeholder is never shown because it lies before the window.
+ */
+export async function skipLines(bytes: AsyncIterable<Uint8Array>, from: number, path: string): Promise<SkippedSource> {
+  const decoder = new Utf8StreamDecoder(path)
+  const iterator = bytes[Symbol.asyncIterator]()
+  let line = 1
+  let unterminated = false
+  // The rest of the chunk in which line `from` starts (a view: valid until the next pull).
+  let first: Uint8Array = new Uint8Array(0)
+  try {
+    while (line < from) {
+      const next = await iterator.next()
+      if (next.done) {
+        decoder.end()
+        return { firstLine: line, chunks: unterminated ? ['\u0000'] : [] }
+      }
+      const chunk = next.value
+      let position = 0
+      while (line < from) {
+        const newline = chunk.indexOf(0x0a, position)
+        if (newline < 0) break
+        line++
+        position = newline + 1
+      }
+      if (line < from) {
+        decoder.skip(chunk)
+        if (position < chunk.length) unterminated = true
+        else if (position > 0) unterminated = false
+      } else {
+        decoder.skip(chunk.subarray(0, position))
+        first = chunk.subarray(position)
+      }
+    }
+  } catch (error) {
+    await iterator.return?.()
+    throw error
+  }
+  // Decoded in slices, so that a window that fills early costs a slice, not a whole provider chunk.
+  function* decoded(bytes: Uint8Array): Iterable<string> {
+    for (let at = 0; at < bytes.length; at += DECODE_SLICE) {
+      const text = decoder.push(bytes.subarray(at, at + DECODE_SLICE))
+      if (text) yield text
+    }
+  }
+  async function* rest(): AsyncIterable<string> {
+    try {
+      yield* decoded(first)
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield* decoded(next.value)
+      const tail = decoder.end()
+      if (tail) yield tail
+    } finally {
+      // Reached when the window is full and buildWindow stops early: close the provider's stream.
+      await iterator.return?.()
+    }
+  }
+  return { firstLine: line, chunks: rest() }
+}
