@@ -10,6 +10,7 @@ import type { Scratch } from '../harness/scratch'
 import { localFsStack } from '../harness/stack'
 import { ratio, summarize } from '../harness/stats'
 import { textOfSize } from '../inputs/text'
+import { ensureUpstream, upstreamStack } from '../harness/upstream'
 
 const TITLE = 'durable write'
 const BASELINE = '`write-file-atomic` 7 (`fsync: true`) and `fs.writeFile` + `fsync`, same content, same directory; also write-file-atomic followed by a directory fsync, the floor of an atomic write that survives a crash'
@@ -30,6 +31,8 @@ const MISS_NOTES = [
 export async function runB2(scratch: Scratch): Promise<CaseResult> {
   const dir = await scratch.dir('b2')
   const stack = await localFsStack(dir)
+  const upstreamMissing = await ensureUpstream()
+  const upstream = upstreamMissing === undefined ? await upstreamStack(dir) : undefined
   const tables: Table[] = []
   const verdicts: Verdict[] = []
   const rows: string[][] = []
@@ -50,9 +53,13 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
         { name: 'wfa', prepare: drop('wfa'), run: (round) => atomicWrite(file('wfa', round), contents[0]!) },
         { name: 'plain', prepare: drop('plain'), run: (round) => writeFileFsync(file('plain', round), contents[0]!) },
         { name: 'floor', prepare: drop('floor'), run: (round) => atomicWriteDirSync(file('floor', round), contents[0]!) },
+        ...(upstream === undefined ? [] : [{
+          name: 'upstream', prepare: drop('upstream'),
+          run: async (round: number) => upstream.fs.writeText(await upstream.fs.resolve(file('upstream', round)), contents[0]!, { kind: 'createIfAbsent' }),
+        }]),
       ]
       const created = await interleave(create, options)
-      for (const v of VARIANTS) await rm(file(v, options.rounds + options.warmup - 1), { force: true })
+      for (const v of [...VARIANTS, 'upstream']) await rm(file(v, options.rounds + options.warmup - 1), { force: true })
 
       const same = (variant: string) => join(dir, `${variant}-${bytes}-replace.txt`)
       const first = await stack.fs.writeText(await stack.target(same('dsh')), contents[1]!)
@@ -60,7 +67,15 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
       await atomicWrite(same('wfa'), contents[1]!)
       await writeFileFsync(same('plain'), contents[1]!)
       await atomicWriteDirSync(same('floor'), contents[1]!)
+      let upstreamVersion = upstream === undefined ? '' : (await upstream.fs.writeText(await upstream.fs.resolve(same('upstream')), contents[1]!)).version
       const replace: Variant[] = [
+        ...(upstream === undefined ? [] : [{
+          name: 'upstream',
+          run: async (round: number) => {
+            const outcome = await upstream.fs.writeText(await upstream.fs.resolve(same('upstream')), contents[round % 2]!, { kind: 'replaceIfVersion', version: upstreamVersion })
+            upstreamVersion = outcome.version
+          },
+        }]),
         {
           name: 'dsh',
           run: async (round) => {
@@ -84,7 +99,7 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
         planning.push(now() - start)
       }
       const plan = summarize(planning)
-      for (const v of VARIANTS) await rm(same(v), { force: true })
+      for (const v of [...VARIANTS, 'upstream']) await rm(same(v), { force: true })
 
       for (const [op, result] of [['create', created], ['replace', replaced]] as const) {
         const dsh = summarize(result.samples.dsh!)
@@ -93,15 +108,22 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
         const floor = summarize(result.samples.floor!)
         const r = ratio(dsh, wfa)
         rows.push([op, fmtBytes(bytes), String(dsh.n), fmtMs(dsh), fmtMs(wfa), fmtMs(plain), fmtMs(floor),
-          fmtRatio(r), fmtRatio(ratio(dsh, plain)), fmtRatio(ratio(floor, wfa)), fmtRatio(ratio(dsh, floor)), op === 'replace' ? fmtMs(plan) : '—'])
+          fmtRatio(r), fmtRatio(ratio(dsh, plain)), fmtRatio(ratio(floor, wfa)), fmtRatio(ratio(dsh, floor)), op === 'replace' ? fmtMs(plan) : '—',
+          result.samples.upstream ? `${fmtMs(summarize(result.samples.upstream))}; ${fmtRatio(ratio(dsh, summarize(result.samples.upstream)))}` : '—'])
         verdicts.push({ target: `${op} ${fmtBytes(bytes)}: ≤ ${LIMIT}× write-file-atomic`, measured: fmtRatio(r), met: r <= LIMIT })
+        verdicts.push({ target: `${op} ${fmtBytes(bytes)}: dsh ÷ floor ≤ ${LIMIT}`, measured: fmtRatio(ratio(dsh, floor)), met: ratio(dsh, floor) <= LIMIT })
+        if (result.samples.upstream) {
+          verdicts.push({ target: `${op} ${fmtBytes(bytes)}: ratio to upstream's writeText (report)`, measured: fmtRatio(ratio(dsh, summarize(result.samples.upstream))), met: null })
+        }
       }
     }
   } finally {
     await stack.dispose()
+    await upstream?.dispose()
   }
+  if (upstreamMissing !== undefined) verdicts.push({ target: 'ratio to upstream', measured: `not measured: ${upstreamMissing}`, met: null })
   tables.push({
-    header: ['operation', 'size', 'rounds', 'dsh writeText', 'write-file-atomic (wfa)', 'writeFile + fsync', 'wfa + dir fsync (floor)', 'dsh ÷ wfa', 'dsh ÷ plain', 'floor ÷ wfa', 'dsh ÷ floor', '`planWrite` alone (3 runs)'],
+    header: ['operation', 'size', 'rounds', 'dsh writeText', 'write-file-atomic (wfa)', 'writeFile + fsync', 'wfa + dir fsync (floor)', 'dsh ÷ wfa', 'dsh ÷ plain', 'floor ÷ wfa', 'dsh ÷ floor', '`planWrite` alone (3 runs)', 'upstream writeText (dsh-fs-local 0.1.0-rc.8); dsh ÷ upstream'],
     rows,
   })
   return {

@@ -9,6 +9,7 @@ import type { Scratch } from '../harness/scratch'
 import { ratio, summarize } from '../harness/stats'
 import { expectOk, toolStack } from '../harness/tool-stack'
 import { textOfSize } from '../inputs/text'
+import { ensureUpstream, expectUpstreamOk, upstreamStack } from '../harness/upstream'
 
 const TITLE = 'edit'
 const BASELINE = 'read (`fs.readFile`) + literal replace of the one occurrence + `write-file-atomic` (`fsync: true`)'
@@ -30,8 +31,10 @@ export async function runB3(scratch: Scratch): Promise<CaseResult> {
   const dir = await scratch.dir('b3')
   const bytes = config.b3.fileBytes
   const content = fileWithMarker(bytes)
-  for (const name of ['tool.txt', 'provider.txt', 'hand.txt']) await writeFile(join(dir, name), content)
+  for (const name of ['tool.txt', 'provider.txt', 'hand.txt', 'upstream.txt']) await writeFile(join(dir, name), content)
   const stack = await toolStack(dir, { policy: true })
+  const upstreamMissing = await ensureUpstream()
+  const upstream = upstreamMissing === undefined ? await upstreamStack(dir) : undefined
   const lines = ["const marker = 'even'", "const marker = 'odd'"]
   const from = (round: number) => lines[round % 2]!
   const to = (round: number) => lines[(round + 1) % 2]!
@@ -52,11 +55,16 @@ export async function runB3(scratch: Scratch): Promise<CaseResult> {
         },
       },
       { name: 'hand', run: (round) => editByHand(join(dir, 'hand.txt'), from(round), to(round)) },
+      ...(upstream === undefined ? [] : [{
+        name: 'upstream',
+        run: async (round: number) => expectUpstreamOk(await upstream.call('edit', { file_path: 'upstream.txt', old_string: from(round), new_string: to(round) }), 'edit'),
+      }]),
     ], config.b3)
     const tool = summarize(samples.tool!)
     const provider = summarize(samples.provider!)
     const hand = summarize(samples.hand!)
     const r = ratio(tool, hand)
+    const up = samples.upstream ? summarize(samples.upstream) : undefined
     return {
       id: 'B3', title: TITLE, baseline: BASELINE,
       tables: [{
@@ -65,9 +73,15 @@ export async function runB3(scratch: Scratch): Promise<CaseResult> {
           ['`edit` tool via `ctx.tools` (policy loaded)', fmtBytes(Buffer.byteLength(content)), String(tool.n), fmtMs(tool), fmtRatio(r)],
           ['`ctx.fs.editText` (version-guarded)', '', String(provider.n), fmtMs(provider), fmtRatio(ratio(provider, hand))],
           ['baseline: read + replace + write-file-atomic', '', String(hand.n), fmtMs(hand), '1.00×'],
+          ...(up ? [['upstream `edit` tool (dsh-tool-fs 0.1.0-rc.8, no policy published)', '', String(up.n), fmtMs(up), fmtRatio(ratio(up, hand))]] : []),
         ],
       }],
-      verdicts: [{ target: `one-line edit of ${fmtBytes(bytes)}: ≤ ${LIMIT}× baseline`, measured: fmtRatio(r), met: r <= LIMIT }],
+      verdicts: [
+        { target: `one-line edit of ${fmtBytes(bytes)}: ≤ ${LIMIT}× baseline`, measured: fmtRatio(r), met: r <= LIMIT },
+        up
+          ? { target: 'ratio to upstream\'s `edit` tool (report)', measured: `${fmtRatio(ratio(tool, up))} (${tool.median.toFixed(1)} vs ${up.median.toFixed(1)} ms)`, met: null }
+          : { target: 'ratio to upstream', measured: `not measured: ${upstreamMissing}`, met: null },
+      ],
       notes: [
         'Both sides fsync the new file; dsh also fsyncs the directory after the rename and takes the publication lock (see B2).',
         ...(r > LIMIT ? [
@@ -78,5 +92,6 @@ export async function runB3(scratch: Scratch): Promise<CaseResult> {
     }
   } finally {
     await stack.dispose()
+    await upstream?.dispose()
   }
 }

@@ -1,6 +1,6 @@
 import type { Summary } from './stats'
 
-export type CaseId = 'B1' | 'B2' | 'B3' | 'B4' | 'B5' | 'B6' | 'B7' | 'B8' | 'B9' | 'B10'
+export type CaseId = 'B1' | 'B2' | 'B3' | 'B4' | 'B5' | 'B6' | 'B7' | 'B8' | 'B9' | 'B10' | 'B11' | 'B12'
 
 /** One target of the spec and what this run found for it. `met: null` = stated, not judged (B5, B7). */
 export interface Verdict {
@@ -36,7 +36,8 @@ export function fmtMs(s: Summary, digits = 2): string {
 }
 
 export function fmtRatio(r: number): string {
-  return `${r.toFixed(2)}×`
+  // A ratio far below 1 keeps two significant digits instead of printing 0.00×.
+  return r !== 0 && r < 0.01 ? `${r.toPrecision(2)}×` : `${r.toFixed(2)}×`
 }
 
 export function fix(value: number, digits: number): string {

@@ -14,6 +14,8 @@ export const config = {
     rounds: QUICK ? 5 : 21,
     /** Windows far into the file scan hundreds of MiB per call: fewer rounds. */
     farRounds: QUICK ? 3 : 5,
+    /** Upstream reads to the end of the file every time: a few rounds per window, interleaved with ours. */
+    upstreamRounds: QUICK ? 2 : 3,
     warmup: QUICK ? 1 : 2,
   },
   b2: {
@@ -27,6 +29,8 @@ export const config = {
   b5: { fileBytes: 64 * KiB },
   b6: { latencyMs: 20, rounds: QUICK ? 2 : 4 },
   b7: { calls: QUICK ? 50 : 500, warmup: QUICK ? 10 : 50 },
+  b11: { rounds: QUICK ? 20 : 200, warmup: QUICK ? 5 : 20 },
+  b12: { rounds: QUICK ? 3 : 15, warmup: QUICK ? 1 : 2 },
   b8: { sessions: QUICK ? 200 : 2000 },
   /** Cold starts are a process spawn each (~0.3 s): enough rounds for a p90, few enough to stay under a minute. */
   b10: { rounds: QUICK ? 5 : 21, warmup: QUICK ? 1 : 2 },

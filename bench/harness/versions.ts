@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { REPO } from './paths'
+import { upstreamVersion } from './upstream'
 
 function firstLine(command: string, args: string[]): string {
   try {
@@ -34,6 +35,7 @@ export function versionInfo(): Array<[string, string]> {
   rows.push(['@modelcontextprotocol/sdk', versionAt(join(REPO, 'packages/mcp/node_modules/@modelcontextprotocol/sdk/package.json'))])
   rows.push(['@modelcontextprotocol/server-filesystem (B10 baseline)', versionAt(join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/package.json'))])
   rows.push(['e2b', versionAt(join(REPO, 'packages/fs-e2b/node_modules/e2b/package.json'))])
+  for (const name of ['dsh-fs-local', 'dsh-tool-fs', 'dsh-tools', 'cordis']) rows.push([`upstream @deepseek-ai/${name} (baseline, bench/upstream)`, upstreamVersion(name)])
   rows.push(['sed', firstLine('sed', ['--version'])])
   rows.push(['strace', firstLine('strace', ['-V'])])
   return rows

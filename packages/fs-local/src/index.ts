@@ -1,6 +1,6 @@
 import {
   FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
-  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsTarget,
+  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import type { Context } from 'cordis'
@@ -56,6 +56,10 @@ export class LocalFileSystem extends FileSystem {
 
   override streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     return this.disk.streamBytes(target, signal)
+  }
+
+  override streamBytesFrom(target: FsTarget, start: number, opts?: FsStreamFromOptions): AsyncIterable<Uint8Array> {
+    return this.disk.streamBytesFrom(target, start, opts)
   }
 
   listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {

@@ -2,7 +2,7 @@ import {
   checkEditGuard, checkWriteGuard, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock, listingWindow,
   type MemoryBudget, planEdit, planStyledWrite, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
   type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
-  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -26,6 +26,10 @@ type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 class LostRace extends FsError {}
 
 const EDIT_ATTEMPTS = 5
+
+/** The first and the largest read of a byte stream (see `streamBytesFrom`). */
+const FIRST_STREAM_CHUNK = 64 * 1024
+const MAX_STREAM_CHUNK = 1024 * 1024
 
 /** What a mutation found, where it publishes, and the parent already anchored (and checked) for it. */
 interface Found {
@@ -69,7 +73,7 @@ export interface LocalDiskOptions {
   diffMaxBytes: number
   /** Largest file read whole into a string (`readText`, `editText`); `streamText` has no bound. */
   maxTextBytes: number
-  /** Chunk size of `streamText`, in bytes. */
+  /** A fixed chunk size for `streamText`/`streamBytes`, in bytes (default: growing from 64 KiB to 1 MiB). */
   streamChunkBytes?: number
   /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
@@ -117,9 +121,11 @@ export class LocalDisk {
     const display = target.displayPath
     return mapErrors('stat', display, async () => {
       throwIfAborted(signal, display)
-      await this.#checkReal(target)
-      const stats = await statPath(target.targetKey)
-      return stats === undefined ? undefined : infoOfEntry(stats)
+      // Two independent lookups, made together; being outside the root is the answer before any other.
+      const [inside, stats] = await Promise.allSettled([this.#checkReal(target), statPath(target.targetKey)])
+      if (inside.status === 'rejected') throw inside.reason
+      if (stats.status === 'rejected') throw stats.reason
+      return stats.value === undefined ? undefined : infoOfEntry(stats.value)
     })
   }
 
@@ -147,22 +153,53 @@ export class LocalDisk {
   }
 
   /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */
-  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    return this.streamBytesFrom(target, 0, signal === undefined ? {} : { signal })
+  }
+
+  /**
+   * The raw bytes from `start` on, read at that position (nothing before it is read). The version is
+   * checked on the descriptor that was opened, so the bytes streamed are those of that version.
+   */
+  async *streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
     const display = target.displayPath
-    const chunkBytes = this.#options.streamChunkBytes ?? 256 * 1024
+    const { signal, version } = opts
+    const fixed = this.#options.streamChunkBytes
     try {
       throwIfAborted(signal, display)
       const opened = await openRegular(target.targetKey, display)
       try {
         await this.containment.check(opened.real, display)
-        // One buffer for the whole stream: memory stays bounded by the chunk size.
-        // Never zero-filled: only the bytes just read are handed out.
-        const buffer = Buffer.allocUnsafe(chunkBytes)
-        for (;;) {
-          throwIfAborted(signal, display)
-          const { bytesRead } = await opened.handle.read(buffer, 0, chunkBytes, null)
-          if (bytesRead === 0) break
-          yield buffer.subarray(0, bytesRead)
+        if (version !== undefined && versionOf(opened.stats) !== version) {
+          throw new FsError('FS_STALE_VERSION', `${display} changed since it was last read`, { path: display })
+        }
+        // Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one
+        // while the reader works on the other (which stays valid until the reader asks for more).
+        // Never zero-filled: only the bytes just read are handed out. Chunks grow from 64 KiB to
+        // 1 MiB: a reader that stops early reads little, a long scan makes few thread-pool trips.
+        const max = fixed ?? MAX_STREAM_CHUNK
+        const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
+        let size = fixed ?? FIRST_STREAM_CHUNK
+        let position = start
+        const readInto = (buffer: Buffer) => {
+          const read = opened.handle.read(buffer, 0, size, position)
+          size = Math.min(max, size * 2)
+          return read
+        }
+        let next: ReturnType<typeof readInto> | undefined = readInto(buffers[0])
+        try {
+          for (let turn = 0; ; turn ^= 1) {
+            const { bytesRead } = await next
+            next = undefined
+            throwIfAborted(signal, display)
+            if (bytesRead === 0) break
+            position += bytesRead
+            next = readInto(buffers[turn ^ 1])
+            yield buffers[turn].subarray(0, bytesRead)
+          }
+        } finally {
+          // A read still in flight must finish before its descriptor is closed.
+          await next?.catch(() => {})
         }
       } finally {
         await opened.handle.close().catch(() => {})

@@ -1,6 +1,7 @@
 import { type Context, Service } from 'cordis'
+import { FsError } from './errors'
 import type {
-  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsTarget, FsVersion,
+  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
   FsWriteIntent, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
@@ -73,6 +74,28 @@ export abstract class FileSystem extends Service {
   async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     const encoder = new TextEncoder()
     for await (const text of this.streamText(target, signal)) yield encoder.encode(text)
+  }
+
+  /**
+   * `streamBytes` from byte `start` on (in the coordinates of `streamBytes`), for a reader that
+   * resumes where it found a line before. With `version`, a file that is no longer at that version
+   * fails `FS_STALE_VERSION` instead of streaming bytes the caller would misplace. This default
+   * checks the version with a `stat` (when resuming) and skips the first `start` bytes of
+   * `streamBytes`; providers override it to seek instead and to check the descriptor they opened.
+   */
+  async *streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
+    if (opts.version !== undefined && start > 0) {
+      const info = await this.stat(target, opts.signal)
+      if (info?.version !== opts.version) {
+        throw new FsError('FS_STALE_VERSION', `${target.displayPath} changed since it was last read`, { path: target.displayPath })
+      }
+    }
+    let skipped = 0
+    for await (const chunk of this.streamBytes(target, opts.signal)) {
+      if (skipped >= start) yield chunk
+      else if (skipped + chunk.length > start) yield chunk.subarray(start - skipped)
+      skipped += chunk.length
+    }
   }
 
   /**

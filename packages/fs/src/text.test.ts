@@ -100,6 +100,25 @@ describe('Utf8StreamDecoder.skip', () => {
     expect(code(() => { const d = new Utf8StreamDecoder(); d.skip(Uint8Array.of(0xe4, 0xb8)); d.skip(Uint8Array.of(0x41)) })).toBe('FS_NOT_TEXT')
     expect(code(() => { const d = new Utf8StreamDecoder(); d.skip(Uint8Array.of(0x61, 0xe4, 0xb8)); d.end() })).toBe('FS_NOT_TEXT')
   })
+
+  it('refuses a byte that cannot start or continue a character as soon as it is skipped, not at the end', () => {
+    const code = (fn: () => void) => { try { fn() } catch (error) { return FsError.is(error) ? error.code : 'other' } return 'none' }
+    // A readers that resumes after these bytes never sees them again: each must fail in its own skip.
+    expect(code(() => new Utf8StreamDecoder().skip(Uint8Array.of(0x61, 0xff)))).toBe('FS_NOT_TEXT')
+    expect(code(() => new Utf8StreamDecoder().skip(Uint8Array.of(0x61, 0xf8)))).toBe('FS_NOT_TEXT')
+    expect(code(() => { const d = new Utf8StreamDecoder(); d.skip(Uint8Array.of(0xf0, 0x9f)); d.skip(Uint8Array.of(0x0a)) })).toBe('FS_NOT_TEXT')
+    expect(code(() => { const d = new Utf8StreamDecoder(); d.skip(Uint8Array.of(0xf0)); d.skip(Uint8Array.of(0x9f)); d.skip(Uint8Array.of(0x8e, 0x89)) })).toBe('none')
+  })
+})
+
+describe('Utf8StreamDecoder resumed at an offset', () => {
+  it('looks for no BOM past the start and sniffs only what is left of the first 8 KiB', () => {
+    const bom = new Utf8StreamDecoder(undefined, { offset: 100 })
+    expect(bom.push(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61)) + bom.end()).toBe('\ufeffa')
+    expect(() => new Utf8StreamDecoder(undefined, { offset: 8000 }).skip(new Uint8Array(300).fill(0x20).fill(0, 100, 101))).toThrow(/NUL byte at offset 8100/)
+    expect(() => new Utf8StreamDecoder(undefined, { offset: 8000 }).skip(new Uint8Array(300).fill(0x20).fill(0, 250, 251))).not.toThrow()
+    expect(() => new Utf8StreamDecoder(undefined, { offset: 8192 }).skip(Uint8Array.of(0x61, 0))).not.toThrow()
+  })
 })
 
 describe('Utf8StreamDecoder with a reused chunk buffer', () => {

@@ -50,7 +50,18 @@ export class Utf8StreamDecoder {
   /** The start of a character split across chunks, held back by `skip`. */
   #tail: Uint8Array = new Uint8Array(0)
 
-  constructor(private readonly path?: string) {}
+  /**
+   * `offset`: where in the file the stream starts, for a reader that resumes at a line it found
+   * before. Past the start there is no BOM to look for, and binary sniffing covers only what is
+   * left of the first 8 KiB. The caller must start at a character boundary (a line start is one).
+   */
+  constructor(private readonly path?: string, options: { offset?: number } = {}) {
+    const offset = options.offset ?? 0
+    if (offset > 0) {
+      this.#started = true
+      this.#offset = offset
+    }
+  }
 
   push(chunk: Uint8Array): string {
     const body = this.#begin(chunk)
@@ -79,6 +90,9 @@ export class Utf8StreamDecoder {
       const need = sequenceLength(this.#tail[0]!) - this.#tail.length
       const piece = concatBytes(this.#tail, body.subarray(0, need))
       if (piece.length < need + this.#tail.length) {
+        // Still incomplete: what arrived must be able to continue the character, or it is refused now
+        // (a reader that resumes after these bytes relies on them having been checked).
+        if (!body.every(isContinuation)) throw notText('invalid UTF-8', this.path)
         this.#tail = Uint8Array.from(piece)
         return
       }
@@ -144,7 +158,11 @@ export async function* decodeChunks(chunks: AsyncIterable<Uint8Array>, path?: st
 
 /** Bytes in the UTF-8 sequence a lead byte starts (1 for anything that cannot start one). */
 function sequenceLength(lead: number): number {
-  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+  return lead >= 0xf8 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+}
+
+function isContinuation(byte: number): boolean {
+  return byte >= 0x80 && byte < 0xc0
 }
 
 /** The length of `bytes` without a trailing, incomplete UTF-8 sequence. */

@@ -125,6 +125,13 @@ export interface FsResolveOptions {
   signal?: AbortSignal
 }
 
+/** Options of `FileSystem.streamBytesFrom`. */
+export interface FsStreamFromOptions {
+  /** The version the caller found the resume point at: a file at another version fails `FS_STALE_VERSION`. */
+  version?: FsVersion
+  signal?: AbortSignal
+}
+
 export interface FsInspectOptions extends FsResolveOptions {
   /** Also return the text when the target is a regular file of at most this many bytes. */
   textUpTo?: number

@@ -7,7 +7,8 @@ import type { Config } from './config'
 import { inspectPath } from './paths'
 import { refusal } from './refusals'
 import { renderDirectory, renderFailure, renderRead } from './render'
-import { buildWindow, skipLines } from './window'
+import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import { buildWindow } from './window'
 
 export const readInput = z.object({
   file_path: z.string().describe('The file to show: absolute, or relative to the working directory.'),
@@ -23,6 +24,7 @@ export const readInput = z.object({
  * No second stat confirms it: a writer racing the read can only make a later guarded edit stale.
  */
 export function readTool(ctx: Context, config: Config) {
+  const lines = new LineIndex()
   return defineTool({
     name: 'read',
     title: 'Read file',
@@ -59,7 +61,7 @@ export function readTool(ctx: Context, config: Config) {
         // Large files: the lines before the window are skipped as bytes, never decoded.
         const source = text !== undefined
           ? { firstLine: 1, chunks: [text] }
-          : await skipLines(ctx.fs.streamBytes(target, exec.signal), offset, path)
+          : await skipLinesIndexed(lines, { fs: ctx.fs, target, version: info.version, signal: exec.signal }, offset)
         const window = await buildWindow(source.chunks, {
           offset,
           firstLine: source.firstLine,

@@ -1,4 +1,4 @@
-import type { FsTarget } from '@deepseek-ai/dsh-fs'
+import type { FsStreamFromOptions, FsTarget } from '@deepseek-ai/dsh-fs'
 import { LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
 import * as policyModule from '@deepseek-ai/dsh-fs-policy'
 import * as toolsModule from '@deepseek-ai/dsh-tools'
@@ -15,7 +15,7 @@ export const policyPlugin = policyModule.default ?? policyModule
 export const toolsPlugin = toolsModule.default ?? toolsModule
 export const toolFsPlugin = toolFsModule.default ?? toolFsModule
 
-export type CountedMethod = 'resolve' | 'stat' | 'readText' | 'streamText' | 'streamBytes' | 'listDir' | 'writeText' | 'editText'
+export type CountedMethod = 'resolve' | 'stat' | 'readText' | 'streamText' | 'streamBytes' | 'streamBytesFrom' | 'listDir' | 'writeText' | 'editText'
 
 /** Every call the tools make to the provider, in order, and what happened to streams. */
 export interface ProviderLog {
@@ -60,6 +60,9 @@ function countingProvider(log: ProviderLog) {
     }
     override streamBytes(target: FsTarget, signal?: AbortSignal) {
       return counted(log, 'streamBytes', () => super.streamBytes(target, signal))
+    }
+    override streamBytesFrom(target: FsTarget, start: number, opts?: FsStreamFromOptions) {
+      return counted(log, 'streamBytesFrom', () => super.streamBytesFrom(target, start, opts))
     }
     override listDir(target: FsTarget, signal?: AbortSignal) {
       log.calls.push('listDir')

@@ -170,7 +170,7 @@ describe('read cost on large files', () => {
     await s.put('big.txt', line.repeat(200_000)) // 20 MB
     const text = await s.text('read', { file_path: 'big.txt', limit: 3 })
     expect(text.endsWith('[Showing lines 1-3; the file continues. To read more, call the dsh `read` tool with offset=4.]')).toBe(true)
-    expect(s.log.calls).toEqual(['resolve', 'stat', 'streamBytes'])
+    expect(s.log.calls).toEqual(['resolve', 'stat', 'streamBytesFrom'])
     expect(s.log.chunks).toBe(1)
     expect(s.log.closedEarly).toBe(1)
   })
@@ -181,20 +181,20 @@ describe('read cost on large files', () => {
     await s.put('big.txt', `${lines.join('\n')}\n`)
     const text = await s.text('read', { file_path: 'big.txt', offset: 1000, limit: 2 })
     expect(text).toBe(`${numberedLines(1000, [lines[999]!, lines[1000]!])}\n\n[Showing lines 1000-1001; the file continues. To read more, call the dsh \`read\` tool with offset=1002.]`)
-    // ~100 KB of a 5 MB file: one 256 KiB chunk, not twenty.
+    // ~100 KB of a 5 MB file: the first two chunks (64 and 128 KiB), not a scan of the file.
     expect(s.log.chunks).toBeLessThanOrEqual(3)
     expect(s.log.closedEarly).toBe(1)
   })
 
   it('keeps a multibyte character whole across the provider chunk boundary of a streamed file', async () => {
     s = await stack({ policy: true, config: { readStreamThreshold: 0, readMaxLineLength: 300_000, readMaxBytes: 1024 * 1024 } })
-    // 262143 ASCII bytes then a 3-byte character: the provider's 256 KiB chunk ends inside it.
-    await s.put('a.txt', `${'a'.repeat(262_143)}€tail\nnext\n`)
+    // 65535 ASCII bytes then a 3-byte character: the provider's first 64 KiB chunk ends inside it.
+    await s.put('a.txt', `${'a'.repeat(65_535)}€tail\nnext\n`)
     const text = await s.text('read', { file_path: 'a.txt', offset: 2 })
     expect(text).toBe(`${numberedLines(2, ['next'])}\n\n[End of file: 2 lines.]`)
     expect(await s.text('read', { file_path: 'a.txt', limit: 1 })).toBe(
-      `${numberedLines(1, [`${'a'.repeat(262_143)}€tail`])}\n\n[Showing lines 1-1; the file continues. To read more, call the dsh \`read\` tool with offset=2.]`,
+      `${numberedLines(1, [`${'a'.repeat(65_535)}€tail`])}\n\n[Showing lines 1-1; the file continues. To read more, call the dsh \`read\` tool with offset=2.]`,
     )
-    expect(s.log.calls.filter((call) => call === 'streamBytes')).toHaveLength(2)
+    expect(s.log.calls.filter((call) => call === 'streamBytesFrom')).toHaveLength(2)
   })
 })

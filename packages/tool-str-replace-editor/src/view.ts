@@ -1,10 +1,13 @@
 import { cutListing, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { skipLines } from '@deepseek-ai/dsh-tool-text'
+import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid, withText } from './runtime'
 import type { Input } from './schema'
 import { rangeWindow, type TextWindow } from './window'
+
+/** Line starts found by earlier views, per editor (one per plugin instance, hence per provider). */
+const indexes = new WeakMap<Editor, LineIndex>()
 
 /**
  * `view`: one `stat` routes the call. Nothing there → `absent` is recorded and the call fails
@@ -30,7 +33,9 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
   let window: TextWindow
   try {
     // The lines before the range are skipped as bytes, never decoded (as `read` does).
-    const source = await skipLines(editor.ctx.fs.streamBytes(target, exec.signal), start, target.displayPath)
+    let lines = indexes.get(editor)
+    if (lines === undefined) indexes.set(editor, lines = new LineIndex())
+    const source = await skipLinesIndexed(lines, { fs: editor.ctx.fs, target, version: info.version, signal: exec.signal }, start)
     window = await rangeWindow(source.chunks, start, end, editor.window, source.firstLine)
   } catch (error) {
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.

@@ -65,6 +65,13 @@ export class CountingFileSystem extends LocalFileSystem {
     }
   }
 
+  override async *streamBytesFrom(...args: Parameters<LocalFileSystem['streamBytesFrom']>) {
+    for await (const chunk of super.streamBytesFrom(...args)) {
+      this.chunks++
+      yield chunk
+    }
+  }
+
   override readText(...args: Parameters<LocalFileSystem['readText']>) {
     this.reads++
     return super.readText(...args)

@@ -101,6 +101,18 @@ export function readClauses(h: Harness): void {
     await expectFsError(drainBytes(h.fs.streamBytes(await h.target('d'))), 'FS_NOT_REGULAR_FILE')
   })
 
+  it('resumes a byte stream at a position of streamBytes, and refuses a version the file left', async () => {
+    await h.external.write('r.txt', Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('one\ntwo é\nthree\n')))
+    const target = await h.target('r.txt')
+    const whole = Buffer.concat(await collectBytes(h.fs.streamBytes(target)))
+    const { version } = (await h.fs.stat(target))!
+    for (const start of [0, 4, whole.length - 6, whole.length]) {
+      expect(Buffer.concat(await collectBytes(h.fs.streamBytesFrom(target, start, { version }))).equals(whole.subarray(start))).toBe(true)
+    }
+    await h.external.write('r.txt', 'changed\n')
+    await expectFsError(drainBytes(h.fs.streamBytesFrom(target, 4, { version })), 'FS_STALE_VERSION')
+  })
+
   it('hides a UTF-8 BOM from readers', async () => {
     await h.external.write('bom.txt', Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('hello\n')))
     const target = await h.target('bom.txt')
@@ -162,6 +174,13 @@ async function drain(stream: AsyncIterable<string>): Promise<string> {
   let text = ''
   for await (const chunk of stream) text += chunk
   return text
+}
+
+async function collectBytes(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = []
+  // Copies: a chunk may be a view into a buffer the provider reuses.
+  for await (const chunk of stream) chunks.push(Uint8Array.from(chunk))
+  return chunks
 }
 
 async function drainBytes(stream: AsyncIterable<Uint8Array>): Promise<number> {

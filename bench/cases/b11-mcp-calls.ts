@@ -1,0 +1,147 @@
+import { constants } from 'node:fs'
+import { type FileHandle, mkdir, open, unlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Client } from '../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'
+import { StdioClientTransport } from '../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'
+import { buildState } from '../harness/build-state'
+import { type CaseResult, fmtBytes, fmtMs, fmtRatio, notMeasured, type Verdict } from '../harness/case'
+import { config } from '../harness/config'
+import { interleave, type Variant } from '../harness/interleave'
+import { REPO } from '../harness/paths'
+import type { Scratch } from '../harness/scratch'
+import { summarize, type Summary } from '../harness/stats'
+import { textOfSize } from '../inputs/text'
+
+const TITLE = 'local calls over MCP'
+const BASELINE = 'the official `@modelcontextprotocol/server-filesystem` over stdio, same client, same 4 KiB file, calls interleaved with ours'
+const LOADED = ['fs', 'fs-local', 'fs-policy', 'tools', 'tool-fs', 'tool-str-replace-editor', 'mcp', 'cli']
+const OFFICIAL = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
+const READ_LIMIT = 1.0
+const WRITE_LIMIT = 1.1
+const MARKERS = ["const marker = 'even'", "const marker = 'odd'"]
+
+type Caller = (name: string, args: Record<string, unknown>) => Promise<void>
+
+async function connect(args: string[], cwd: string): Promise<{ call: Caller; close(): Promise<void> }> {
+  const client = new Client({ name: 'dsh-bench', version: '0.0.0' })
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'ignore' }))
+  return {
+    call: async (name, args) => {
+      const result = await client.callTool({ name, arguments: args })
+      if (result.isError) throw new Error(`${name} over MCP failed: ${JSON.stringify(result.content)}`)
+    },
+    close: () => client.close(),
+  }
+}
+
+/**
+ * What dsh's two durability steps cost on this disk, measured beside the calls: the fsync of a
+ * freshly written 4 KiB file and the fsync of its directory. The official server does neither, so
+ * the targets for `edit` and `write` allow for exactly this.
+ */
+function fsyncPair(dir: string, content: string, op: string): Variant {
+  let file: FileHandle | undefined
+  let name: string | undefined
+  return {
+    name: 'fsyncs',
+    // The previous round's file goes first, untimed: only the two fsyncs are measured.
+    prepare: async (round) => {
+      await file?.close()
+      if (name !== undefined) await unlink(name)
+      name = join(dir, `fsync-${op}-${round}.txt`)
+      file = await open(name, 'wx')
+      await file.writeFile(content)
+    },
+    run: async () => {
+      await file!.sync()
+      const parent = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
+      try {
+        await parent.sync()
+      } finally {
+        await parent.close()
+      }
+    },
+  }
+}
+
+/**
+ * `read`, `edit` and `write` of one 4 KiB file through the official MCP SDK client over stdio:
+ * `dsh start` with its default config against the reference filesystem server, each call of ours
+ * followed by the same call of theirs, so load on the machine hits both alike.
+ */
+export async function runB11(scratch: Scratch): Promise<CaseResult> {
+  const target = 'read ≤ 1.0× official; edit, write ≤ 1.1× official + two fsyncs'
+  const build = buildState(LOADED)
+  if (build.missing.length > 0) {
+    return notMeasured('B11', TITLE, BASELINE, `\`dsh\` runs the built packages and ${build.missing.join(', ')} are not built (run \`pnpm build\` first)`, target)
+  }
+  const root = await scratch.dir('b10')
+  const ours = join(root, 'dsh')
+  const theirs = join(root, 'official')
+  const fsyncDir = join(root, 'fsync')
+  const bytes = 4 * 1024
+  const content = `${MARKERS[0]}\n${textOfSize(bytes - MARKERS[0]!.length - 1, 7)}`
+  for (const dir of [ours, theirs, fsyncDir]) {
+    await mkdir(dir, { recursive: true })
+    await writeFile(join(dir, 'small.txt'), content)
+  }
+  const dsh = await connect([join(REPO, 'packages/cli/bin/dsh.js'), 'start'], ours)
+  const official = await connect([OFFICIAL, theirs], theirs)
+  const officialPath = join(theirs, 'small.txt')
+  const rows: string[][] = []
+  const verdicts: Verdict[] = []
+  try {
+    await dsh.call('read', { file_path: 'small.txt' })
+    const from = (round: number) => MARKERS[round % 2]!
+    const to = (round: number) => MARKERS[(round + 1) % 2]!
+    const written = (round: number) => `${content}// round ${round}\n`
+    const ops: Array<[string, Variant[]]> = [
+      ['read', [
+        { name: 'dsh', run: () => dsh.call('read', { file_path: 'small.txt' }) },
+        { name: 'official', run: () => official.call('read_text_file', { path: officialPath }) },
+      ]],
+      ['edit', [
+        { name: 'dsh', run: (round) => dsh.call('edit', { file_path: 'small.txt', old_string: from(round), new_string: to(round) }) },
+        { name: 'official', run: (round) => official.call('edit_file', { path: officialPath, edits: [{ oldText: from(round), newText: to(round) }] }) },
+        fsyncPair(fsyncDir, content, 'edit'),
+      ]],
+      ['write', [
+        { name: 'dsh', run: (round) => dsh.call('write', { file_path: 'small.txt', content: written(round) }) },
+        { name: 'official', run: (round) => official.call('write_file', { path: officialPath, content: written(round) }) },
+        fsyncPair(fsyncDir, content, 'write'),
+      ]],
+    ]
+    for (const [op, variants] of ops) {
+      // Every op starts from the same bytes on both sides.
+      if (op === 'edit') await Promise.all([ours, theirs].map((dir) => writeFile(join(dir, 'small.txt'), content)))
+      if (op === 'edit') await dsh.call('read', { file_path: 'small.txt' })
+      const { samples } = await interleave(variants, { rounds: config.b11.rounds, warmup: config.b11.warmup, rotate: true })
+      const mine = summarize(samples.dsh!)
+      const base = summarize(samples.official!)
+      const syncs: Summary | undefined = samples.fsyncs ? summarize(samples.fsyncs) : undefined
+      const r = mine.median / base.median
+      const allowed = syncs === undefined ? READ_LIMIT * base.median : WRITE_LIMIT * base.median + syncs.median
+      rows.push([`\`${op}\``, String(mine.n), fmtMs(mine, 3), fmtMs(base, 3), fmtRatio(r), syncs ? fmtMs(syncs, 3) : '—', `${allowed.toFixed(3)} ms`])
+      verdicts.push({
+        target: syncs === undefined ? `\`read\` ≤ ${READ_LIMIT}× official` : `\`${op}\` ≤ ${WRITE_LIMIT}× official + two fsyncs`,
+        measured: `${mine.median.toFixed(3)} ms vs ${allowed.toFixed(3)} ms allowed (${fmtRatio(r)} official)`,
+        met: mine.median <= allowed,
+      })
+    }
+  } finally {
+    await Promise.all([dsh.close(), official.close()])
+  }
+  return {
+    id: 'B11', title: TITLE, baseline: BASELINE,
+    tables: [{
+      caption: `One ${fmtBytes(bytes)} file per server; each round calls dsh, the official server and (for edit and write) the fsync pair, in rotating order. \`dsh start\` with the default \`cordis.yml\` (built packages, policy loaded); the official server \`${OFFICIAL.split('node_modules/')[1]}\` rooted at its own folder.`,
+      header: ['call', 'rounds', 'dsh', 'official', 'dsh ÷ official', 'fsync of the file + of its directory', 'allowed by the target'],
+      rows,
+    }],
+    verdicts,
+    notes: [
+      'The official server writes with `fs.writeFile` (edit: temp file + rename) and never fsyncs; dsh publishes atomically and fsyncs the file and its directory, which the allowance adds back at the cost measured in the same rounds.',
+      ...(build.stale.length > 0 ? [`The built lib/ of ${build.stale.join(', ')} was older than its sources when this ran: \`pnpm build\` before \`pnpm bench\` to measure the current code.`] : []),
+    ],
+  }
+}

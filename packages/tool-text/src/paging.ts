@@ -1,0 +1,117 @@
+import { type FileSystem, FsError, type FsTarget, type FsVersion, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
+import type { Checkpoint, LineIndex } from './line-index'
+import type { SkippedSource } from './window'
+
+/** How much of a provider chunk is decoded at a time once the window has started. */
+const DECODE_SLICE = 16 * 1024
+
+/** What a paged read needs to know about the file it reads. */
+export interface PagedTarget {
+  fs: FileSystem
+  target: FsTarget
+  /** The version the caller's `stat` saw: checkpoints are kept and looked up under it. */
+  version: FsVersion
+  signal?: AbortSignal | undefined
+}
+
+/**
+ * `skipLines` that remembers where lines start: the scan begins at the nearest line start an
+ * earlier read of the same version recorded (`FileSystem.streamBytesFrom`), and leaves checkpoints
+ * behind, so the next page of a large file costs the lines between the two windows, not the whole
+ * prefix again. A file that moved on since the `stat` is read from its start, as without an index,
+ * and nothing is recorded for it.
+ */
+export async function skipLinesIndexed(index: LineIndex, paged: PagedTarget, from: number): Promise<SkippedSource> {
+  const { fs, target, version, signal } = paged
+  const key = target.targetKey
+  const start = index.nearest(key, version, from)
+  const options = signal === undefined ? { version } : { version, signal }
+  try {
+    return await scan(fs.streamBytesFrom(target, start.byte, options), start, from, target.displayPath, {
+      stride: index.stride(key, version),
+      record: (line, byte) => index.record(key, version, line, byte),
+    })
+  } catch (error) {
+    if (!FsError.is(error, 'FS_STALE_VERSION')) throw error
+    index.drop(key)
+    return scan(fs.streamBytes(target, signal), { line: 1, byte: 0 }, from, target.displayPath, undefined)
+  }
+}
+
+interface Recorder {
+  stride: number
+  record(line: number, byte: number): void
+}
+
+/**
+ * Skips from the line start `start` to line `from` without decoding, validating the skipped bytes.
+ * Checkpoints of a chunk are recorded only once the chunk's bytes passed validation: a resumed read
+ * must never skip bytes that a full scan would have refused.
+ */
+async function scan(bytes: AsyncIterable<Uint8Array>, start: Checkpoint, from: number, path: string, recorder: Recorder | undefined): Promise<SkippedSource> {
+  const decoder = new Utf8StreamDecoder(path, { offset: start.byte })
+  const iterator = bytes[Symbol.asyncIterator]()
+  let line = start.line
+  let unterminated = false
+  // Byte offset of the current chunk's first byte in the stream.
+  let base = start.byte
+  let first: Uint8Array = new Uint8Array(0)
+  const pending: number[] = []
+  const stride = recorder?.stride ?? Number.POSITIVE_INFINITY
+  let mark = recorder === undefined ? Number.POSITIVE_INFINITY : (Math.floor((line - 1) / stride) + 1) * stride + 1
+  try {
+    while (line < from) {
+      const next = await iterator.next()
+      if (next.done) {
+        decoder.end()
+        return { firstLine: line, chunks: unterminated ? ['\u0000'] : [] }
+      }
+      const chunk = next.value
+      let position = 0
+      while (line < from) {
+        const newline = chunk.indexOf(0x0a, position)
+        if (newline < 0) break
+        line++
+        position = newline + 1
+        if (line === mark) {
+          pending.push(line, base + position)
+          mark += stride
+        }
+      }
+      if (line < from) {
+        decoder.skip(chunk)
+        if (position < chunk.length) unterminated = true
+        else if (position > 0) unterminated = false
+      } else {
+        decoder.skip(chunk.subarray(0, position))
+        first = chunk.subarray(position)
+        if (recorder !== undefined && from > start.line) pending.push(from, base + position)
+      }
+      for (let i = 0; i < pending.length; i += 2) recorder?.record(pending[i]!, pending[i + 1]!)
+      pending.length = 0
+      base += chunk.length
+    }
+  } catch (error) {
+    await iterator.return?.()
+    throw error
+  }
+  // Decoded in slices, so that a window that fills early costs a slice, not a whole provider chunk.
+  function* decoded(chunk: Uint8Array): Iterable<string> {
+    for (let at = 0; at < chunk.length; at += DECODE_SLICE) {
+      const text = decoder.push(chunk.subarray(at, at + DECODE_SLICE))
+      if (text) yield text
+    }
+  }
+  async function* rest(): AsyncIterable<string> {
+    try {
+      yield* decoded(first)
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield* decoded(next.value)
+      const tail = decoder.end()
+      if (tail) yield tail
+    } finally {
+      // Reached when the window is full and buildWindow stops early: close the provider's stream.
+      await iterator.return?.()
+    }
+  }
+  return { firstLine: line, chunks: rest() }
+}
