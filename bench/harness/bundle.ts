@@ -11,9 +11,11 @@ interface Esbuild {
  * memory under tsx would add its loader thread (~36 MB here) to every figure; a built package
  * runs without it.
  */
+// Loaded when the bench starts: once upstream's packages are imported into this process (B1),
+// a later `require('esbuild')` from here no longer resolves.
+const esbuild = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'))('esbuild') as Esbuild
+
 export async function bundle(entry: string, outfile: string): Promise<void> {
-  const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'))
-  const esbuild = fromTsx('esbuild') as Esbuild
   await esbuild.build({
     entryPoints: [entry],
     outfile,
