@@ -96,7 +96,7 @@ export class LocalDisk {
   #lock = new KeyedLock<FsTargetKey>()
   #budget: MemoryBudget
   /** Directories already swept for dead writers' staging by this instance. */
-  #swept = new Set<string>()
+  #swept = new Map<string, Promise<void>>()
 
   constructor(options: LocalDiskOptions) {
     this.#options = options
@@ -495,12 +495,19 @@ export class LocalDisk {
   /** `dir` is where to look (possibly an anchored path); `key` the directory's real path, swept once. */
   async #sweep(dir: string, key: string): Promise<void> {
     await noteStagingDirectory(key)
-    if (this.#swept.has(key)) return
-    if (this.#swept.size > 4096) this.#swept.clear()
-    this.#swept.add(key)
-    const names = await readdir(dir).catch(() => [] as string[])
-    if (!names.some(isStagingName)) return
-    await reclaimStaging(dir, names)
-    await reclaimDeadLocks(dir, names)
+    // Concurrent mutations in one directory wait for the one sweep: none publishes before it ended.
+    let sweep = this.#swept.get(key)
+    if (sweep === undefined) {
+      if (this.#swept.size > 4096) this.#swept.clear()
+      sweep = (async () => {
+        const names = await readdir(dir).catch(() => [] as string[])
+        if (!names.some(isStagingName)) return
+        await reclaimStaging(dir, names)
+        await reclaimDeadLocks(dir, names)
+      })().catch(() => {})
+      this.#swept.set(key, sweep)
+    }
+    await sweep
   }
+
 }
