@@ -1,9 +1,6 @@
 import { type FileSystem, FsError, type FsTarget, type FsVersion, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
 import type { Checkpoint, LineIndex } from './line-index'
-import type { SkippedSource } from './window'
-
-/** How much of a provider chunk is decoded at a time once the window has started. */
-const DECODE_SLICE = 16 * 1024
+import { decodeRest, type SkippedSource } from './window'
 
 /** What a paged read needs to know about the file it reads. */
 export interface PagedTarget {
@@ -95,23 +92,5 @@ async function scan(bytes: AsyncIterable<Uint8Array>, start: Checkpoint, from: n
     await iterator.return?.()
     throw error
   }
-  // Decoded in slices, so that a window that fills early costs a slice, not a whole provider chunk.
-  function* decoded(chunk: Uint8Array): Iterable<string> {
-    for (let at = 0; at < chunk.length; at += DECODE_SLICE) {
-      const text = decoder.push(chunk.subarray(at, at + DECODE_SLICE))
-      if (text) yield text
-    }
-  }
-  async function* rest(): AsyncIterable<string> {
-    try {
-      yield* decoded(first)
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield* decoded(next.value)
-      const tail = decoder.end()
-      if (tail) yield tail
-    } finally {
-      // Reached when the window is full and buildWindow stops early: close the provider's stream.
-      await iterator.return?.()
-    }
-  }
-  return { firstLine: line, chunks: rest() }
+  return { firstLine: line, chunks: decodeRest(decoder, first, iterator) }
 }

@@ -219,23 +219,27 @@ export async function skipLines(bytes: AsyncIterable<Uint8Array>, from: number, 
     await iterator.return?.()
     throw error
   }
-  // Decoded in slices, so that a window that fills early costs a slice, not a whole provider chunk.
+  return { firstLine: line, chunks: decodeRest(decoder, first, iterator) }
+}
+
+/**
+ * The text of `first` and then of the rest of `iterator`, decoded in slices so that a window that
+ * fills early costs a slice, not a whole provider chunk. Closes the provider's stream when the
+ * consumer stops (`buildWindow` stops once the window is full).
+ */
+export async function* decodeRest(decoder: Utf8StreamDecoder, first: Uint8Array, iterator: AsyncIterator<Uint8Array>): AsyncIterable<string> {
   function* decoded(bytes: Uint8Array): Iterable<string> {
     for (let at = 0; at < bytes.length; at += DECODE_SLICE) {
       const text = decoder.push(bytes.subarray(at, at + DECODE_SLICE))
       if (text) yield text
     }
   }
-  async function* rest(): AsyncIterable<string> {
-    try {
-      yield* decoded(first)
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield* decoded(next.value)
-      const tail = decoder.end()
-      if (tail) yield tail
-    } finally {
-      // Reached when the window is full and buildWindow stops early: close the provider's stream.
-      await iterator.return?.()
-    }
+  try {
+    yield* decoded(first)
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield* decoded(next.value)
+    const tail = decoder.end()
+    if (tail) yield tail
+  } finally {
+    await iterator.return?.()
   }
-  return { firstLine: line, chunks: rest() }
 }
