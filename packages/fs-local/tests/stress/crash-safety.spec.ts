@@ -61,12 +61,14 @@ async function killAfter(dir: string, acks: number, delay: number): Promise<Run>
 async function stagingIn(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
   return Promise.all(names.map(async (name) => {
-    // A lock is its holder's socket (its inode tells holders apart), or names its owner in its
-    // link text (or, as a directory, in an `owner` file).
+    // A lock is its holder's socket, or names its owner in its link text (or, as a directory, in an
+    // `owner` file). The inode number alone does not tell two holders' sockets apart: ext4 hands a
+    // freed inode number to the next file at once, so the next writer's socket often has the number
+    // of the dead writer's whose lock it just reclaimed. The birth time does (a link keeps it).
     if (!name.startsWith(`${STAGING_PREFIX}lock.`)) return name
-    const { ino } = await lstat(join(dir, name)).catch(() => ({ ino: 0 }))
+    const { ino, birthtimeNs } = await lstat(join(dir, name), { bigint: true }).catch(() => ({ ino: 0n, birthtimeNs: 0n }))
     const owner = await readlink(join(dir, name)).catch(() => readFile(join(dir, name, 'owner'), 'utf8')).catch(() => '')
-    return `${name} inode ${ino} owned by ${owner}`
+    return `${name} inode ${ino} born ${birthtimeNs} owned by ${owner}`
   }))
 }
 
