@@ -47,11 +47,27 @@ async function* counted<T>(log: CallLog, method: CountedMethod, open: () => Asyn
   }
 }
 
-type ProviderClass = abstract new (...args: any[]) => FileSystem
+type Method<K extends CountedMethod> = (...args: Parameters<FileSystem[K]>) => ReturnType<FileSystem[K]>
+
+/** The provider methods the log counts, as methods (the contract declares them abstract, which `super` may not call). */
+interface Counted {
+  resolve(...args: Parameters<Method<'resolve'>>): ReturnType<Method<'resolve'>>
+  stat(...args: Parameters<Method<'stat'>>): ReturnType<Method<'stat'>>
+  readText(...args: Parameters<Method<'readText'>>): ReturnType<Method<'readText'>>
+  streamText(...args: Parameters<Method<'streamText'>>): ReturnType<Method<'streamText'>>
+  streamBytes(...args: Parameters<Method<'streamBytes'>>): ReturnType<Method<'streamBytes'>>
+  streamBytesFrom(...args: Parameters<Method<'streamBytesFrom'>>): ReturnType<Method<'streamBytesFrom'>>
+  listDir(...args: Parameters<Method<'listDir'>>): ReturnType<Method<'listDir'>>
+  writeText(...args: Parameters<Method<'writeText'>>): ReturnType<Method<'writeText'>>
+  editText(...args: Parameters<Method<'editText'>>): ReturnType<Method<'editText'>>
+}
+
+// A mixin's base takes whatever its provider's constructor takes.
+type ProviderClass = new (...args: any[]) => Counted
 
 /** The real provider class `Base`, recording each call made to it in `log` (a stat budget is counted here). */
 export function countingProvider<T extends ProviderClass>(Base: T, log: CallLog): T {
-  abstract class Counting extends Base {
+  class Counting extends Base {
     override resolve(...args: Parameters<FileSystem['resolve']>) {
       log.calls.push('resolve')
       return super.resolve(...args)

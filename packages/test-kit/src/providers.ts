@@ -17,15 +17,17 @@ export interface World {
   close(): Promise<void>
 }
 
-// Cordis takes the counting subclass as it takes the provider class itself.
-const asPlugin = (provider: abstract new (...args: never[]) => FileSystem) => provider as unknown as typeof LocalFileSystem
+// Cordis takes the counting subclass as it takes the provider class itself (its static Config included).
+function loadProvider(ctx: Context, provider: new (...args: never[]) => FileSystem, config: object): ReturnType<Context['plugin']> {
+  return (ctx.plugin as (this: Context, plugin: object, config: object) => ReturnType<Context['plugin']>).call(ctx, provider, config)
+}
 
 /** Files in memory, at `dir` inside the volume; nothing on disk. */
 export function memoryWorld(dir: string): World {
   const volume = new MemoryVolume()
   volume.mkdir(dir)
   return {
-    load: (ctx, log) => ctx.plugin(asPlugin(countingProvider(MemoryFileSystem, log)), { cwd: dir, volume }),
+    load: (ctx, log) => loadProvider(ctx, countingProvider(MemoryFileSystem, log), { cwd: dir, volume }),
     put: async (path, data) => volume.writeFile(path, data),
     bytes: async (path) => {
       const bytes = volume.readFile(path)
@@ -39,23 +41,25 @@ export function memoryWorld(dir: string): World {
 /** The real local disk under `dir`, contained in it when `rooted` (as the shipped config is). */
 export function localWorld(dir: string, rooted: boolean): World {
   return {
-    load: (ctx, log) => ctx.plugin(asPlugin(countingProvider(LocalFileSystem, log)), rooted ? { cwd: dir, root: dir } : { cwd: dir }),
+    load: (ctx, log) => loadProvider(ctx, countingProvider(LocalFileSystem, log), rooted ? { cwd: dir, root: dir } : { cwd: dir }),
     ...diskAccess(),
     close: async () => {},
   }
 }
 
 /**
- * An E2B sandbox: the envd emulator serving `dir` as the sandbox home, reached through the real
- * `e2b` SDK in debug mode. Imported only when asked for, so other stacks never load the SDK.
+ * An E2B sandbox reached through the real `e2b` SDK in debug mode: the envd at `sandboxUrl`, or a
+ * fresh envd emulator serving `dir` as the sandbox home. Imported only when asked for, so other
+ * stacks never load the SDK. (The emulator takes absolute paths as host paths: `dir` works on any.)
  */
-export async function e2bWorld(dir: string): Promise<World> {
-  const [{ startEnvdEmulator }, { E2BFileSystem }] = await Promise.all([import('@deepseek-ai/dsh-envd-emulator'), import('@deepseek-ai/dsh-fs-e2b')])
-  const emulator = await startEnvdEmulator({ root: dir })
+export async function e2bWorld(dir: string, sandboxUrl?: string): Promise<World> {
+  const { E2BFileSystem } = await import('@deepseek-ai/dsh-fs-e2b')
+  const emulator = sandboxUrl === undefined ? await (await import('@deepseek-ai/dsh-envd-emulator')).startEnvdEmulator({ root: dir }) : undefined
+  const url = sandboxUrl ?? emulator!.url
   return {
-    load: (ctx, log) => ctx.plugin(asPlugin(countingProvider(E2BFileSystem, log)), { sandboxId: 'emulated', debug: true, sandboxUrl: emulator.url, cwd: dir }),
+    load: (ctx, log) => loadProvider(ctx, countingProvider(E2BFileSystem, log), { sandboxId: 'emulated', debug: true, sandboxUrl: url, cwd: dir }),
     ...diskAccess(),
-    close: () => emulator.close(),
+    close: async () => { await emulator?.close() },
   }
 }
 

@@ -21,6 +21,8 @@ export interface StackOptions {
   provider?: ProviderKind
   /** `local` only: contain the provider in the working directory, as the shipped config does. */
   rooted?: boolean
+  /** `e2b` only: use this envd (say, a spec file's shared emulator, to count its requests) instead of a fresh emulator. */
+  sandboxUrl?: string
   /** Load the observed-state policy. Default true. */
   policy?: boolean
   /** Tool families to load. Default both, as the shipped config does. */
@@ -72,11 +74,12 @@ let memoryDirs = 0
 export async function stack(options: StackOptions = {}): Promise<Stack> {
   const kind = options.provider ?? 'local'
   if (options.rooted === true && kind !== 'local') throw new Error(`rooted applies to the local provider, not ${kind}`)
+  if (options.sandboxUrl !== undefined && kind !== 'e2b') throw new Error(`sandboxUrl applies to the e2b provider, not ${kind}`)
   const base = kind === 'memory' ? `/stack-${++memoryDirs}` : await realpath(await mkdtemp(join(tmpdir(), 'dsh-stack-')))
   const dir = join(base, 'work')
   const outside = join(base, 'outside')
   let world: World | undefined
-  const fibers: Fiber[] = []
+  const fibers: Fiber<Context>[] = []
   const ctx = new Context()
   const dispose = async () => {
     for (const fiber of fibers.reverse()) await fiber.dispose()
@@ -91,11 +94,11 @@ export async function stack(options: StackOptions = {}): Promise<Stack> {
       await chmod(base, 0o755)
       await chmod(dir, 0o755)
     }
-    world = kind === 'memory' ? memoryWorld(dir) : kind === 'local' ? localWorld(dir, options.rooted === true) : await e2bWorld(dir)
+    world = kind === 'memory' ? memoryWorld(dir) : kind === 'local' ? localWorld(dir, options.rooted === true) : await e2bWorld(dir, options.sandboxUrl)
     const log = new CallLog()
     const families = options.tools ?? ['tool-fs', 'str-replace-editor']
     const stale = options.staleRefusalObserves === undefined ? {} : { staleRefusalObserves: options.staleRefusalObserves }
-    const loaders: Record<StackPart, (() => Fiber) | undefined> = {
+    const loaders: Record<StackPart, (() => Fiber<Context>) | undefined> = {
       provider: () => world!.load(ctx, log),
       policy: options.policy === false ? undefined : () => ctx.plugin(pluginOf(policyModule)),
       tools: () => ctx.plugin(pluginOf(toolsModule)),
@@ -154,7 +157,7 @@ const PENDING = 0
  * A stack whose tools silently never registered is worse than one that fails: once every plugin
  * is in, each must be running, or the kit says which service it still waits for.
  */
-async function expectAllRunning(ctx: Context, fibers: Fiber[]): Promise<void> {
+async function expectAllRunning(ctx: Context, fibers: Fiber<Context>[]): Promise<void> {
   for (const fiber of fibers) await fiber.await()
   for (const fiber of fibers) {
     if (fiber.state === ACTIVE) continue
