@@ -98,6 +98,10 @@ describe('loading', () => {
     await provider.dispose()
     expect(root.tools.list()).toEqual([])
     expect(root.systemPrompt.render()).toBe('')
+    // A provider that comes back brings every tool back once (a second registration would throw).
+    await root.plugin(LocalFileSystem, { cwd: s.dir })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(s.ctx.tools.list().map((tool) => tool.name))
   })
 
   it('rejects a bad config with a validation error', async () => {
