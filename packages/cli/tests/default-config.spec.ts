@@ -31,6 +31,17 @@ describe('the default cordis.yml', () => {
     expect(await readFile(DEFAULT_CONFIG_FILE, 'utf8')).toBe(text)
   })
 
+  // The one test that pins the whole default tool list, on purpose: it is what every MCP client
+  // of the shipped config is offered. Adding or dropping a default tool is a decision to make here
+  // (and in docs/tools.md); every other test asks only for the tools it uses.
+  it('offers exactly the default tool list', async () => {
+    await using temp = await tempDir()
+    const { child, stderr, done } = await startDsh([], temp.dir)
+    child.stdin!.end()
+    await done
+    expect(stderr().match(/^ {2}tools {6}(.*)$/m)?.[1]?.split(', ')).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'str_replace_editor', 'write'])
+  })
+
   it('stops cleanly on SIGTERM and on SIGINT', async () => {
     await using temp = await tempDir()
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -2,7 +2,8 @@ import { FsError } from '@deepseek-ai/dsh-fs'
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { freshDir, type Provider, startProvider, startToolStack, useEmulatedSandbox } from './support/sandbox'
+import { stack } from '@deepseek-ai/dsh-test-kit'
+import { freshDir, type Provider, startProvider, useEmulatedSandbox } from './support/sandbox'
 
 // `resolveForMutation` names keys from memory; these are the cases where the memory is wrong by the
 // time of the write. Each must refuse without writing anything, and the next try must land right.
@@ -66,25 +67,22 @@ it('refuses an edit after the directory of a read file was swapped for another',
 })
 
 it('through the tools: a create over a never-seen symlink is refused as an existing file, and a re-pointed link asks for a re-read', async () => {
+  await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+  dir = tools.dir
   await writeFile(join(dir, 'real.txt'), 'theirs\n')
   await writeFile(join(dir, 'seen.txt'), 'seen\n')
   await symlink('real.txt', join(dir, 'link.txt'))
-  const tools = await startToolStack(sandbox.emulator.url, dir)
-  try {
-    // The read teaches the provider the directory; `link.txt` itself it has never seen.
-    expect(await tools.call('read', { file_path: 'seen.txt' })).toMatchObject({ isError: false })
-    expect(await tools.call('write', { file_path: 'link.txt', content: 'mine\n' })).toMatchObject({ error: { code: 'FS_NOT_OBSERVED' } })
-    expect(await onDisk('real.txt')).toBe('theirs\n')
+  // The read teaches the provider the directory; `link.txt` itself it has never seen.
+  expect(await tools.call('read', { file_path: 'seen.txt' })).toMatchObject({ isError: false })
+  expect(await tools.call('write', { file_path: 'link.txt', content: 'mine\n' })).toMatchObject({ error: { code: 'FS_NOT_OBSERVED' } })
+  expect(await onDisk('real.txt')).toBe('theirs\n')
 
-    expect(await tools.call('read', { file_path: 'link.txt' })).toMatchObject({ isError: false })
-    await rm(join(dir, 'link.txt'))
-    await symlink('seen.txt', join(dir, 'link.txt'))
-    expect(await tools.call('edit', { file_path: 'link.txt', old_string: 'theirs', new_string: 'mine' })).toMatchObject({ error: { code: 'FS_STALE_VERSION' } })
-    expect([await onDisk('real.txt'), await onDisk('seen.txt')]).toEqual(['theirs\n', 'seen\n'])
-    expect(await tools.call('read', { file_path: 'link.txt' })).toMatchObject({ isError: false })
-    expect(await tools.call('edit', { file_path: 'link.txt', old_string: 'seen', new_string: 'edited' })).toMatchObject({ isError: false })
-    expect([await onDisk('real.txt'), await onDisk('seen.txt')]).toEqual(['theirs\n', 'edited\n'])
-  } finally {
-    await tools.dispose()
-  }
+  expect(await tools.call('read', { file_path: 'link.txt' })).toMatchObject({ isError: false })
+  await rm(join(dir, 'link.txt'))
+  await symlink('seen.txt', join(dir, 'link.txt'))
+  expect(await tools.call('edit', { file_path: 'link.txt', old_string: 'theirs', new_string: 'mine' })).toMatchObject({ error: { code: 'FS_STALE_VERSION' } })
+  expect([await onDisk('real.txt'), await onDisk('seen.txt')]).toEqual(['theirs\n', 'seen\n'])
+  expect(await tools.call('read', { file_path: 'link.txt' })).toMatchObject({ isError: false })
+  expect(await tools.call('edit', { file_path: 'link.txt', old_string: 'seen', new_string: 'edited' })).toMatchObject({ isError: false })
+  expect([await onDisk('real.txt'), await onDisk('seen.txt')]).toEqual(['theirs\n', 'edited\n'])
 })

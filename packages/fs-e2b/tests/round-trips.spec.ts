@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INLINE_COMMAND_MAX } from '../src/publish'
 import { PUBLISH } from '../src/scripts'
 import { controlCommand } from '../src/shell'
-import { freshDir, type Provider, startProvider, startToolStack, useEmulatedSandbox } from './support/sandbox'
+import { stack } from '@deepseek-ai/dsh-test-kit'
+import { freshDir, type Provider, startProvider, useEmulatedSandbox } from './support/sandbox'
 
 // The README's table of round trips comes from these numbers: each is the count of HTTP requests
 // the emulator received during one operation (a command is one Process/Start, an upload one POST).
@@ -128,20 +129,16 @@ describe('round trips per operation', () => {
 
 describe('round trips per tool call (default policy)', () => {
   it('reads with one request, creates with one, replaces and edits with two', async () => {
-    dir = await freshDir(sandbox.root)
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+    dir = tools.dir
     await mkdir(join(dir, 'sub'))
     await writeFile(join(dir, 'sub', 'a.txt'), 'alpha\n')
-    const tools = await startToolStack(sandbox.emulator.url, dir)
-    try {
-      expect(await count(() => tools.call('read', { file_path: 'sub/a.txt' }))).toEqual(command(1))
-      expect(await count(() => tools.call('write', { file_path: 'sub/new.txt', content: 'x\n' }))).toEqual(command(1))
-      expect(await count(() => tools.call('write', { file_path: 'sub/a.txt', content: 'beta\n' }))).toEqual(command(2))
-      expect(await count(() => tools.call('edit', { file_path: 'sub/a.txt', old_string: 'beta', new_string: 'gamma' }))).toEqual(command(2))
-      expect(await readFile(join(dir, 'sub', 'a.txt'), 'utf8')).toBe('gamma\n')
-      expect(await readFile(join(dir, 'sub', 'new.txt'), 'utf8')).toBe('x\n')
-    } finally {
-      await tools.dispose()
-    }
+    expect(await count(() => tools.call('read', { file_path: 'sub/a.txt' }))).toEqual(command(1))
+    expect(await count(() => tools.call('write', { file_path: 'sub/new.txt', content: 'x\n' }))).toEqual(command(1))
+    expect(await count(() => tools.call('write', { file_path: 'sub/a.txt', content: 'beta\n' }))).toEqual(command(2))
+    expect(await count(() => tools.call('edit', { file_path: 'sub/a.txt', old_string: 'beta', new_string: 'gamma' }))).toEqual(command(2))
+    expect(await readFile(join(dir, 'sub', 'a.txt'), 'utf8')).toBe('gamma\n')
+    expect(await readFile(join(dir, 'sub', 'new.txt'), 'utf8')).toBe('x\n')
   })
 })
 

@@ -1,42 +1,20 @@
-import * as policyModule from '@deepseek-ai/dsh-fs-policy'
-import * as toolFsModule from '@deepseek-ai/dsh-tool-fs'
-import * as toolsModule from '@deepseek-ai/dsh-tools'
-import { Context } from 'cordis'
+import { type Stack, stack } from '@deepseek-ai/dsh-test-kit'
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import E2BFileSystem from '../src'
-import { freshDir, useEmulatedSandbox } from './support/sandbox'
 
-// The model-facing tools, unchanged, over E2B: the same plugins the default agent config loads,
-// with E2BFileSystem in place of the local provider. Loaded the way the Cordis loader loads them.
-const plugin = <T>(module: { default?: T }) => (module.default ?? module) as T
-const sandbox = useEmulatedSandbox()
-let root: Context
+// The model-facing tools, unchanged, over E2B: the stack of the default agent config with
+// E2BFileSystem (through the real SDK, against the envd emulator) in place of the local provider.
+let s: Stack
 let dir: string
-let fibers: { dispose(): unknown }[] = []
-
-async function load(...args: Parameters<Context['plugin']>): Promise<void> {
-  const fiber = root.plugin(...args)
-  await fiber
-  fibers.unshift(fiber)
-}
 
 beforeEach(async () => {
-  dir = await freshDir(sandbox.root)
-  root = new Context()
-  fibers = []
-  await load(E2BFileSystem, { sandboxId: 'emulated', debug: true, sandboxUrl: sandbox.emulator.url, cwd: dir })
-  await load(plugin(toolsModule))
-  await load(plugin(policyModule))
-  await load(plugin(toolFsModule))
+  s = await stack({ provider: 'e2b', tools: ['tool-fs'] })
+  dir = s.dir
 })
-afterEach(async () => {
-  for (const fiber of fibers) await fiber.dispose()
-})
+afterEach(() => s.dispose())
 
-const session = {}
-const call = (name: string, args: unknown) => root.tools.execute({ name, arguments: args, agent: { session } })
+const call = (name: string, args: unknown) => s.call(name, args)
 const onDisk = (name: string) => readFile(join(dir, name), 'utf8')
 
 it('recovers from an external deletion: stale edit, re-read finds absence, edit refused, write recreates', async () => {

@@ -1,4 +1,5 @@
-import { type FsObservation, type FsTarget, type FsTargetKey, type FsVersion, FsError, MemoryFileSystem } from '@deepseek-ai/dsh-fs'
+import { type FsObservation, type FsTarget, type FsTargetKey, type FsVersion, FsError } from '@deepseek-ai/dsh-fs'
+import { stack } from '@deepseek-ai/dsh-test-kit'
 import { Context } from 'cordis'
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as mod from '../src/index'
@@ -139,23 +140,10 @@ describe('the plugin', () => {
 })
 
 describe('no I/O', () => {
-  /** A provider that counts every call made to it, whatever the method. */
-  class CountingFileSystem extends MemoryFileSystem {
-    calls: string[] = []
-  }
-  for (const method of ['resolve', 'stat', 'readText', 'streamText', 'listDir', 'writeText', 'editText'] as const) {
-    const original = MemoryFileSystem.prototype[method] as (...args: unknown[]) => unknown
-    ;(CountingFileSystem.prototype as unknown as Record<string, unknown>)[method] = function (this: CountingFileSystem, ...args: unknown[]) {
-      this.calls.push(method)
-      return original.apply(this, args)
-    }
-  }
-
   it('never touches ctx.fs, even when a provider is loaded', async () => {
-    const scope = new Context()
-    const fiber = await scope.plugin(CountingFileSystem)
-    await scope.plugin(policy)
-    const fs = scope.get('fs') as CountingFileSystem
+    // The kit's stack without tool families: a provider that logs every call made to it, and this policy.
+    await using s = await stack({ provider: 'memory', tools: [] })
+    const scope = s.ctx
     const who = actor(session)
     scope.emit('fs/observed', target('/a'), present('v1'), who)
     scope.emit('fs/observed', target('/b'), absent, who)
@@ -164,8 +152,7 @@ describe('no I/O', () => {
     await scope.waterfall('fs/edit-intent', target('/a'), who, () => undefined)
     await scope.waterfall('fs/edit-intent', target('/b'), who, () => undefined).catch(() => {})
     await scope.waterfall('fs/edit-intent', target('/c'), who, () => undefined).catch(() => {})
-    expect(fs.calls).toEqual([])
-    await fiber.dispose()
+    expect(s.log.calls).toEqual([])
   })
 
   it('works with no filesystem service at all', async () => {

@@ -1,7 +1,5 @@
-import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
-import policy from '@deepseek-ai/dsh-fs-policy'
-import strReplaceEditor from '@deepseek-ai/dsh-tool-str-replace-editor'
-import tools, { defineTool } from '@deepseek-ai/dsh-tools'
+import { stack } from '@deepseek-ai/dsh-test-kit'
+import { defineTool } from '@deepseek-ai/dsh-tools'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Context } from 'cordis'
@@ -12,7 +10,6 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import mcp, { type McpConfigInput } from '../src/index'
-import { tempDir } from './dsh-process'
 import { toolContext } from './fixtures'
 
 const TOKEN = 'test-token-0123456789abcdef'
@@ -290,14 +287,10 @@ describe('HTTP session expiry', () => {
   })
 
   it('releases the session of the real stack, with its observations and undo history, once it expired', async () => {
-    await using temp = await tempDir()
-    const file = join(temp.dir, 'a.txt')
+    await using s = await stack({ rooted: true, tools: ['str-replace-editor'] })
+    const file = join(s.dir, 'a.txt')
     await writeFile(file, 'one\ntwo\n')
-    const ctx = new Context()
-    await ctx.plugin(LocalFileSystem, { cwd: temp.dir, root: temp.dir })
-    await ctx.plugin(policy)
-    await ctx.plugin(tools)
-    await ctx.plugin(strReplaceEditor)
+    const ctx = s.ctx
     const refs = trackSessions(ctx)
     const { url } = await serve({ sessionIdleSeconds: IDLE_SECONDS }, ctx)
     const client = new Client({ name: 'test', version: '0.0.0' })

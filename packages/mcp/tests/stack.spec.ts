@@ -1,32 +1,23 @@
-import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
-import policy from '@deepseek-ai/dsh-fs-policy'
-import toolFs from '@deepseek-ai/dsh-tool-fs'
-import tools from '@deepseek-ai/dsh-tools'
+import { type Stack, stack } from '@deepseek-ai/dsh-test-kit'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { Context } from 'cordis'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { call, tempDir } from './dsh-process'
+import { call } from './dsh-process'
 import { connectInMemory } from './fixtures'
 
-/** The real stack in process (local files, policy, fs tools) behind one MCP server per session. */
-async function stack(dir: string): Promise<{ ctx: Context; session: () => Promise<Client> }> {
-  const ctx = new Context()
-  await ctx.plugin(LocalFileSystem, { cwd: dir, root: dir })
-  await ctx.plugin(policy)
-  await ctx.plugin(tools)
-  await ctx.plugin(toolFs)
-  const session = () => connectInMemory({ tools: ctx.tools, session: {}, instructions: ctx.systemPrompt.render() })
-  return { ctx, session }
+/** The real stack in process (rooted local files, policy, fs tools) behind one MCP server per session. */
+async function served(): Promise<Stack & { connect: () => Promise<Client> }> {
+  const s = await stack({ rooted: true, tools: ['tool-fs'] })
+  return Object.assign(s, { connect: () => connectInMemory({ tools: s.ctx.tools, session: {}, instructions: s.ctx.systemPrompt.render() }) })
 }
 
 describe('the MCP server over the real file tools, in process', () => {
   it('runs the recovery chain after an external delete', async () => {
-    await using temp = await tempDir()
+    await using temp = await served()
     const file = join(temp.dir, 'a.txt')
     await writeFile(file, 'one\n')
-    const client = await (await stack(temp.dir)).session()
+    const client = await temp.connect()
     expect(await call(client, 'read', { file_path: 'a.txt' })).toMatchObject({ ok: true })
     await rm(file)
     expect(await call(client, 'write', { file_path: 'a.txt', content: 'two\n' })).toMatchObject({ ok: false, code: 'FS_STALE_VERSION' })
@@ -36,9 +27,9 @@ describe('the MCP server over the real file tools, in process', () => {
   })
 
   it('keeps two MCP sessions apart: a read in one does not allow an edit in the other', async () => {
-    await using temp = await tempDir()
+    await using temp = await served()
     await writeFile(join(temp.dir, 'b.txt'), 'x\n')
-    const { session } = await stack(temp.dir)
+    const { connect: session } = temp
     const [a, b] = [await session(), await session()]
     expect(await call(a, 'read', { file_path: 'b.txt' })).toMatchObject({ ok: true })
     expect(await call(b, 'edit', { file_path: 'b.txt', old_string: 'x', new_string: 'y' })).toMatchObject({ ok: false, code: 'FS_NOT_OBSERVED' })
@@ -47,8 +38,8 @@ describe('the MCP server over the real file tools, in process', () => {
   })
 
   it('sends the fs tools\' prompt section as instructions', async () => {
-    await using temp = await tempDir()
-    const { ctx, session } = await stack(temp.dir)
+    await using temp = await served()
+    const { ctx, connect: session } = temp
     const client = await session()
     expect(client.getInstructions()).toBe(ctx.systemPrompt.render())
     expect(client.getInstructions()).toMatch(/read/i)

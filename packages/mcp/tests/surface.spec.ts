@@ -1,10 +1,6 @@
-import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
-import policy from '@deepseek-ai/dsh-fs-policy'
-import toolFs from '@deepseek-ai/dsh-tool-fs'
-import editor from '@deepseek-ai/dsh-tool-str-replace-editor'
-import tools, { bareToolMentions } from '@deepseek-ai/dsh-tools'
+import { type Stack, stack, type StackPart } from '@deepseek-ai/dsh-test-kit'
+import { bareToolMentions } from '@deepseek-ai/dsh-tools'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { Context } from 'cordis'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -16,21 +12,18 @@ import { connectInMemory } from './fixtures'
  * control argument, Codex's annotations, a stable order, and instructions that stay right under
  * any client prefix. Driven by the official SDK client over the real stack in process.
  */
-async function stack(dir: string, order: 'fs-first' | 'editor-first' = 'fs-first'): Promise<Client> {
-  const ctx = new Context()
-  await ctx.plugin(LocalFileSystem, { cwd: dir, root: dir })
-  await ctx.plugin(policy)
-  await ctx.plugin(tools)
-  for (const plugin of order === 'fs-first' ? [toolFs, editor] : [editor, toolFs]) await ctx.plugin(plugin)
-  return connectInMemory({ tools: ctx.tools, session: {}, instructions: ctx.systemPrompt.render() })
+async function served(order?: StackPart[]): Promise<Stack & { client: Client }> {
+  const s = await stack({ rooted: true, ...(order === undefined ? {} : { order }) })
+  return Object.assign(s, { client: await connectInMemory({ tools: s.ctx.tools, session: {}, instructions: s.ctx.systemPrompt.render() }) })
 }
 
+// The tools these tests use; more may be listed (only cli default-config.spec pins the whole list).
 const NAMES = ['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'str_replace_editor', 'write']
 
 describe('Gemini CLI\'s wait_for_previous', () => {
   it('is accepted and ignored by every tool, and the call does its work', async () => {
-    await using temp = await tempDir()
-    const client = await stack(temp.dir)
+    await using temp = await served()
+    const { client } = temp
     const wait = { wait_for_previous: true }
     expect(await call(client, 'write', { file_path: 'a.txt', content: 'one\n', ...wait })).toMatchObject({ ok: true })
     expect(await call(client, 'read', { file_path: 'a.txt', ...wait })).toMatchObject({ ok: true })
@@ -42,9 +35,9 @@ describe('Gemini CLI\'s wait_for_previous', () => {
   })
 
   it('leaves every other unknown argument refused, with the file untouched', async () => {
-    await using temp = await tempDir()
+    await using temp = await served()
     await writeFile(join(temp.dir, 'a.txt'), 'one\n')
-    const client = await stack(temp.dir)
+    const { client } = temp
     await call(client, 'read', { file_path: 'a.txt' })
     const refused = await call(client, 'edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two', replaceAll: true, wait_for_previous: true })
     expect(refused).toMatchObject({ ok: false, code: 'INVALID_ARGUMENTS' })
@@ -55,9 +48,9 @@ describe('Gemini CLI\'s wait_for_previous', () => {
 
 describe('the other tool family\'s argument names', () => {
   it('lead from a refused call to the working one, on both families', async () => {
-    await using temp = await tempDir()
+    await using temp = await served()
     await writeFile(join(temp.dir, 'a.txt'), 'one\n')
-    const client = await stack(temp.dir)
+    const { client } = temp
     const read = await call(client, 'read', { path: 'a.txt' })
     expect(read).toMatchObject({ ok: false, code: 'INVALID_ARGUMENTS' })
     expect(read.text).toContain('did you mean file_path?')
@@ -73,9 +66,16 @@ describe('the other tool family\'s argument names', () => {
 
 describe('annotations', () => {
   it('give every tool a title and all four MCP hints', async () => {
-    await using temp = await tempDir()
-    const { tools: listed } = await (await stack(temp.dir)).listTools()
-    expect(Object.fromEntries(listed.map((tool) => [tool.name, { title: tool.title, ...tool.annotations }]))).toEqual({
+    await using temp = await served()
+    const { tools: listed } = await temp.client.listTools()
+    // Any tool, including one added later: a title and the four hints, each a boolean.
+    for (const tool of listed) {
+      expect(typeof tool.title, tool.name).toBe('string')
+      const hint = expect.any(Boolean)
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: hint, destructiveHint: hint, idempotentHint: hint, openWorldHint: hint })
+    }
+    // The tools these tests know, with the hints they must carry (more tools may be listed).
+    expect(Object.fromEntries(listed.map((tool) => [tool.name, { title: tool.title, ...tool.annotations }]))).toMatchObject({
       edit: { title: 'Edit file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       glob: { title: 'Find files by name', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       grep: { title: 'Search file contents', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -88,10 +88,10 @@ describe('annotations', () => {
   })
 
   it('are truthful: read changes nothing, write again leaves the same bytes, edit again changes the file again', async () => {
-    await using temp = await tempDir()
+    await using temp = await served()
     const file = join(temp.dir, 'a.txt')
     await writeFile(file, 'a\n')
-    const client = await stack(temp.dir)
+    const { client } = temp
     const before = await stat(file, { bigint: true })
     expect(await call(client, 'read', { file_path: 'a.txt' })).toMatchObject({ ok: true })
     expect(await call(client, 'read', { file_path: 'a.txt' })).toMatchObject({ ok: true })
@@ -113,18 +113,18 @@ describe('annotations', () => {
 
 describe('the tool list', () => {
   it('comes in the same order whichever tool plugin loaded first', async () => {
-    await using temp = await tempDir()
-    const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name)
-    const fsFirst = await names(await stack(temp.dir, 'fs-first'))
-    expect(fsFirst).toEqual(expect.arrayContaining(NAMES))
-    expect(await names(await stack(temp.dir, 'editor-first'))).toEqual(fsFirst)
+    const names = async (s: { client: Client }) => (await s.client.listTools()).tools.map((tool) => tool.name)
+    await using fsFirst = await served(['provider', 'policy', 'tools', 'tool-fs', 'str-replace-editor'])
+    await using editorFirst = await served(['provider', 'policy', 'tools', 'str-replace-editor', 'tool-fs'])
+    expect(await names(fsFirst)).toEqual(expect.arrayContaining(NAMES))
+    expect(await names(editorFirst)).toEqual(await names(fsFirst))
   })
 })
 
 describe('the instructions and descriptions', () => {
   it('never name a tool bare, so they hold under any client prefix and cannot mean a client\'s built-in tool', async () => {
-    await using temp = await tempDir()
-    const client = await stack(temp.dir)
+    await using temp = await served()
+    const { client } = temp
     const { tools: listed } = await client.listTools()
     expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(NAMES))
     const texts: Record<string, string> = { instructions: client.getInstructions() ?? '' }
@@ -136,7 +136,7 @@ describe('the instructions and descriptions', () => {
     }
     expect(texts.instructions).toContain('the dsh `read`, `write`, `edit` and `multi_edit` tools')
     expect(texts.instructions).toContain('mcp__dsh__read')
-    const bare = Object.entries(texts).flatMap(([where, text]) => bareToolMentions(text, NAMES).map((hit) => `${where}: ${hit}`))
+    const bare = Object.entries(texts).flatMap(([where, text]) => bareToolMentions(text, listed.map((tool) => tool.name)).map((hit) => `${where}: ${hit}`))
     expect(bare).toEqual([])
   })
 })
@@ -154,7 +154,7 @@ describe('dsh start over stdio', () => {
       expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(NAMES))
       expect(listed.find((tool) => tool.name === 'read')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
       expect(await call(client, 'read', { file_path: 'a.txt', wait_for_previous: true })).toMatchObject({ ok: true })
-      expect(bareToolMentions(client.getInstructions() ?? '', NAMES)).toEqual([])
+      expect(bareToolMentions(client.getInstructions() ?? '', listed.map((tool) => tool.name))).toEqual([])
     } finally {
       await client.close()
     }

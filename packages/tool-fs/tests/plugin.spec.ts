@@ -1,9 +1,10 @@
 import { LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
-import { ToolError } from '@deepseek-ai/dsh-tools'
+import toolsPlugin, { ToolError } from '@deepseek-ai/dsh-tools'
 import { Context } from 'cordis'
 import { readFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type Stack, stack, toolFsPlugin, toolsPlugin } from './harness'
+import toolFsPlugin from '../src/index'
+import { type Stack, stack } from './harness'
 
 let s: Stack
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
 describe('loading', () => {
   it('registers read, write and edit with titles, MCP hints and strict JSON Schemas', async () => {
     s = await stack({ policy: true })
-    expect(s.root.tools.list().filter((tool) => ['read', 'write', 'edit'].includes(tool.name))).toEqual([
+    expect(s.ctx.tools.list().filter((tool) => ['read', 'write', 'edit'].includes(tool.name))).toEqual([
       {
         name: 'edit',
         title: 'Edit file',
@@ -65,7 +66,7 @@ describe('loading', () => {
 
   it('registers multi_edit, glob, grep and list by default, with the argument names models know', async () => {
     s = await stack({ policy: true })
-    const listed = Object.fromEntries(s.root.tools.list().map((tool) => [tool.name, tool.inputSchema as { properties: object; required?: string[] }]))
+    const listed = Object.fromEntries(s.ctx.tools.list().map((tool) => [tool.name, tool.inputSchema as { properties: object; required?: string[] }]))
     expect(Object.keys(listed)).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'write'])
     expect(Object.keys(listed.multi_edit!.properties)).toEqual(['file_path', 'edits'])
     expect(Object.keys(listed.glob!.properties)).toEqual(['pattern', 'path', 'include_ignored', 'offset'])
@@ -76,12 +77,12 @@ describe('loading', () => {
 
   it('leaves out the discovery tools and multi_edit when the config turns them off', async () => {
     s = await stack({ policy: true, config: { discoveryTools: false, multiEdit: false } })
-    expect(s.root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'read', 'write'])
+    expect(s.ctx.tools.list().map((tool) => tool.name)).toEqual(['edit', 'read', 'write'])
   })
 
   it('adds its rules to the system prompt', async () => {
     s = await stack({ policy: true })
-    expect(s.root.systemPrompt.render()).toContain('Show a file with the dsh `read` tool before you change or replace it')
+    expect(s.ctx.systemPrompt.render()).toContain('Show a file with the dsh `read` tool before you change or replace it')
   })
 
   it('waits for ctx.fs and unregisters its tools when the provider goes away', async () => {
@@ -92,10 +93,15 @@ describe('loading', () => {
     expect(root.tools.list()).toEqual([])
     const provider = await root.plugin(LocalFileSystem, { cwd: s.dir })
     await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(root.tools.list().map((tool) => tool.name)).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'write'])
+    // The same tools as in a stack that loaded the provider first.
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(s.ctx.tools.list().map((tool) => tool.name))
     await provider.dispose()
     expect(root.tools.list()).toEqual([])
     expect(root.systemPrompt.render()).toBe('')
+    // A provider that comes back brings every tool back once (a second registration would throw).
+    await root.plugin(LocalFileSystem, { cwd: s.dir })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(s.ctx.tools.list().map((tool) => tool.name))
   })
 
   it('rejects a bad config with a validation error', async () => {
@@ -139,7 +145,7 @@ describe('arguments', () => {
 describe('the tools/execute waterfall', () => {
   it('lets a permission hook refuse a write before the provider is asked', async () => {
     s = await stack({ policy: true })
-    s.root.on('tools/execute', async (exec, input, next) => {
+    s.ctx.on('tools/execute', async (exec, input, next) => {
       if (exec.name === 'write' && String((input as { file_path: string }).file_path).endsWith('.env')) {
         throw new ToolError('PERMISSION_DENIED', 'writing .env files is not allowed')
       }
@@ -156,10 +162,10 @@ describe('the actor', () => {
   it('passes the whole execution as the actor of the fs/* events', async () => {
     s = await stack({ policy: false })
     const actors: unknown[] = []
-    s.root.on('fs/write-intent', async (_target, actor, next) => { actors.push(actor); return next() })
-    s.root.on('fs/observed', (_target, _observation, actor) => { actors.push(actor) })
+    s.ctx.on('fs/write-intent', async (_target, actor, next) => { actors.push(actor); return next() })
+    s.ctx.on('fs/observed', (_target, _observation, actor) => { actors.push(actor) })
     const controller = new AbortController()
-    await s.root.tools.execute({ name: 'write', arguments: { file_path: 'a.txt', content: 'x' }, callId: 'call-7', signal: controller.signal, agent: { session: s.session } })
+    await s.ctx.tools.execute({ name: 'write', arguments: { file_path: 'a.txt', content: 'x' }, callId: 'call-7', signal: controller.signal, agent: { session: s.session } })
     expect(actors).toEqual([
       { callId: 'call-7', name: 'write', signal: controller.signal, agent: { session: s.session } },
       { callId: 'call-7', name: 'write', signal: controller.signal, agent: { session: s.session } },
@@ -170,7 +176,7 @@ describe('the actor', () => {
     s = await stack({ policy: true })
     const controller = new AbortController()
     controller.abort()
-    const result = await s.root.tools.execute({ name: 'write', arguments: { file_path: 'a.txt', content: 'x' }, signal: controller.signal })
+    const result = await s.ctx.tools.execute({ name: 'write', arguments: { file_path: 'a.txt', content: 'x' }, signal: controller.signal })
     expect(result.error?.code).toBe('ABORTED')
     expect(s.log.calls).toEqual([])
   })

@@ -89,7 +89,7 @@ it('pins what the model sees in each situation, and the calls it takes to recove
       await s.dispose()
     }
   }
-  await expect(out.join('\n').replace(/\/tmp\/dsh-tool-fs-\w+/g, '<tmp>')).toMatchFileSnapshot('./__transcripts__/situations.txt')
+  await expect(out.join('\n').replace(/\/tmp\/dsh-stack-\w+\/work/g, '<tmp>')).toMatchFileSnapshot('./__transcripts__/situations.txt')
 })
 
 it('never emits an observation from a stale refusal when the option is off (the seed chain)', async () => {
@@ -103,7 +103,7 @@ it('never emits an observation from a stale refusal when the option is off (the 
     expect(stale.content[0]!.text).toMatch(/; re-read the file, then retry$/)
     // Still stale: nothing was recorded, so the re-read stays necessary.
     expect((await s.call('edit', { file_path: 'a.txt', old_string: 'two', new_string: '2' })).error?.code).toBe('FS_STALE_VERSION')
-    expect((await s.bytes('a.txt')).toString()).toBe('two\n')
+    expect((await s.bytes('a.txt'))?.toString()).toBe('two\n')
   } finally {
     await s.dispose()
   }

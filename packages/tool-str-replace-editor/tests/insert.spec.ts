@@ -108,17 +108,16 @@ describe('insert without the policy (bare mode)', () => {
   it('inserts into an unviewed file with one stat and one read', async () => {
     await setup(false)
     await f.put('a.txt', 'one\n')
-    f.fs.stats = 0
-    f.fs.reads = 0
+    f.log.reset()
     await f.ok({ command: 'insert', path: 'a.txt', insert_line: 1, new_str: 'two' })
     expect((await f.bytes('a.txt'))?.toString()).toBe('one\ntwo\n')
-    expect([f.fs.stats, f.fs.reads]).toEqual([1, 1])
+    expect([f.log.count('stat'), f.log.count('readText')]).toEqual([1, 1])
   })
 
   it('guards its write with the version of its stat, so a change right after the stat survives', async () => {
     await setup(false)
     await f.put('a.txt', 'one\n')
-    f.fs.afterStat = () => writeFile(f.at('a.txt'), 'racer\n')
+    f.log.afterNextStat(() => writeFile(f.at('a.txt'), 'racer\n'))
     const result = await f.call({ command: 'insert', path: 'a.txt', insert_line: 0, new_str: 'x' })
     expect(result.error?.code).toBe('FS_STALE_VERSION')
     expect((await f.bytes('a.txt'))?.toString()).toBe('racer\n')
@@ -137,8 +136,8 @@ describe('insert with the policy', () => {
   it('takes no stat: the guard is the version the view recorded', async () => {
     await setup()
     await viewed('a.txt', 'one\n')
-    f.fs.stats = 0
+    f.log.reset()
     await f.ok({ command: 'insert', path: 'a.txt', insert_line: 1, new_str: 'two' })
-    expect(f.fs.stats).toBe(0)
+    expect(f.log.count('stat')).toBe(0)
   })
 })

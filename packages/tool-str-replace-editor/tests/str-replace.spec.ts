@@ -97,7 +97,7 @@ describe('str_replace with the policy', () => {
     })
     expect((await f.bytes('a.txt'))?.toString()).toBe('x\r\ndup\r\ny\r\nz\r\nw\r\nv\r\ndup\r\n')
     // The lines come with the provider's error: the file is not read again to find them.
-    expect(f.fs.reads).toBe(0)
+    expect(f.log.count('readText')).toBe(0)
   })
 
   it('shows the snippet where the edit landed in a file above the provider\'s diff bound', async () => {
@@ -112,7 +112,7 @@ describe('str_replace with the policy', () => {
       + ' 29998\tfiller line 29998\n 29999\tfiller line 29999\n 30000\tfiller line 30000\n 30001\tfiller line 30001\n 30002\tfresh\n'
       + ' 30003\tafter 1\n 30004\tafter 2\n 30005\tafter 3\n 30006\tafter 4\n'
       + 'Review the changes and make sure they are as expected. Edit the file again if necessary.')
-    expect(f.fs.reads).toBe(0)
+    expect(f.log.count('readText')).toBe(0)
   })
 
   it('fails stale on a file deleted after the view, as the first mutation after an unseen deletion must', async () => {
@@ -153,10 +153,10 @@ describe('str_replace without the policy (bare mode)', () => {
   it('edits a file nobody viewed, with zero stat calls', async () => {
     await setup(false)
     await f.put('a.txt', 'text\n')
-    f.fs.stats = 0
+    f.log.reset()
     await f.ok({ command: 'str_replace', path: 'a.txt', old_str: 'text', new_str: 'edited' })
     expect((await f.bytes('a.txt'))?.toString()).toBe('edited\n')
-    expect(f.fs.stats).toBe(0)
+    expect(f.log.count('stat')).toBe(0)
   })
 
   it('records a missing file as absent, then fails FS_NOT_FOUND with the create remedy', async () => {
@@ -174,8 +174,8 @@ describe('str_replace with the policy takes no stat', () => {
     await setup()
     await f.put('a.txt', 'text\n')
     await f.ok({ command: 'view', path: 'a.txt' })
-    f.fs.stats = 0
+    f.log.reset()
     await f.ok({ command: 'str_replace', path: 'a.txt', old_str: 'text', new_str: 'x' })
-    expect(f.fs.stats).toBe(0)
+    expect(f.log.count('stat')).toBe(0)
   })
 })

@@ -22,22 +22,22 @@ describe('view of a file', () => {
     expect(text).toBe(`Here's the result of running \`cat -n\` on ${f.at('a.txt')}:\n     1\tone\n     2\ttwo\n     3\tthree\n`)
     const info = await f.fs.stat(await f.fs.resolve(f.at('a.txt')))
     expect(observed).toEqual([[f.at('a.txt'), { kind: 'present', version: info!.version }]])
-    expect(f.fs.stats).toBe(2)
+    expect(f.log.count('stat')).toBe(2)
   })
 
   it('takes one stat and no whole-file read', async () => {
     await f.put('a.txt', 'x\n')
-    f.fs.stats = 0
+    f.log.reset()
     await f.ok({ command: 'view', path: 'a.txt' })
-    expect([f.fs.stats, f.fs.reads]).toEqual([1, 0])
+    expect([f.log.count('stat'), f.log.count('readText')]).toEqual([1, 0])
   })
 
   it('reads only as far as the window reaches in a large file', async () => {
     await f.put('big.txt', 'x'.repeat(99) + '\n'.repeat(1) + `${'y'.repeat(99)}\n`.repeat(100_000))
     await f.ok({ command: 'view', path: 'big.txt', view_range: [1, 3] })
     // 10 MB in 256 KiB chunks: the window is in the first one.
-    expect(f.fs.chunks).toBeLessThanOrEqual(2)
-    expect(f.fs.reads).toBe(0)
+    expect(f.log.chunks).toBeLessThanOrEqual(2)
+    expect(f.log.count('readText')).toBe(0)
   })
 
   it('shows a range deep in a large file, skipping the lines before it', async () => {
@@ -106,7 +106,7 @@ describe('view of a file', () => {
 
   it('records absent when the file vanishes between the stat and the read, so create recovers', async () => {
     await f.put('a.txt', 'x\n')
-    f.fs.afterStat = () => rm(f.at('a.txt'))
+    f.log.afterNextStat(() => rm(f.at('a.txt')))
     expect((await f.call({ command: 'view', path: 'a.txt' })).error?.code).toBe('FS_NOT_FOUND')
     expect(observed).toEqual([[f.at('a.txt'), { kind: 'absent' }]])
     await f.ok({ command: 'create', path: 'a.txt', file_text: 'again\n' })

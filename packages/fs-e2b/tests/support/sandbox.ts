@@ -7,9 +7,6 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll } from 'vitest'
-import * as policyModule from '@deepseek-ai/dsh-fs-policy'
-import * as toolFsModule from '@deepseek-ai/dsh-tool-fs'
-import * as toolsModule from '@deepseek-ai/dsh-tools'
 import E2BFileSystem, { type E2BFileSystemConfig } from '../../src'
 import { type PublishHookRelay, startPublishHookRelay } from './publish-hook'
 
@@ -48,34 +45,6 @@ export async function startProvider(url: string, config: Partial<E2BFileSystemCo
   const fiber = ctx.plugin(E2BFileSystem, { sandboxId: 'emulated', debug: true, sandboxUrl: url, ...config } as E2BFileSystemConfig)
   await fiber
   return { fs: ctx.get('fs') as E2BFileSystem, dispose: async () => void (await fiber.dispose()) }
-}
-
-export interface ToolStack {
-  call(name: string, args: unknown): Promise<unknown>
-  dispose(): Promise<void>
-}
-
-const plugin = <T>(module: { default?: T }) => (module.default ?? module) as T
-
-/** The default agent stack (tools, policy, the fs tools) over an `E2BFileSystem` whose cwd is `cwd`; one session. */
-export async function startToolStack(url: string, cwd: string): Promise<ToolStack> {
-  const ctx = new Context()
-  const fibers: { dispose(): unknown }[] = []
-  const load = async (fiber: ReturnType<Context['plugin']>) => {
-    await fiber
-    fibers.unshift(fiber)
-  }
-  await load(ctx.plugin(E2BFileSystem, { sandboxId: 'emulated', debug: true, sandboxUrl: url, cwd }))
-  await load(ctx.plugin(plugin(toolsModule)))
-  await load(ctx.plugin(plugin(policyModule)))
-  await load(ctx.plugin(plugin(toolFsModule)))
-  const session = {}
-  return {
-    call: (name, args) => ctx.tools.execute({ name, arguments: args, agent: { session } }),
-    async dispose() {
-      for (const fiber of fibers) await fiber.dispose()
-    },
-  }
 }
 
 /** The outside world of the conformance suite: node:fs straight on the emulator's host directory. */
