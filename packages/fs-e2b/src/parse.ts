@@ -1,13 +1,31 @@
-import { FsError, type FsEntryType, type FsInfo, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsEntryType, type FsInfo, type FsSpecialKind, type FsVersion } from '@deepseek-ai/dsh-fs'
 
 /** A stat line of the scripts, read back: the version is the line's third field, kept verbatim. */
 export function parseStatLine(line: string, path: string): FsInfo {
   const match = /^([0-9a-f]+) (\d+) (\d+:\d+:\d+:\d+\.\d+:\d+\.\d+)$/.exec(line.trim())
   if (!match) throw new FsError('FS_IO_ERROR', `unexpected stat output for ${path}: ${JSON.stringify(line.slice(0, 200))}`, { path })
-  const type = typeOfMode(Number.parseInt(match[1]!, 16))
+  const mode = Number.parseInt(match[1]!, 16)
+  const type = typeOfMode(mode)
   const info: FsInfo = { type, version: match[3] as FsVersion }
   if (type === 'file') info.size = Number(match[2])
+  const special = type === 'other' ? specialOfMode(mode) : undefined
+  if (special !== undefined) info.special = special
   return info
+}
+
+/**
+ * What an `other` entry is, from the file-type bits `stat -L %f` prints (the same bits the local
+ * provider reads): the scripts follow links, so a symlink never reaches here; a dangling one is the
+ * scripts' `DANGLING` status instead.
+ */
+function specialOfMode(mode: number): FsSpecialKind | undefined {
+  switch (mode & 0o170000) {
+    case 0o010000: return 'fifo'
+    case 0o140000: return 'socket'
+    case 0o020000:
+    case 0o060000: return 'device'
+    default: return undefined
+  }
 }
 
 function typeOfMode(mode: number): FsEntryType {
