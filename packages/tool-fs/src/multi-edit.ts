@@ -1,11 +1,11 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { editIndexOf, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { changedRegions, renderMultiEdit } from './multi-edit-render'
 import { resolveTarget } from './paths'
-import { renderFailure } from './render'
+import { refusal } from './refusals'
 
 export const multiEditInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -38,8 +38,9 @@ export function multiEditTool(ctx: Context, config: Config) {
             + 'remove it or change its new_string. Nothing was written.')
         }
       }
+      let target: FsTarget | undefined
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        target = await resolveTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editTextMany(
           target,
@@ -56,9 +57,15 @@ export function multiEditTool(ctx: Context, config: Config) {
           maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
-        // The provider's message names the failed step (`edits[i]: …`); nothing was written.
-        if (FsError.is(error)) return renderFailure('edit', error)
-        throw error
+        // Refused as `edit` is (a directory is named, a failed step shows its closest text); the
+        // text names the failed step (`edits[i]: …`). Nothing was written.
+        if (!FsError.is(error)) throw error
+        const index = editIndexOf(error)
+        const failed = index === undefined ? undefined : input.edits[index]
+        const result = await refusal(ctx, config, error, { tool: 'edit', target, exec, ...(failed === undefined ? {} : { oldString: failed.old_string }) })
+        const part = result.content[0]
+        if (index !== undefined && part !== undefined && !part.text.startsWith('edits[')) part.text = `edits[${index}]: ${part.text}`
+        return result
       }
     },
   })
