@@ -54,6 +54,14 @@ function transcript(title: string, side: Side, followed: Followed, root: string)
   return out.join('\n')
 }
 
+it('docs/situations.md gives each situation, per family, the fewest calls the test holds', async () => {
+  const doc = await readFile(new URL('../../../docs/situations.md', import.meta.url), 'utf8')
+  const rows = new Map([...doc.matchAll(/^\| `([\w-]+)` \|[^|]*\| ([^|]+) \| ([^|]+) \|/gm)].map((row) => [row[1]!, [row[2]!.trim(), row[3]!.trim()]]))
+  const cell = (side: Side | undefined) => side === undefined ? '—' : side.cannot !== undefined ? '**cannot**' : `${side.fewest}${side.ends === 'stopped' ? ' (stops)' : ''}`
+  expect(SITUATIONS).toHaveLength(41)
+  expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(SITUATIONS.map((situation) => [situation.id, [cell(situation.fs), cell(situation.editor)]])))
+})
+
 describe.each(FAMILIES)('the literal follower on the %s family', (family) => {
   const rows = SITUATIONS.filter((situation) => situation[family] !== undefined)
 

@@ -1,11 +1,11 @@
-import { editIndexOf, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { changedRegions, renderMultiEdit } from './multi-edit-render'
 import { resolveTarget } from './paths'
-import { refusal } from './refusals'
+import { multiEditRefusal } from './multi-edit-refusal'
 
 export const multiEditInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -57,15 +57,8 @@ export function multiEditTool(ctx: Context, config: Config) {
           maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
-        // Refused as `edit` is (a directory is named, a failed step shows its closest text); the
-        // text names the failed step (`edits[i]: …`). Nothing was written.
         if (!FsError.is(error)) throw error
-        const index = editIndexOf(error)
-        const failed = index === undefined ? undefined : input.edits[index]
-        const result = await refusal(ctx, config, error, { tool: 'edit', target, exec, ...(failed === undefined ? {} : { oldString: failed.old_string }) })
-        const part = result.content[0]
-        if (index !== undefined && part !== undefined && !part.text.startsWith('edits[')) part.text = `edits[${index}]: ${part.text}`
-        return result
+        return multiEditRefusal(ctx, config, error, input.edits, target, exec)
       }
     },
   })
