@@ -14,7 +14,7 @@ describe('parsing script output', () => {
 
   it('names what an other entry is from its file-type bits: FIFO, socket, character or block device', () => {
     const kind = (mode: string) => parseStatLine(`${mode} 0 1:2:0:3.000000000:4.000000000`, 'x').special
-    expect([kind('11a4'), kind('c1ed'), kind('21b6'), kind('61b0')]).toEqual(['fifo', 'socket', 'device', 'device'])
+    expect([kind('11a4'), kind('c1ed'), kind('21b6'), kind('61b0'), kind('a1ff')]).toEqual(['fifo', 'socket', 'device', 'device', 'broken-symlink'])
     expect(parseStatLine(FILE, 'f')).not.toHaveProperty('special')
     expect(parseStatLine(DIR, 'd')).not.toHaveProperty('special')
   })

@@ -14,12 +14,13 @@ export function parseStatLine(line: string, path: string): FsInfo {
 }
 
 /**
- * What an `other` entry is, from the file-type bits `stat -L %f` prints (the same bits the local
- * provider reads): the scripts follow links, so a symlink never reaches here; a dangling one is the
- * scripts' `DANGLING` status instead.
+ * What an `other` entry is, from the file-type bits `stat %f` prints (the same bits the local
+ * provider reads). The scripts follow links (`stat -L`), so a symlink's own mode is printed only for
+ * a link to nothing, with the `DANGLING` status.
  */
 function specialOfMode(mode: number): FsSpecialKind | undefined {
   switch (mode & 0o170000) {
+    case 0o120000: return 'broken-symlink'
     case 0o010000: return 'fifo'
     case 0o140000: return 'socket'
     case 0o020000:
@@ -33,6 +34,12 @@ function typeOfMode(mode: number): FsEntryType {
   if (format === 0o100000) return 'file'
   if (format === 0o040000) return 'directory'
   return 'other'
+}
+
+/** The info of a dangling link from the stat line `DANGLING` printed, or undefined when it printed none (the link went away). */
+export function danglingInfo(output: string, path: string): FsInfo | undefined {
+  const line = output.trim()
+  return line === '' ? undefined : parseStatLine(line, path)
 }
 
 /** What `READ` printed: the stat line before and after the bytes, and the bytes themselves. */

@@ -3,6 +3,7 @@ import * as toolFsModule from '@deepseek-ai/dsh-tool-fs'
 import * as toolsModule from '@deepseek-ai/dsh-tools'
 import { Context } from 'cordis'
 import { execFileSync } from 'node:child_process'
+import { readdir, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import E2BFileSystem from '../src'
@@ -81,5 +82,17 @@ describe('special files in an E2B sandbox', () => {
     await call('write', { file_path: 'a.txt', content: 'x\n' })
     expect(await fs.stat(await fs.resolve('a.txt'))).not.toHaveProperty('special')
     expect(await fs.stat(await fs.resolve('.'))).not.toHaveProperty('special')
+  })
+
+  it('reports a dangling symlink as broken-symlink, and the tools call it a broken symbolic link that nothing is created through', async () => {
+    await symlink('gone.txt', join(dir, 'link.txt'))
+    expect(await special('link.txt')).toBe('broken-symlink')
+    const read = await call('read', { file_path: 'link.txt' })
+    expect(read.code).toBe('FS_NOT_REGULAR_FILE')
+    expect(read.text).toContain('is a broken symbolic link (its target does not exist), not a regular file')
+    const write = await call('write', { file_path: 'link.txt', content: 'x\n' })
+    expect(write.code).toBe('FS_NOT_REGULAR_FILE')
+    expect(write.text).toContain('nothing is created through a broken link')
+    expect((await readdir(dir)).sort()).toEqual(['link.txt'])
   })
 })
