@@ -27,7 +27,7 @@ describe('docs/tools.md', () => {
 
 describe('the docs and READMEs', () => {
   it('link only to files that exist', async () => {
-    const pages = ['README.md', 'docs/filesystem.md', 'docs/providers.md', 'docs/tools.md', 'docs/configuration.md', 'docs/cli.md',
+    const pages = ['README.md', 'docs/filesystem.md', 'docs/providers.md', 'docs/tools.md', 'docs/situations.md', 'docs/configuration.md', 'docs/cli.md',
       ...['fs', 'fs-local', 'fs-e2b', 'fs-policy', 'tools', 'tool-fs', 'tool-str-replace-editor', 'tool-text', 'mcp', 'cli'].map((dir) => `packages/${dir}/README.md`)]
     for (const page of pages) {
       for (const [, target] of (await read(page)).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
@@ -39,7 +39,7 @@ describe('the docs and READMEs', () => {
 
   it('are all reachable from the README', async () => {
     const readme = await read('README.md')
-    for (const doc of ['filesystem', 'providers', 'tools', 'configuration', 'cli', 'benchmarks', 'reliability']) {
+    for (const doc of ['filesystem', 'providers', 'tools', 'situations', 'configuration', 'cli', 'benchmarks', 'reliability']) {
       expect(readme, doc).toContain(`(docs/${doc}.md)`)
     }
   })

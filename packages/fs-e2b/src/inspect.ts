@@ -2,7 +2,7 @@ import { FsError, type FsInspection, type FsInspectOptions, type FsTargetKey, th
 import type { Sandbox } from 'e2b'
 import { statusError, toFsError } from './errors'
 import type { Identities } from './identities'
-import { parseIdentity, parseRead, parseStatLine } from './parse'
+import { danglingInfo, parseIdentity, parseRead, parseStatLine } from './parse'
 import { INSPECT } from './scripts'
 import { runControl } from './shell'
 import { statusOf } from './status'
@@ -35,8 +35,12 @@ export async function inspectAt(
     identities.learn(path, identity)
     const target = { targetKey: identity.key as FsTargetKey, displayPath: path }
     const status = statusOf(result.exitCode)
-    // What `stat` reports as nothing there: missing, under a file, or a link to nothing.
-    if (status === 'ABSENT' || status === 'NOT_DIRECTORY' || status === 'DANGLING') return { target, info: undefined }
+    // What `stat` reports: a link to nothing as a broken link, missing or under a file as nothing there.
+    if (status === 'DANGLING') {
+      const info = danglingInfo(rest, path)
+      return info === undefined ? { target, info: undefined } : { target, info }
+    }
+    if (status === 'ABSENT' || status === 'NOT_DIRECTORY') return { target, info: undefined }
     if (result.exitCode !== 0) throw statusError(result, path)
     const lines = rest.split('\n')
     if (lines.length < 3) return { target, info: parseStatLine(lines[0]!, path) }

@@ -12,6 +12,13 @@ describe('parsing script output', () => {
     expect(parseStatLine('11a4 0 1:2:0:3.000000000:4.000000000', 'p').type).toBe('other')
   })
 
+  it('names what an other entry is from its file-type bits: FIFO, socket, character or block device', () => {
+    const kind = (mode: string) => parseStatLine(`${mode} 0 1:2:0:3.000000000:4.000000000`, 'x').special
+    expect([kind('11a4'), kind('c1ed'), kind('21b6'), kind('61b0'), kind('a1ff')]).toEqual(['fifo', 'socket', 'device', 'device', 'broken-symlink'])
+    expect(parseStatLine(FILE, 'f')).not.toHaveProperty('special')
+    expect(parseStatLine(DIR, 'd')).not.toHaveProperty('special')
+  })
+
   it('rejects a malformed stat line with FS_IO_ERROR', () => {
     for (const line of ['', 'garbage', '81a4 5 1:2:3']) {
       const error = (() => { try { parseStatLine(line, 'x') } catch (e) { return e } })()

@@ -1,13 +1,32 @@
-import { FsError, type FsEntryType, type FsInfo, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsEntryType, type FsInfo, type FsSpecialKind, type FsVersion } from '@deepseek-ai/dsh-fs'
 
 /** A stat line of the scripts, read back: the version is the line's third field, kept verbatim. */
 export function parseStatLine(line: string, path: string): FsInfo {
   const match = /^([0-9a-f]+) (\d+) (\d+:\d+:\d+:\d+\.\d+:\d+\.\d+)$/.exec(line.trim())
   if (!match) throw new FsError('FS_IO_ERROR', `unexpected stat output for ${path}: ${JSON.stringify(line.slice(0, 200))}`, { path })
-  const type = typeOfMode(Number.parseInt(match[1]!, 16))
+  const mode = Number.parseInt(match[1]!, 16)
+  const type = typeOfMode(mode)
   const info: FsInfo = { type, version: match[3] as FsVersion }
   if (type === 'file') info.size = Number(match[2])
+  const special = type === 'other' ? specialOfMode(mode) : undefined
+  if (special !== undefined) info.special = special
   return info
+}
+
+/**
+ * What an `other` entry is, from the file-type bits `stat %f` prints (the same bits the local
+ * provider reads). The scripts follow links (`stat -L`), so a symlink's own mode is printed only for
+ * a link to nothing, with the `DANGLING` status.
+ */
+function specialOfMode(mode: number): FsSpecialKind | undefined {
+  switch (mode & 0o170000) {
+    case 0o120000: return 'broken-symlink'
+    case 0o010000: return 'fifo'
+    case 0o140000: return 'socket'
+    case 0o020000:
+    case 0o060000: return 'device'
+    default: return undefined
+  }
 }
 
 function typeOfMode(mode: number): FsEntryType {
@@ -15,6 +34,12 @@ function typeOfMode(mode: number): FsEntryType {
   if (format === 0o100000) return 'file'
   if (format === 0o040000) return 'directory'
   return 'other'
+}
+
+/** The info of a dangling link from the stat line `DANGLING` printed, or undefined when it printed none (the link went away). */
+export function danglingInfo(output: string, path: string): FsInfo | undefined {
+  const line = output.trim()
+  return line === '' ? undefined : parseStatLine(line, path)
 }
 
 /** What `READ` printed: the stat line before and after the bytes, and the bytes themselves. */

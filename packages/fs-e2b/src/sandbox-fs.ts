@@ -9,7 +9,7 @@ import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
 import { type Identities, identitiesOf } from './identities'
 import { inspectAt } from './inspect'
-import { parseIdentity, parseList, parseRead, parseStatLine } from './parse'
+import { danglingInfo, parseIdentity, parseList, parseRead, parseStatLine } from './parse'
 import { INLINE_COMMAND_MAX, pathMoved, uploadAndPublish } from './publish'
 import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
@@ -95,8 +95,9 @@ export class SandboxFs {
     const result = await this.#run(STAT, [target.targetKey], path, signal)
     if (result.exitCode === 0) return parseStatLine(result.output, path)
     const status = statusOf(result.exitCode)
-    // Nothing a stat can follow is there: missing, under a file, or a link to nothing.
-    if (status === 'ABSENT' || status === 'NOT_DIRECTORY' || status === 'DANGLING') return undefined
+    // A link to nothing is reported as what it is (as the local provider does); nothing at all is undefined.
+    if (status === 'DANGLING') return danglingInfo(result.output, path)
+    if (status === 'ABSENT' || status === 'NOT_DIRECTORY') return undefined
     throw statusError(result, path)
   }
 

@@ -24,10 +24,10 @@ kind_of() {
   local m=$(( 16#\${1%% *} & 0xF000 ))
   if (( m == 0x8000 )); then kind=file; elif (( m == 0x4000 )); then kind=dir; else kind=other; fi
 }
-# stat failed: say whether the path is a dangling link, sits under a file, behind a closed
-# directory, or simply does not exist.
+# stat failed: say whether the path is a dangling link (printing the link's own stat line, whose
+# mode says symlink), sits under a file, behind a closed directory, or simply does not exist.
 why_missing() {
-  [ -L "$1" ] && exit $DANGLING
+  [ -L "$1" ] && { stat -c '%f %s %d:%i:%s:%.9Y:%.9Z' -- "$1" 2>/dev/null; exit $DANGLING; }
   local p=$1
   while p=\${p%/*}; [ -n "$p" ]; do
     if [ -e "$p" ]; then

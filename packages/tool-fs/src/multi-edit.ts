@@ -1,11 +1,11 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { changedRegions, renderMultiEdit } from './multi-edit-render'
 import { resolveTarget } from './paths'
-import { renderFailure } from './render'
+import { multiEditRefusal } from './multi-edit-refusal'
 
 export const multiEditInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -38,8 +38,9 @@ export function multiEditTool(ctx: Context, config: Config) {
             + 'remove it or change its new_string. Nothing was written.')
         }
       }
+      let target: FsTarget | undefined
       try {
-        const target = await resolveTarget(ctx, input.file_path, exec)
+        target = await resolveTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editTextMany(
           target,
@@ -56,9 +57,8 @@ export function multiEditTool(ctx: Context, config: Config) {
           maxLineLength: config.readMaxLineLength,
         })
       } catch (error) {
-        // The provider's message names the failed step (`edits[i]: …`); nothing was written.
-        if (FsError.is(error)) return renderFailure('edit', error)
-        throw error
+        if (!FsError.is(error)) throw error
+        return multiEditRefusal(ctx, config, error, input.edits, target, exec)
       }
     },
   })

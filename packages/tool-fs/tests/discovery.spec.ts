@@ -150,7 +150,7 @@ describe('multi_edit', () => {
     await s.call('read', { file_path: 'm.ts' })
     const missing = await s.call('multi_edit', { file_path: 'm.ts', edits: [{ old_string: 'two', new_string: '2' }, { old_string: 'three', new_string: '3' }] })
     expect(missing.error?.code).toBe('FS_EDIT_NOT_FOUND')
-    expect(missing.content[0]!.text).toMatch(/^edits\[1\]: old_string was not found/)
+    expect(missing.content[0]!.text).toMatch(/^edits\[1\] \(after edits\[0\.\.0\]\): old_string was not found/)
     const ambiguous = await s.call('multi_edit', { file_path: 'm.ts', edits: [{ old_string: 'one', new_string: '1' }] })
     expect(ambiguous.error?.code).toBe('FS_AMBIGUOUS_EDIT')
     const same = await s.call('multi_edit', { file_path: 'm.ts', edits: [{ old_string: 'two', new_string: '2' }, { old_string: 'one', new_string: 'one' }] })

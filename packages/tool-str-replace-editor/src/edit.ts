@@ -22,7 +22,11 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
   try {
     ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { kind: 'createIfAbsent' }, exec.signal))
   } catch (error) {
-    if (FsError.is(error, 'FS_NOT_OBSERVED')) throw withText(error, render.alreadyExists(target.displayPath))
+    if (FsError.is(error, 'FS_NOT_OBSERVED')) {
+      // Something is there: a file that `view` cannot show is named as such, not sent to `view`.
+      const named = await notAFile(editor, error, target, exec)
+      throw named === error ? withText(error, render.alreadyExists(target.displayPath)) : named
+    }
     if (FsError.is(error, 'FS_NOT_REGULAR_FILE') || FsError.is(error, 'FS_OUTSIDE_ROOT')) throw await notAFile(editor, error, target, exec)
     throw error
   }

@@ -6,13 +6,18 @@ import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from 
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
 
-/** Numbered lines, then a note naming the lines shown cut (as `read` flags them). */
-function numbered(lines: WindowLine[], maxLineLength: number): string {
+/**
+ * Numbered lines, then a note naming the lines shown cut (as `read` flags them) and the view that
+ * shows the first of them whole: a one-line `view_range` shows its line up to the byte budget.
+ * `whole` is false when this already is that view.
+ */
+function numbered(lines: WindowLine[], maxLineLength: number, whole = true): string {
   const body = lines.map(numberLine).join('\n')
   const cut = lines.filter((line) => line.cut).map((line) => line.number)
   if (cut.length === 0) return body
   const which = cut.length === 1 ? `Line ${cut[0]} is` : `Lines ${cut.slice(0, 10).join(', ')}${cut.length > 10 ? ', …' : ''} are`
-  return `${body}\n[${which} cut: a line is shown up to ${maxLineLength} characters.]`
+  const next = whole ? ` To see all of line ${cut[0]}, view again with view_range [${cut[0]}, ${cut[0]}].` : ''
+  return `${body}\n[${which} cut: a line is shown up to ${maxLineLength} characters.${next}]`
 }
 
 /** Why a window stopped early, and the exact call that shows the rest. */
@@ -24,7 +29,8 @@ function continuation(window: TextWindow, end: number | undefined, limits: Windo
 
 export const render = {
   viewFile(path: string, window: TextWindow, end: number | undefined, limits: WindowLimits): string {
-    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
+    const single = window.lines.length === 1 && end === window.lines[0]!.number
+    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength, !single)
     return `Here's the result of running \`cat -n\` on ${path}:\n${body}${continuation(window, end, limits)}\n`
   },
 

@@ -22,7 +22,7 @@ export type Input = z.output<typeof InputSchema>
 
 export const Config = z.object({
   viewLimit: z.number().int().positive().default(2000).describe('Most lines one `view` shows.'),
-  viewMaxLineLength: z.number().int().positive().default(2000).describe('Characters shown of one line; the rest is marked as cut.'),
+  viewMaxLineLength: z.number().int().positive().default(2000).describe('Characters shown of one line; the rest is marked as cut. A one-line view_range shows its line up to viewMaxBytes.'),
   viewMaxBytes: z.number().int().positive().default(50 * 1024).describe('Most UTF-8 bytes of numbered text one `view` shows.'),
   listLimit: z.number().int().positive().default(1000).describe('Most entries a directory `view` lists.'),
   undoDepth: z.number().int().nonnegative().default(10).describe('Edits per file that `undo_edit` can revert.'),

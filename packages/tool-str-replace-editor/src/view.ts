@@ -30,13 +30,16 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
 
   const start = range?.[0] ?? 1
   const end = range === undefined || range[1] === -1 ? undefined : range[1]
+  // One line asked for by its number: shown whole up to the byte budget, so a line cut in a wider
+  // view can be seen to its end (the canonical arguments have no column).
+  const limits = end === start ? { ...editor.window, maxLineLength: Math.max(editor.window.maxLineLength, editor.window.maxBytes) } : editor.window
   let window: TextWindow
   try {
     // The lines before the range are skipped as bytes, never decoded (as `read` does).
     let lines = indexes.get(editor)
     if (lines === undefined) indexes.set(editor, lines = new LineIndex())
     const source = await skipLinesIndexed(lines, { fs: editor.ctx.fs, target, version: info.version, signal: exec.signal }, start)
-    window = await rangeWindow(source.chunks, start, end, editor.window, source.firstLine)
+    window = await rangeWindow(source.chunks, start, end, limits, source.firstLine)
   } catch (error) {
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
     if (FsError.is(error, 'FS_NOT_FOUND')) throw editor.absent(target, exec)
@@ -51,7 +54,7 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
     if (end !== undefined && end > window.totalLines) throw invalid(render.viewRangeEndPastFile(range, window.totalLines))
   }
   editor.observe(target, { kind: 'present', version: info.version }, exec)
-  return render.viewFile(target.displayPath, window, end, editor.window)
+  return render.viewFile(target.displayPath, window, end, limits)
 }
 
 /** The checks that need no I/O, in the order models know them. */

@@ -58,3 +58,13 @@ describe('create after a view', () => {
     expect((await f.bytes('a.txt'))?.toString()).toBe('seen')
   })
 })
+
+it('names a file that view cannot show when create meets it, instead of sending the model to view it', async () => {
+  f = await editorFixture({ rooted: true })
+  await f.put('latin1.txt', Uint8Array.of(0x63, 0x61, 0x66, 0xe9, 0x0a))
+  const result = await f.call({ command: 'create', path: 'latin1.txt', file_text: 'café\n' })
+  expect(result.error?.code).toBe('FS_NOT_REGULAR_FILE')
+  expect(textOf(result)).toMatch(/is not UTF-8 text; a file that the `view` command cannot show is never replaced: pass another path\.$/)
+  expect(textOf(result)).not.toContain('View the file')
+  expect(await f.bytes('latin1.txt')).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))
+})

@@ -91,7 +91,21 @@ describe('view of a file', () => {
     try {
       await small.put('a.txt', 'short\n0123456789\n')
       const text = await small.ok({ command: 'view', path: 'a.txt' })
-      expect(text).toContain('     2\t01234\n[Line 2 is cut: a line is shown up to 5 characters.]')
+      expect(text).toContain('     2\t01234\n[Line 2 is cut: a line is shown up to 5 characters. To see all of line 2, view again with view_range [2, 2].]')
+    } finally {
+      await small.dispose()
+    }
+  })
+
+  it('shows a line whole when the view_range is that one line, up to the byte budget', async () => {
+    const small = await editorFixture({ config: { viewMaxLineLength: 5, viewMaxBytes: 20 } })
+    try {
+      await small.put('a.txt', 'short\n0123456789\n0123456789abcdefghij\n')
+      expect(await small.ok({ command: 'view', path: 'a.txt', view_range: [2, 2] })).toContain('     2\t0123456789\n')
+      // Longer than the byte budget: cut there, and no hint that would send the model back to this same view.
+      const cut = await small.ok({ command: 'view', path: 'a.txt', view_range: [3, 3] })
+      expect(cut).toContain('     3\t0123456789ab\n[Line 3 is cut: a line is shown up to 20 characters.]')
+      expect(cut).not.toContain('view again')
     } finally {
       await small.dispose()
     }
