@@ -1,47 +1,30 @@
-import * as policyModule from '@deepseek-ai/dsh-fs-policy'
-import * as toolFsModule from '@deepseek-ai/dsh-tool-fs'
-import * as toolsModule from '@deepseek-ai/dsh-tools'
-import { Context } from 'cordis'
+import type { FileSystem } from '@deepseek-ai/dsh-fs'
+import { type Stack, stack } from '@deepseek-ai/dsh-test-kit'
 import { execFileSync } from 'node:child_process'
 import { readdir, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import E2BFileSystem from '../src'
-import { freshDir, useEmulatedSandbox } from './support/sandbox'
+import { useEmulatedSandbox } from './support/sandbox'
 
 // What an `other` entry is, told by the E2B provider from the mode bits the sandbox's stat prints,
 // through the real e2b SDK against the envd emulator; the tools then name it as the local ones do.
-const plugin = <T>(module: { default?: T }) => (module.default ?? module) as T
 const sandbox = useEmulatedSandbox()
 const isRoot = process.getuid?.() === 0
-let root: Context
+let s: Stack
 let dir: string
-let fs: E2BFileSystem
-let fibers: { dispose(): unknown }[] = []
-
-async function load(...args: Parameters<Context['plugin']>): Promise<void> {
-  const fiber = root.plugin(...args)
-  await fiber
-  fibers.unshift(fiber)
-}
+let fs: FileSystem
 
 beforeEach(async () => {
-  dir = await freshDir(sandbox.root)
-  root = new Context()
-  fibers = []
-  await load(E2BFileSystem, { sandboxId: 'emulated', debug: true, sandboxUrl: sandbox.emulator.url, cwd: dir })
-  await load(plugin(toolsModule))
-  await load(plugin(policyModule))
-  await load(plugin(toolFsModule))
-  fs = root.fs as E2BFileSystem
+  s = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+  dir = s.dir
+  fs = s.fs
 })
 afterEach(async () => {
-  for (const fiber of fibers) await fiber.dispose()
+  await s.dispose()
 })
 
-const session = {}
 const call = async (name: string, args: unknown) => {
-  const result = await root.tools.execute({ name, arguments: args, agent: { session } })
+  const result = await s.call(name, args)
   return { code: result.error?.code, text: result.content.map((part) => part.text).join('') }
 }
 const special = async (name: string) => (await fs.stat(await fs.resolve(name)))?.special

@@ -28,7 +28,7 @@ it('shows a failed step its closest text as it reads after the earlier steps, an
     const text = result.content[0]!.text
     expect(text).toMatch(/^edits\[1\] \(line numbers as the text reads after edits\[0\.\.0\]\): old_string was not found/)
     expect(text).toContain('The closest text is line 3:\n     3\tb = 2')
-    expect((await s.bytes('a.py')).toString()).toBe('a = 1\nb = 2\n')
+    expect((await s.bytes('a.py'))?.toString()).toBe('a = 1\nb = 2\n')
   } finally {
     await s.dispose()
   }
