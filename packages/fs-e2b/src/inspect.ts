@@ -1,4 +1,5 @@
-import { FsError, type FsInspection, type FsInspectOptions, type FsTargetKey, throwIfAborted } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsInspection, type FsInspectOptions, type FsTargetKey } from '@deepseek-ai/dsh-fs'
+import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { statusError, toFsError } from './errors'
 import type { Identities } from './identities'

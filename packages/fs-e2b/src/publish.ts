@@ -1,4 +1,5 @@
-import { FsError, type FsInfo, throwIfAborted } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsInfo } from '@deepseek-ai/dsh-fs'
+import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { randomBytes } from 'node:crypto'
 import { posix } from 'node:path'

@@ -1,9 +1,11 @@
 import {
-  checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock,
-  type MemoryBudget, planEdit, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
-  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions,
-  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  FsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
+  type FsInspectOptions, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
+import {
+  checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeText, EDIT_COST_PER_BYTE, editLines, KeyedLock, type MemoryBudget,
+  planEdit, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+} from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
@@ -104,10 +106,6 @@ export class SandboxFs {
     const path = target.displayPath
     throwIfAborted(signal, path)
     return this.#decode(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path, signal)
-  }
-
-  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
   }
 
   /** The raw bytes, downloaded in the SDK's chunks. */

@@ -1,7 +1,7 @@
 import {
-  collectWalk, FsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions,
-  type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
+  FsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
+import { collectWalk, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'

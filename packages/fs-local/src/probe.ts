@@ -1,4 +1,5 @@
-import { FsError, type FsInfo, type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsInfo } from '@deepseek-ai/dsh-fs'
+import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
 import { lstat, stat } from 'node:fs/promises'
 import { errnoCode } from './errors'

@@ -1,4 +1,5 @@
-import { type FsObservation, type FsTarget, type FsTargetKey, type FsVersion, FsError, MemoryFileSystem } from '@deepseek-ai/dsh-fs'
+import { type FsObservation, type FsTarget, type FsTargetKey, type FsVersion, FsError } from '@deepseek-ai/dsh-fs'
+import { MemoryFileSystem } from '@deepseek-ai/dsh-fs/memory'
 import { Context } from 'cordis'
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as mod from '../src/index'
