@@ -30,7 +30,7 @@ describe('MemoryBudget', () => {
     const budget = new MemoryBudget(100)
     await expect(budget.reserve(101, 'editing', '/big.txt')).rejects.toMatchObject({
       code: 'FS_TOO_LARGE',
-      message: expect.stringMatching(/^\/big.txt: editing needs about 1 MiB of memory at once, more than this process's budget of 1 MiB; .*memoryBudgetBytes$/),
+      message: expect.stringMatching(/^\/big.txt needs about 1 MiB of memory for editing at once, more than this process's budget of 1 MiB; .*memoryBudgetBytes$/),
     })
     expect(budget.inUse).toBe(0)
   })

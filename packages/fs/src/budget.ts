@@ -59,7 +59,7 @@ export class MemoryBudget {
     if (bytes > this.capacity) {
       throw fsError('FS_TOO_LARGE', {
         path,
-        reason: `${what} needs about ${mib(bytes)} of memory at once, more than this process's budget of ${mib(this.capacity)}; `
+        reason: `needs about ${mib(bytes)} of memory for ${what} at once, more than this process's budget of ${mib(this.capacity)}; `
           + 'nothing was changed. Work on a smaller file, or raise the provider\'s memoryBudgetBytes',
       })
     }

@@ -50,7 +50,7 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   const oldString = normalizeLineEndings(edit.oldString)
   const newString = normalizeLineEndings(edit.newString)
   if (oldString.length === 0) {
-    throw fsError('FS_EDIT_NOT_FOUND', { path, reason: 'old_string is empty; it must quote text that exists' })
+    throw fsError('FS_EDIT_NOT_FOUND', { path, reason: 'is empty; it must quote text that exists' })
   }
   const normalized = normalizeLineEndings(text)
   const matches: number[] = []
@@ -114,7 +114,7 @@ function checkResultSize(
   if (size <= maxBytes) return
   throw fsError('FS_TOO_LARGE', {
     path,
-    reason: `this edit would make it ${formatSize(size)} (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
+    reason: `would become ${formatSize(size)} with this edit (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
       + `above the ${formatSize(maxBytes)} limit for a text file; nothing was changed. Replace fewer occurrences or use a shorter new_string`,
   })
 }

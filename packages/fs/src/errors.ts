@@ -64,7 +64,11 @@ export class FsError extends Error {
  * code around it, so each phrase ("not a regular file", "has changed since it was read") exists once.
  */
 export interface FsErrorDetails extends FsErrorOptions {
-  /** The one fact the code does not say: why a file is not text, what failed on the backend. */
+  /**
+   * What is said of the path instead of the code's own phrase ("is read-only; nothing was
+   * written", "kept changing while it was read"). For `FS_NOT_TEXT` and `FS_INVALID_PATH` it says
+   * why, after the code's phrase; for `FS_ABORTED`, what was being waited for ("while waiting for memory").
+   */
   reason?: string
   /** `FS_NOT_REGULAR_FILE`: what is there instead ("a directory", see `describeEntry`). */
   entry?: string
@@ -80,18 +84,18 @@ const tail = (reason: string | undefined, separator = ': ') => (reason === undef
 
 /** One message per code. `s` is the path, or "the file" where none was given. */
 const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string } = {
-  FS_NOT_FOUND: (s, d) => `${s} does not exist${tail(d.reason)}`,
-  FS_NOT_DIRECTORY: (s, d) => (d.parent === undefined ? `${s} is not a directory${tail(d.reason)}` : `${s} cannot be created: ${d.parent} is not a directory`),
-  FS_NOT_REGULAR_FILE: (s, d) => (d.entry === undefined ? `${s} is not a regular file` : `${s} is ${d.entry}, not a regular file`),
+  FS_NOT_FOUND: (s, d) => `${s} ${d.reason ?? 'does not exist'}`,
+  FS_NOT_DIRECTORY: (s, d) => (d.parent === undefined ? `${s} ${d.reason ?? 'is not a directory'}` : `${s} cannot be created: ${d.parent} is not a directory`),
+  FS_NOT_REGULAR_FILE: (s, d) => `${s} ${d.entry === undefined ? 'is not a regular file' : `is ${d.entry}, not a regular file`}`,
   FS_NOT_TEXT: (s, d) => `${s} is not UTF-8 text${tail(d.reason)}`,
-  FS_TOO_LARGE: (s, d) => (d.reason === undefined ? `${s} is too large` : `${s}: ${d.reason}`),
+  FS_TOO_LARGE: (s, d) => `${s} ${d.reason ?? 'is too large'}`,
   FS_PERMISSION_DENIED: (s, d) => `${s} ${d.reason ?? 'is not accessible'}`,
-  FS_OUTSIDE_ROOT: (s, d) => `${s} is outside the root${d.root === undefined ? '' : ` ${d.root}`}; only paths inside it can be used`,
+  FS_OUTSIDE_ROOT: (s, d) => `${s} is outside the root${tail(d.root, ' ')}; only paths inside it can be used`,
   FS_INVALID_PATH: (_s, d) => `invalid path ${JSON.stringify(d.path ?? '')}${tail(d.reason)}`,
-  FS_IO_ERROR: (s, d) => (d.path === undefined ? (d.reason ?? 'input/output error') : `${s}: ${d.reason ?? 'input/output error'}`),
-  FS_STALE_VERSION: (s, d) => `${s} ${d.gone ? 'does not exist' : 'has changed since it was read'}`,
+  FS_IO_ERROR: (s, d) => (d.path === undefined ? (d.reason ?? 'input/output error') : `${s} ${d.reason ?? 'could not be read or written'}`),
+  FS_STALE_VERSION: (s, d) => `${s} ${d.reason ?? (d.gone ? 'does not exist' : 'has changed since it was read')}`,
   FS_NOT_OBSERVED: (s) => `${s} already exists`,
-  FS_EDIT_NOT_FOUND: (s, d) => `${d.reason ?? 'old_string was not found'} in ${s}`,
+  FS_EDIT_NOT_FOUND: (s, d) => `old_string ${d.reason ?? 'was not found'} in ${s}`,
   FS_AMBIGUOUS_EDIT: (s, d) => {
     if (d.occurrences === undefined) return `old_string occurs more than once in ${s}`
     const { count, lines, truncated } = d.occurrences

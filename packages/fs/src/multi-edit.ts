@@ -1,5 +1,5 @@
 import { spliceLiteral } from './edit'
-import { FsEditStepError, FsError, fsError } from './errors'
+import { FsEditStepError, FsError } from './errors'
 import { decodeText } from './decode'
 import { encodeText } from './utf8'
 import type { FsEditRequest } from './types'
@@ -15,7 +15,7 @@ export interface AppliedEdits {
  * later step may match text an earlier step wrote). The first step that fails stops everything.
  */
 export function applyEdits(text: string, edits: readonly FsEditRequest[], path?: string): AppliedEdits {
-  if (edits.length === 0) throw fsError('FS_EDIT_NOT_FOUND', { path, reason: 'no edits were given' })
+  if (edits.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', 'no edits were given', { path })
   const replacements: number[] = []
   let current = text
   for (const [index, edit] of edits.entries()) {

@@ -30,8 +30,8 @@ export interface PublicationSteps<P, S, R> {
   cleanup?(probe: P, staged: S | undefined, published: boolean): void | Promise<void>
   /**
    * Whether a refusal at the publication point (from `recheck` or `publish`) starts over from the
-   * probe: an unguarded mutation that lost a race only planned from old bytes. May wait (a backoff)
-   * or throw instead (too many attempts). Default: never.
+   * probe: an unguarded mutation that lost a race only planned from old bytes. Asked after
+   * `cleanup`; may wait (a backoff) or throw instead (too many attempts). Default: never.
    */
   retry?(error: unknown, attempt: number): boolean | Promise<boolean>
 }
@@ -47,6 +47,7 @@ export async function publishGuarded<P, S, R>(steps: PublicationSteps<P, S, R>):
     const probe = await steps.probe()
     let staged: S | undefined
     let published = false
+    let refusal: { error: unknown }
     try {
       staged = await steps.stage(probe)
       throwIfAborted(steps.signal, steps.path)
@@ -56,10 +57,12 @@ export async function publishGuarded<P, S, R>(steps: PublicationSteps<P, S, R>):
         published = true
         return result
       } catch (error) {
-        if (!(await steps.retry?.(error, attempt))) throw error
+        refusal = { error }
       }
     } finally {
       await steps.cleanup?.(probe, staged, published)
     }
+    // Decided after the cleanup, so a backoff in `retry` holds nothing the attempt reserved.
+    if (!(await steps.retry?.(refusal.error, attempt))) throw refusal.error
   }
 }
