@@ -36,7 +36,7 @@ function classify(error: unknown): [FsErrorCode, string] {
  * the status's own code and under the codes `overrides` may give it.
  */
 const DETAILS: Record<StatusName, Omit<FsErrorDetails, 'path'>> = {
-  ABSENT: { gone: true },
+  ABSENT: { reason: 'does not exist' },
   DANGLING: { reason: 'is a symlink to nothing', entry: 'a symlink to nothing' },
   NOT_REGULAR: {},
   NOT_DIRECTORY: { reason: 'is not under a directory it can be reached through' },

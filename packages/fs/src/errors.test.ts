@@ -45,7 +45,7 @@ describe('fsError', () => {
     expect(fsError('FS_NOT_REGULAR_FILE', { path: 'a', entry: 'a directory' }).message).toBe('a is a directory, not a regular file')
     expect(fsError('FS_NOT_REGULAR_FILE', { path: 'a' }).message).toBe('a is not a regular file')
     expect(fsError('FS_STALE_VERSION', { path: 'a' }).message).toBe('a has changed since it was read')
-    expect(fsError('FS_STALE_VERSION', { path: 'a', gone: true }).message).toBe('a does not exist')
+    expect(fsError('FS_STALE_VERSION', { path: 'a', gone: true }).message).toBe('a no longer exists')
     expect(fsError('FS_NOT_DIRECTORY', { path: 'd/a', parent: 'd' }).message).toBe('d/a cannot be created: d is not a directory')
     expect(fsError('FS_NOT_TEXT', { path: 'a', reason: 'invalid UTF-8' }).message).toBe('a is not UTF-8 text: invalid UTF-8')
     expect(fsError('FS_IO_ERROR', { reason: 'the sandbox reported no home directory' }).message).toBe('the sandbox reported no home directory')

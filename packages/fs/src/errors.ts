@@ -74,7 +74,7 @@ export interface FsErrorDetails extends FsErrorOptions {
   entry?: string
   /** `FS_NOT_DIRECTORY`: the ancestor that is not a directory, so the path cannot be created. */
   parent?: string
-  /** `FS_STALE_VERSION`: the file is gone, not merely changed. */
+  /** `FS_STALE_VERSION`: the file that was seen is gone, not merely changed. */
   gone?: boolean
   /** `FS_OUTSIDE_ROOT`: the containment root. */
   root?: string
@@ -93,7 +93,7 @@ const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string }
   FS_OUTSIDE_ROOT: (s, d) => `${s} is outside the root${tail(d.root, ' ')}; only paths inside it can be used`,
   FS_INVALID_PATH: (_s, d) => `invalid path ${JSON.stringify(d.path ?? '')}${tail(d.reason)}`,
   FS_IO_ERROR: (s, d) => (d.path === undefined ? (d.reason ?? 'input/output error') : `${s} ${d.reason ?? 'could not be read or written'}`),
-  FS_STALE_VERSION: (s, d) => `${s} ${d.reason ?? (d.gone ? 'does not exist' : 'has changed since it was read')}`,
+  FS_STALE_VERSION: (s, d) => `${s} ${d.reason ?? (d.gone ? 'no longer exists' : 'has changed since it was read')}`,
   FS_NOT_OBSERVED: (s) => `${s} already exists`,
   FS_EDIT_NOT_FOUND: (s, d) => `old_string ${d.reason ?? 'was not found'} in ${s}`,
   FS_AMBIGUOUS_EDIT: (s, d) => {

@@ -37,7 +37,8 @@ export function describeEntry(info: Pick<FsInfo, 'type' | 'special'>): string {
 
 /** The edit counterpart: a missing target is stale with or without a guard; the version comes before matching. */
 export function checkEditGuard(current: FsInfo | undefined, expected: { version: FsVersion } | undefined, path: string): void {
-  if (current === undefined) throw fsError('FS_STALE_VERSION', { path, gone: true })
+  // Without a guard the file may never have existed: stale all the same, since an edit needs a base.
+  if (current === undefined) throw fsError('FS_STALE_VERSION', { path, reason: 'does not exist' })
   if (expected !== undefined && current.version !== expected.version) {
     throw fsError('FS_STALE_VERSION', { path })
   }
