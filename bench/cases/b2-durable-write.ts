@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type FsVersion, planStyledWrite, planWrite, TextStyleProbe } from '../../packages/fs/src/index'
+import type { FsVersion } from '../../packages/fs/src/index'
+import { planStyledWrite, planWrite, TextStyleProbe } from '../../packages/fs/src/kit'
 import { now } from '../harness/clock'
 import { atomicWrite, atomicWriteDirSync, writeFileFsync } from '../harness/baselines'
 import { type CaseResult, fmtBytes, fmtMs, fmtRatio, type Table, type Verdict } from '../harness/case'

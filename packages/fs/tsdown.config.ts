@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/conformance/index.ts'],
+  entry: ['src/index.ts', 'src/kit.ts', 'src/memory.ts', 'src/conformance/index.ts'],
   outDir: 'lib',
   format: 'esm',
   platform: 'node',

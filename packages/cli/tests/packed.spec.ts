@@ -15,7 +15,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const PUBLIC = readdirSync(join(ROOT, 'packages'))
   .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) }))
   .filter(({ manifest }) => manifest.private !== true)
-const ENTRIES = [...PUBLIC.map(({ manifest }) => manifest.name as string), '@deepseek-ai/dsh-fs/conformance']
+const FS_SUBPATHS = ['kit', 'memory', 'conformance'].map((subpath) => `@deepseek-ai/dsh-fs/${subpath}`)
+const ENTRIES = [...PUBLIC.map(({ manifest }) => manifest.name as string), ...FS_SUBPATHS]
 const CLI = PUBLIC.find(({ dir }) => dir === 'cli')!.manifest as { version: string }
 
 let temp: Awaited<ReturnType<typeof tempDir>>
@@ -117,7 +118,9 @@ describe('the packed packages, installed from their tarballs', () => {
 
   it('import in plain Node through their default condition, every entry point but /conformance (it needs vitest)', async () => {
     const results = await importAll(ENTRIES.filter((entry) => !entry.endsWith('/conformance')))
-    expect(results['@deepseek-ai/dsh-fs']!.exports).toEqual(expect.arrayContaining(['FileSystem', 'FsError', 'MemoryFileSystem']))
+    expect(results['@deepseek-ai/dsh-fs']!.exports).toEqual(expect.arrayContaining(['FileSystem', 'FsError', 'fsError']))
+    expect(results['@deepseek-ai/dsh-fs/kit']!.exports).toEqual(expect.arrayContaining(['planWrite', 'publishGuarded', 'decodeText']))
+    expect(results['@deepseek-ai/dsh-fs/memory']!.exports).toEqual(expect.arrayContaining(['MemoryFileSystem', 'MemoryVolume']))
     expect(results['@deepseek-ai/dsh-fs-local']!.exports).toContain('default')
   })
 

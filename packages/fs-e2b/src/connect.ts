@@ -1,4 +1,4 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { fsError } from '@deepseek-ai/dsh-fs'
 import { Sandbox, type SandboxOpts } from 'e2b'
 import { statusError, toFsError } from './errors'
 import { PROBE } from './scripts'
@@ -56,6 +56,6 @@ export async function probeSandbox(sandbox: Sandbox): Promise<{ home: string }> 
   }
   if (result.exitCode !== 0) throw statusError(result, 'the sandbox')
   const home = result.output.trim()
-  if (!home.startsWith('/')) throw new FsError('FS_IO_ERROR', `the sandbox reported no home directory (${JSON.stringify(home)})`)
+  if (!home.startsWith('/')) throw fsError('FS_IO_ERROR', { reason: `the sandbox reported no home directory (${JSON.stringify(home)})` })
   return { home }
 }

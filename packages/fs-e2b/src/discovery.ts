@@ -1,7 +1,7 @@
+import { type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult } from '@deepseek-ai/dsh-fs'
 import {
-  collectWalk, DEFAULT_SEARCH_MAX_FILE_BYTES, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType,
-  type FsWalkOptions, type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
-} from '@deepseek-ai/dsh-fs'
+  collectWalk, DEFAULT_SEARCH_MAX_FILE_BYTES, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
+} from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { statusError, toFsError } from './errors'
 import { PRELUDE, sh } from './scripts'

@@ -1,4 +1,4 @@
-import { FsError, type FsErrorCode } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsErrorCode, type FsErrorDetails, fsError } from '@deepseek-ai/dsh-fs'
 import {
   AuthenticationError, FileNotFoundError, InvalidArgumentError, NotEnoughSpaceError, SandboxError, TimeoutError,
 } from 'e2b'
@@ -13,38 +13,45 @@ import { STATUS_CODES, type StatusName, statusOf } from './status'
 export function toFsError(error: unknown, path: string, signal?: AbortSignal): FsError {
   if (FsError.is(error)) return error
   if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
-    return new FsError('FS_ABORTED', `operation aborted: ${path}`, { cause: signal?.reason ?? error, path })
+    return fsError('FS_ABORTED', { cause: signal?.reason ?? error, path })
   }
   const [code, what] = classify(error)
   const detail = error instanceof Error ? `: ${error.message}` : ''
-  return new FsError(code, `${what} (${path})${detail}`, { cause: error, path })
+  return fsError(code, { cause: error, path, reason: `${what}${detail}` })
 }
 
+/** The code of an SDK failure, and what is said of the path (the `reason` of `fsError`). */
 function classify(error: unknown): [FsErrorCode, string] {
-  if (error instanceof FileNotFoundError) return ['FS_NOT_FOUND', 'not found in the sandbox']
-  if (error instanceof InvalidArgumentError) return ['FS_INVALID_PATH', 'the sandbox rejected the path']
-  if (error instanceof AuthenticationError) return ['FS_PERMISSION_DENIED', 'the sandbox refused the credentials']
-  if (error instanceof NotEnoughSpaceError) return ['FS_IO_ERROR', 'the sandbox is out of disk space']
-  if (error instanceof TimeoutError) return ['FS_IO_ERROR', 'the sandbox did not answer in time']
-  if (error instanceof SandboxError) return ['FS_IO_ERROR', 'the sandbox reported an error']
-  return ['FS_IO_ERROR', 'the sandbox could not be reached']
+  if (error instanceof FileNotFoundError) return ['FS_NOT_FOUND', 'was not found in the sandbox']
+  if (error instanceof InvalidArgumentError) return ['FS_INVALID_PATH', 'the sandbox rejected it']
+  if (error instanceof AuthenticationError) return ['FS_PERMISSION_DENIED', 'is not accessible: the sandbox refused the credentials']
+  if (error instanceof NotEnoughSpaceError) return ['FS_IO_ERROR', 'could not be written: the sandbox is out of disk space']
+  if (error instanceof TimeoutError) return ['FS_IO_ERROR', 'is unavailable: the sandbox did not answer in time']
+  if (error instanceof SandboxError) return ['FS_IO_ERROR', 'is unavailable: the sandbox reported an error']
+  return ['FS_IO_ERROR', 'is unavailable: the sandbox could not be reached']
 }
 
-const MESSAGES: Record<StatusName, string> = {
-  ABSENT: 'does not exist',
-  DANGLING: 'is a symlink to nothing',
-  NOT_REGULAR: 'is not a regular file',
-  NOT_DIRECTORY: 'is not under a directory it can be reached through',
-  STALE: 'has changed since it was read',
-  EXISTS: 'already exists',
-  DENIED: 'is not accessible to the sandbox user',
-  BUSY: 'is locked by another writer',
-  MISSING_TOOL: 'cannot be handled: the sandbox lacks a tool the provider needs (stat, ln, flock, …)',
-  READ_ONLY: 'is read-only (no write permission); nothing was written (make it writable first, e.g. chmod u+w, if it should change)',
-  NOT_OWNER: 'belongs to another user or group, which a replacement cannot keep; nothing was written (only its owner or root may change it)',
-  ATTRIBUTES: 'has an ACL or extended attributes that could not be copied to a replacement; nothing was written',
-  MOUNTED: 'is a mount point (a file mounted over this path), so it cannot be replaced atomically; nothing was written. Change the mounted file at its source instead',
-  MOVED: 'now leads to a different file than the one it named when it was looked up; nothing was written',
+/**
+ * What each status says beyond its code, as `fsError` details: phrased so that it reads right under
+ * the status's own code and under the codes `overrides` may give it.
+ */
+const DETAILS: Record<StatusName, Omit<FsErrorDetails, 'path'>> = {
+  ABSENT: { reason: 'does not exist' },
+  DANGLING: { reason: 'is a symlink to nothing', entry: 'a symlink to nothing' },
+  NOT_REGULAR: {},
+  NOT_DIRECTORY: { reason: 'is not under a directory it can be reached through' },
+  STALE: {},
+  EXISTS: {},
+  DENIED: { reason: 'is not accessible to the sandbox user' },
+  BUSY: { reason: 'is locked by another writer' },
+  MISSING_TOOL: { reason: 'cannot be handled: the sandbox lacks a tool the provider needs (stat, ln, flock, …)' },
+  READ_ONLY: { reason: 'is read-only (no write permission); nothing was written (make it writable first, e.g. chmod u+w, if it should change)' },
+  NOT_OWNER: { reason: 'belongs to another user or group, which a replacement cannot keep; nothing was written (only its owner or root may change it)' },
+  ATTRIBUTES: { reason: 'has an ACL or extended attributes that could not be copied to a replacement; nothing was written' },
+  MOUNTED: {
+    reason: 'is a mount point (a file mounted over this path), so it cannot be replaced atomically; nothing was written. Change the mounted file at its source instead',
+  },
+  MOVED: { reason: 'now leads to a different file than the one it named when it was looked up; nothing was written' },
 }
 
 /**
@@ -55,7 +62,7 @@ export function statusError(result: ControlResult, path: string, overrides: Part
   const status = statusOf(result.exitCode)
   if (status === undefined) {
     const stderr = result.stderr.trim().slice(0, 500)
-    return new FsError('FS_IO_ERROR', `${path}: sandbox command failed with exit code ${result.exitCode}${stderr ? `: ${stderr}` : ''}`, { path })
+    return fsError('FS_IO_ERROR', { path, reason: `could not be handled: the sandbox command failed with exit code ${result.exitCode}${stderr ? `: ${stderr}` : ''}` })
   }
-  return new FsError(overrides[status] ?? STATUS_CODES[status], `${path} ${MESSAGES[status]}`, { path })
+  return fsError(overrides[status] ?? STATUS_CODES[status], { path, ...DETAILS[status] })
 }

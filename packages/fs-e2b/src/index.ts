@@ -1,6 +1,6 @@
 import {
-  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget, type FsVersion,
-  type FsWalkOptions, type FsWriteIntent,
+  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
+  type FsVersion, type FsWalkOptions, type FsWriteIntent,
 } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
@@ -85,11 +85,7 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.readText(target, signal)
   }
 
-  streamText(target: FsTarget, signal?: AbortSignal) {
-    return this.ready.streamText(target, signal)
-  }
-
-  override streamBytes(target: FsTarget, signal?: AbortSignal) {
+  streamBytes(target: FsTarget, signal?: AbortSignal) {
     return this.ready.streamBytes(target, signal)
   }
 

@@ -1,4 +1,5 @@
-import { FsError, type FsInspection, type FsInspectOptions, type FsTargetKey, throwIfAborted } from '@deepseek-ai/dsh-fs'
+import { fsError, type FsInspection, type FsInspectOptions, type FsTargetKey } from '@deepseek-ai/dsh-fs'
+import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { statusError, toFsError } from './errors'
 import type { Identities } from './identities'
@@ -46,7 +47,7 @@ export async function inspectAt(
     if (lines.length < 3) return { target, info: parseStatLine(lines[0]!, path) }
     const snapshot = parseRead(rest, path)
     if (snapshot.consistent) return { target, info: snapshot.info, text: await decode(snapshot.bytes) }
-    if (attempt >= MAX_ATTEMPTS) throw new FsError('FS_IO_ERROR', `${path} kept changing while it was read`, { path })
+    if (attempt >= MAX_ATTEMPTS) throw fsError('FS_IO_ERROR', { path, reason: 'kept changing while it was read' })
   }
 }
 

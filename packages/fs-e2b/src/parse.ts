@@ -1,9 +1,9 @@
-import { FsError, type FsEntryType, type FsInfo, type FsSpecialKind, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { type FsEntryType, fsError, type FsInfo, type FsSpecialKind, type FsVersion } from '@deepseek-ai/dsh-fs'
 
 /** A stat line of the scripts, read back: the version is the line's third field, kept verbatim. */
 export function parseStatLine(line: string, path: string): FsInfo {
   const match = /^([0-9a-f]+) (\d+) (\d+:\d+:\d+:\d+\.\d+:\d+\.\d+)$/.exec(line.trim())
-  if (!match) throw new FsError('FS_IO_ERROR', `unexpected stat output for ${path}: ${JSON.stringify(line.slice(0, 200))}`, { path })
+  if (!match) throw fsError('FS_IO_ERROR', { path, reason: `got unexpected stat output: ${JSON.stringify(line.slice(0, 200))}` })
   const mode = Number.parseInt(match[1]!, 16)
   const type = typeOfMode(mode)
   const info: FsInfo = { type, version: match[3] as FsVersion }
@@ -71,7 +71,7 @@ export function parseIdentity(output: string, path: string): { identity: Identit
   const key = output.slice(0, first)
   const parent = output.slice(first + 1, second)
   if (second < 0 || !key.startsWith('/') || !parent.startsWith('/')) {
-    throw new FsError('FS_IO_ERROR', `unexpected realpath output for ${path}: ${JSON.stringify(output.slice(0, 200))}`, { path })
+    throw fsError('FS_IO_ERROR', { path, reason: `got unexpected realpath output: ${JSON.stringify(output.slice(0, 200))}` })
   }
   return { identity: { key, parent }, rest: output.slice(second + 1) }
 }
@@ -96,12 +96,12 @@ export function parseList(output: string, path: string): { entries: ListedEntry[
     } else if (record.startsWith('E')) {
       // `E<mode> <size> <version> ./<name>`: the name is everything after the third space.
       const fields = /^E(\S+ \S+ \S+) \.\/([\s\S]+)$/.exec(record)
-      if (!fields) throw new FsError('FS_IO_ERROR', `unexpected listing output for ${path}`, { path })
+      if (!fields) throw unexpectedListing(path)
       entries.set(fields[2]!, { name: fields[2]!, info: parseStatLine(fields[1]!, path) })
     } else if (record.startsWith('L')) {
       links.set(record.slice(1), records[++i] ?? '')
     } else if (record !== '') {
-      throw new FsError('FS_IO_ERROR', `unexpected listing output for ${path}`, { path })
+      throw unexpectedListing(path)
     }
   }
   for (const [name, real] of links) {
@@ -109,4 +109,8 @@ export function parseList(output: string, path: string): { entries: ListedEntry[
     if (entry && real.startsWith('/')) entry.real = real
   }
   return { entries: [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), total }
+}
+
+function unexpectedListing(path: string) {
+  return fsError('FS_IO_ERROR', { path, reason: 'got unexpected listing output' })
 }

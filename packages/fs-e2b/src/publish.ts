@@ -1,4 +1,4 @@
-import { FsError, type FsInfo, throwIfAborted } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError, type FsInfo } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
 import { randomBytes } from 'node:crypto'
 import { posix } from 'node:path'
@@ -29,38 +29,53 @@ export function pathMoved(error: unknown): boolean {
   return FsError.is(error) && error.cause instanceof PathMoved
 }
 
+/** Bytes ready to publish: the publishing command's arguments, and the staging directory an upload used. */
+export interface StagedPublication {
+  key: string
+  path: string
+  args: string[]
+  /** Set when the bytes were uploaded: what `discardStage` removes if publication does not happen. */
+  stageDir?: string
+}
+
 /**
- * Publishes `bytes` at `key`, the key `path` was named for. Content whose command fits
- * `INLINE_COMMAND_MAX` travels inside the publishing command: one round trip. Larger content is
- * uploaded next to the key first: two. The upload is the last step that honours `signal`; the
- * publishing command, once sent, runs to the end, so a commit is never left half done and the
- * version it reports is the one it made. What the command saw of `path` is remembered.
+ * Readies `bytes` for publication at `key`, the key `path` was named for. Content whose command
+ * fits `INLINE_COMMAND_MAX` travels inside the publishing command: nothing to stage, and publication
+ * is one round trip. Larger content is uploaded beside the key first, under a `.dsh-stage-*`
+ * directory that listings never show: two.
  */
-export async function uploadAndPublish(
+export async function stagePublication(
   sandbox: Sandbox, key: string, path: string, bytes: Uint8Array, publication: Publication, signal?: AbortSignal,
   inlineMax = INLINE_COMMAND_MAX,
-): Promise<FsInfo> {
-  const identities = identitiesOf(sandbox)
+): Promise<StagedPublication> {
   const stageDir = posix.join(posix.dirname(key), `.dsh-stage-${randomBytes(8).toString('hex')}`)
   const stage = posix.join(stageDir, posix.basename(key))
   const expected = publication.mode === 'replace' ? publication.version : ''
   const args = [publication.mode, key, stage, expected, path]
   const inline = [...args, 'inline', Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')]
-  if (Buffer.byteLength(controlCommand(PUBLISH, inline)) <= inlineMax) {
-    throwIfAborted(signal, path)
-    return finish(await run(sandbox, inline, path), key, path, identities)
-  }
+  if (Buffer.byteLength(controlCommand(PUBLISH, inline)) <= inlineMax) return { key, path, args: inline }
   try {
     await sandbox.files.write(stage, exactBuffer(bytes), signal === undefined ? {} : { signal })
   } catch (error) {
     await discard(sandbox, stageDir)
     throw await explainUploadFailure(sandbox, key, path, error, signal)
   }
-  if (signal?.aborted) {
-    await discard(sandbox, stageDir)
-    throwIfAborted(signal, path)
-  }
-  return finish(await run(sandbox, args, path), key, path, identities)
+  return { key, path, args, stageDir }
+}
+
+/**
+ * Runs the publishing command: under the directory lock it checks the guard (no-replace for a
+ * create, the version for a replace) and renames, so the re-check and the publication are one step.
+ * Once sent it runs to the end, so a commit is never left half done and the version it reports is
+ * the one it made. What the command saw of the path is remembered.
+ */
+export async function commitPublication(sandbox: Sandbox, staged: StagedPublication): Promise<FsInfo> {
+  return finish(await run(sandbox, staged.args, staged.path), staged.key, staged.path, identitiesOf(sandbox))
+}
+
+/** Removes an upload that was never published (best effort). */
+export async function discardStage(sandbox: Sandbox, staged: StagedPublication): Promise<void> {
+  if (staged.stageDir !== undefined) await discard(sandbox, staged.stageDir)
 }
 
 async function run(sandbox: Sandbox, args: string[], path: string) {
@@ -105,7 +120,7 @@ async function explainUploadFailure(sandbox: Sandbox, key: string, path: string,
     const dir = posix.dirname(key)
     const result = await runControl(sandbox, STAT, [dir])
     if (result.exitCode === 0 && parseStatLine(result.output, path).type !== 'directory') {
-      return new FsError('FS_NOT_DIRECTORY', `${path} cannot be created: ${dir} is not a directory`, { path, cause: error })
+      return fsError('FS_NOT_DIRECTORY', { path, parent: dir, cause: error })
     }
     if (result.exitCode !== 0) {
       const diagnosed = statusError(result, path)

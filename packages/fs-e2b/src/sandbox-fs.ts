@@ -1,16 +1,20 @@
 import {
-  checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock,
-  type MemoryBudget, planEdit, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
-  type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions,
-  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
+  type FsInspectOptions, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
+import {
+  checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editLines, KeyedLock, type MemoryBudget,
+  planEdit, planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+} from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
 import { type Identities, identitiesOf } from './identities'
 import { inspectAt } from './inspect'
 import { danglingInfo, parseIdentity, parseList, parseRead, parseStatLine } from './parse'
-import { INLINE_COMMAND_MAX, pathMoved, uploadAndPublish } from './publish'
+import {
+  commitPublication, discardStage, INLINE_COMMAND_MAX, pathMoved, type Publication, type StagedPublication, stagePublication,
+} from './publish'
 import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
 import { statusOf } from './status'
@@ -21,6 +25,9 @@ import { statusOf } from './status'
  * one needs at most as many attempts as there are writers; the jittered pause spreads them out.
  */
 const MAX_ATTEMPTS = 10
+
+/** A staged publication, and whether its publishing command went out (after which it is the script's to clean). */
+type Staged = StagedPublication & { sent: boolean }
 
 /** What one `READ` found at a target. `bytes` is present only for a regular file read with content. */
 type Observed =
@@ -107,10 +114,6 @@ export class SandboxFs {
     return this.#decode(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path, signal)
   }
 
-  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
-  }
-
   /** The raw bytes, downloaded in the SDK's chunks. */
   async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     const path = target.displayPath
@@ -150,54 +153,86 @@ export class SandboxFs {
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    const key = target.targetKey
     const path = target.displayPath
-    return this.#lock.run(target.targetKey, async () => {
-      for (let attempt = 1; ; attempt++) {
-        throwIfAborted(signal, path)
+    return this.#lock.run(key, () => publishGuarded({
+      path,
+      signal,
+      probe: async () => {
         // A guarded create needs no probe: the publication itself refuses anything in the way.
         const current = expected?.kind === 'createIfAbsent' ? undefined : this.#writable(await this.#observe(target, true, signal), path)
         checkWriteGuard(current?.info, expected, path)
+        return current
+      },
+      stage: async (current) => {
         const plan = planWrite(current?.bytes ?? null, content, path)
-        try {
-          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes,
-            current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }, signal, this.#inlineCommandMax)
-          return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
-        } catch (error) {
-          // Without a guard, losing a race only means the plan was made from old bytes: plan again.
-          if (expected !== undefined || !lostRace(error)) throw error
-          if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
-          await backoff(attempt)
-        }
-      }
-    })
+        const publication: Publication = current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }
+        return { plan, staged: await this.#stage(key, path, plan.bytes, publication, signal) }
+      },
+      // No `recheck`: the publishing command checks the guard and renames under one lock.
+      publish: async (current, { plan, staged }) => {
+        const info = await this.#commit(staged)
+        return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
+      },
+      cleanup: (_current, stage) => this.#discard(stage?.staged),
+      retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),
+    }))
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    const key = target.targetKey
     const path = target.displayPath
-    return this.#lock.run(target.targetKey, async () => {
-      for (let attempt = 1; ; attempt++) {
-        throwIfAborted(signal, path)
+    return this.#lock.run(key, () => publishGuarded({
+      path,
+      signal,
+      probe: async () => {
         const observed = await this.#observe(target, true, signal)
         const current = observed.kind === 'present' ? observed : undefined
         // The version is judged before any matching, so a stale edit never reports a match error.
         checkEditGuard(current?.info, expected, path)
         // The old bytes are already here; the reservation covers their text and the new text and bytes.
-        const release = await this.#budget.reserve(EDIT_COST_PER_BYTE * current!.bytes!.length, `editing ${path}`, path, signal)
-        try {
-          const plan = planEdit(current!.bytes!, edit, path, this.#maxTextBytes)
-          const outcome = { before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
-          if (sameBytes(plan.bytes, current!.bytes!)) return { version: current!.info.version, ...outcome }
-          const info = await uploadAndPublish(this.sandbox, target.targetKey, path, plan.bytes, { mode: 'replace', version: current!.info.version }, signal, this.#inlineCommandMax)
-          return { version: info.version, ...outcome }
-        } catch (error) {
-          if (expected !== undefined || !lostRace(error)) throw error
-          if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
-        } finally {
-          release()
-        }
-        await backoff(attempt)
-      }
-    })
+        const release = await this.#budget.reserve(EDIT_COST_PER_BYTE * current!.bytes!.length, 'editing', path, signal)
+        return { info: current!.info, bytes: current!.bytes!, release }
+      },
+      stage: async (current) => {
+        const plan = planEdit(current.bytes, edit, path, this.#maxTextBytes)
+        // An edit that changes nothing has nothing to publish.
+        if (sameBytes(plan.bytes, current.bytes)) return { plan }
+        return { plan, staged: await this.#stage(key, path, plan.bytes, { mode: 'replace', version: current.info.version }, signal) }
+      },
+      publish: async (current, { plan, staged }) => {
+        const outcome = { before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+        if (staged === undefined) return { version: current.info.version, ...outcome }
+        return { version: (await this.#commit(staged)).version, ...outcome }
+      },
+      cleanup: async (current, stage) => {
+        current.release()
+        await this.#discard(stage?.staged)
+      },
+      retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),
+    }))
+  }
+
+  #stage(key: string, path: string, bytes: Uint8Array, publication: Publication, signal?: AbortSignal): Promise<Staged> {
+    return stagePublication(this.sandbox, key, path, bytes, publication, signal, this.#inlineCommandMax).then((staged) => ({ ...staged, sent: false }))
+  }
+
+  #commit(staged: Staged): Promise<FsInfo> {
+    staged.sent = true
+    return commitPublication(this.sandbox, staged)
+  }
+
+  /** An upload whose publishing command was never sent (an abort after staging) is removed. */
+  async #discard(staged: Staged | undefined): Promise<void> {
+    if (staged !== undefined && !staged.sent) await discardStage(this.sandbox, staged)
+  }
+
+  /** Without a guard, losing a race only means the plan was made from old bytes: plan again, a bounded number of times. */
+  async #retryLostRace(error: unknown, attempt: number, guarded: boolean, path: string): Promise<boolean> {
+    if (guarded || !lostRace(error)) return false
+    if (attempt >= MAX_ATTEMPTS) throw busy(path, error)
+    await backoff(attempt)
+    return true
   }
 
   /**
@@ -217,24 +252,21 @@ export class SandboxFs {
       if (!content) return { kind: 'present', info: parseStatLine(result.output.split('\n')[0]!, path) }
       const snapshot = parseRead(result.output, path)
       if (snapshot.consistent) return { kind: 'present', info: snapshot.info, bytes: snapshot.bytes }
-      if (attempt >= MAX_ATTEMPTS) throw new FsError('FS_IO_ERROR', `${path} kept changing while it was read`, { path })
+      if (attempt >= MAX_ATTEMPTS) throw fsError('FS_IO_ERROR', { path, reason: 'kept changing while it was read' })
       throwIfAborted(signal, path)
     }
   }
 
   /** A regular file as observed (with its bytes when they were asked for), or the reader's error for anything else. */
   #regularFile(observed: Observed, path: string): { info: FsInfo; bytes?: Uint8Array } {
-    if (observed.kind !== 'present') throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
-    if (observed.info.type !== 'file') {
-      const what = observed.info.type === 'directory' ? 'a directory' : 'a special file'
-      throw new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
-    }
+    if (observed.kind !== 'present') throw fsError('FS_NOT_FOUND', { path })
+    if (observed.info.type !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path, entry: describeEntry(observed.info) })
     return observed
   }
 
   /** A writer's view: a dangling symlink is something in the way, not an empty slot. */
   #writable(observed: Observed, path: string): { info: FsInfo; bytes?: Uint8Array } | undefined {
-    if (observed.kind === 'dangling') throw new FsError('FS_NOT_REGULAR_FILE', `${path} is a symlink to nothing`, { path })
+    if (observed.kind === 'dangling') throw fsError('FS_NOT_REGULAR_FILE', { path, entry: 'a symlink to nothing' })
     return observed.kind === 'present' ? observed : undefined
   }
 
@@ -248,14 +280,14 @@ export class SandboxFs {
 
   /** The text of a file's bytes, with the memory for it reserved from the budget while it is built. */
   #decode(bytes: Uint8Array, path: string, signal?: AbortSignal): Promise<string> {
-    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
+    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, 'reading', path, signal, async () => decodeText(bytes, path).text)
   }
 
   /** The lexically absolute path of `path` (no round trip), or `FS_INVALID_PATH`. */
   #absolute(path: string, opts: FsResolveOptions): string {
     throwIfAborted(opts.signal, path)
     if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
-      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path: String(path) })
+      throw fsError('FS_INVALID_PATH', { path: String(path) })
     }
     const base = opts.cwd === undefined ? this.cwd : posix.resolve(this.cwd, this.#expandHome(opts.cwd))
     return posix.resolve(base, this.#expandHome(path))
@@ -277,7 +309,7 @@ function backoff(attempt: number): Promise<void> {
 }
 
 function busy(path: string, cause: unknown): FsError {
-  return new FsError('FS_IO_ERROR', `${path} kept changing under concurrent writers; nothing was written`, { path, cause })
+  return fsError('FS_IO_ERROR', { path, cause, reason: 'kept changing under concurrent writers; nothing was written' })
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

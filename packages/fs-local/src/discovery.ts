@@ -1,7 +1,7 @@
 import {
-  collectWalk, FsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions,
-  type FsWalkResult, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
+  fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
+import { collectWalk, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
@@ -133,7 +133,7 @@ async function rootOf(target: FsTarget, containment: Containment): Promise<strin
   const real = await realpath(target.targetKey)
   await containment.check(real, target.displayPath)
   const stats = await lstat(real)
-  if (!stats.isDirectory()) throw new FsError('FS_NOT_DIRECTORY', `${target.displayPath} is not a directory`, { path: target.displayPath })
+  if (!stats.isDirectory()) throw fsError('FS_NOT_DIRECTORY', { path: target.displayPath })
   return real
 }
 

@@ -1,4 +1,4 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
 import { errnoCode } from './errors'
@@ -87,7 +87,7 @@ export class Containment {
   async check(real: string, displayPath: string): Promise<void> {
     const root = await this.root()
     if (root !== undefined && !isInside(real, root)) {
-      throw new FsError('FS_OUTSIDE_ROOT', `${displayPath} is outside the root ${root}; only paths inside it can be used`, { path: displayPath })
+      throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
     }
   }
 }

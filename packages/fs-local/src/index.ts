@@ -1,8 +1,9 @@
 import {
-  FileSystem, processMemoryBudget, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
-  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
-  type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  FileSystem, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
+  type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsVersion,
+  type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
+import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { searchDisk, walkDisk } from './discovery'
@@ -50,11 +51,7 @@ export class LocalFileSystem extends FileSystem {
     return this.disk.readText(target, signal)
   }
 
-  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    return this.disk.streamText(target, signal)
-  }
-
-  override streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     return this.disk.streamBytes(target, signal)
   }
 

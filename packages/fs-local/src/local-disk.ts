@@ -1,9 +1,11 @@
 import {
-  checkEditGuard, checkWriteGuard, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock, listingWindow,
-  type MemoryBudget, planEdit, planStyledWrite, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
-  type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
-  type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  FsError, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsResolveOptions,
+  type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
+import {
+  checkEditGuard, checkWriteGuard, decodeText, EDIT_COST_PER_BYTE, editLines, KeyedLock, listingWindow, type MemoryBudget, planEdit,
+  planStyledWrite, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+} from '@deepseek-ai/dsh-fs/kit'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode, mapErrors, toFsError } from './errors'
@@ -146,10 +148,6 @@ export class LocalDisk {
         await opened.handle.close().catch(() => {})
       }
     })
-  }
-
-  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
   }
 
   /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */

@@ -1,4 +1,4 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises'
 import { errnoCode } from './errors'
@@ -16,7 +16,7 @@ export interface OpenedFile {
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
 
 function notRegular(path: string, what: string): FsError {
-  return new FsError('FS_NOT_REGULAR_FILE', `${path} is ${what}, not a regular file`, { path })
+  return fsError('FS_NOT_REGULAR_FILE', { path, entry: what })
 }
 
 function describe(stats: BigIntStats): string {

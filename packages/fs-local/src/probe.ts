@@ -1,4 +1,5 @@
-import { FsError, type FsInfo, type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError, type FsInfo } from '@deepseek-ai/dsh-fs'
+import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
 import { lstat, stat } from 'node:fs/promises'
 import { errnoCode } from './errors'
@@ -101,7 +102,7 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
 }
 
 function tooLarge(display: string, limit: number): FsError {
-  return new FsError('FS_TOO_LARGE', `${display} is larger than ${limit} bytes`, { path: display })
+  return fsError('FS_TOO_LARGE', { path: display, reason: `is larger than ${limit} bytes` })
 }
 
 /**

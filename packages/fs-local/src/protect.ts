@@ -1,4 +1,4 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -62,7 +62,7 @@ export function keepsXattrs(): boolean {
 }
 
 function denied(display: string, why: string, cause?: unknown): FsError {
-  return new FsError('FS_PERMISSION_DENIED', `${display} ${why}; nothing was written.`, { path: display, cause })
+  return fsError('FS_PERMISSION_DENIED', { path: display, reason: `${why}; nothing was written.`, cause })
 }
 
 /** Filesystems without extended attributes answer with one of these: the file simply has none. */

@@ -1,4 +1,4 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, link, lstat, open, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -63,8 +63,11 @@ export async function publishReplace(staged: Staged, destination: string, displa
     await rename(staged.file, destination)
   } catch (error) {
     if (errnoCode(error) !== 'EBUSY') throw error
-    throw new FsError('FS_PERMISSION_DENIED', `${display} is a mount point (a file mounted over this path), so it cannot be replaced atomically; `
-      + 'nothing was written. Change the mounted file at its source instead.', { cause: error, path: display })
+    throw fsError('FS_PERMISSION_DENIED', {
+      path: display,
+      reason: 'is a mount point (a file mounted over this path), so it cannot be replaced atomically; nothing was written. Change the mounted file at its source instead.',
+      cause: error,
+    })
   }
 }
 
@@ -86,7 +89,7 @@ export async function publishCreate(staged: Staged, destination: string, display
     } catch (inspectError) {
       throw new FsError('FS_IO_ERROR', `${display}: link reported an existing entry that then vanished`, { cause: inspectError, path: display })
     }
-    if (occupant.isFile()) throw new FsError('FS_NOT_OBSERVED', `${display} already exists`, { cause: error, path: display })
+    if (occupant.isFile()) throw fsError('FS_NOT_OBSERVED', { cause: error, path: display })
     throw new FsError('FS_NOT_REGULAR_FILE', `${display} is occupied by something that is not a regular file`, { cause: error, path: display })
   }
 }

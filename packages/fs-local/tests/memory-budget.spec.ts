@@ -1,4 +1,5 @@
-import { FsError, MemoryBudget } from '@deepseek-ai/dsh-fs'
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { MemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -28,9 +28,9 @@ describe('MemoryBudget', () => {
 
   it('refuses at once, with FS_TOO_LARGE, a reservation larger than the whole budget', async () => {
     const budget = new MemoryBudget(100)
-    await expect(budget.reserve(101, 'editing /big.txt', '/big.txt')).rejects.toMatchObject({
+    await expect(budget.reserve(101, 'editing', '/big.txt')).rejects.toMatchObject({
       code: 'FS_TOO_LARGE',
-      message: expect.stringMatching(/^editing \/big.txt needs about 1 MiB of memory at once, more than this process's budget of 1 MiB; .*memoryBudgetBytes$/),
+      message: expect.stringMatching(/^\/big.txt needs about 1 MiB of memory for editing at once, more than this process's budget of 1 MiB; .*memoryBudgetBytes$/),
     })
     expect(budget.inUse).toBe(0)
   })

@@ -1,4 +1,4 @@
-import { FsError, throwIfAborted } from './errors'
+import { fsError, throwIfAborted } from './errors'
 
 /** The process-wide budget's capacity when no provider configures one. */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 2 * 1024 * 1024 * 1024
@@ -52,17 +52,16 @@ export class MemoryBudget {
 
   /**
    * Waits until `bytes` fit, then reserves them; the returned function gives them back (once).
-   * `what` names the operation in the error ("editing /a/b.txt").
+   * `what` names the operation in the error ("editing"); `path` is what it works on.
    */
   async reserve(bytes: number, what: string, path?: string, signal?: AbortSignal): Promise<() => void> {
     throwIfAborted(signal, path)
     if (bytes > this.capacity) {
-      throw new FsError(
-        'FS_TOO_LARGE',
-        `${what} needs about ${mib(bytes)} of memory at once, more than this process's budget of ${mib(this.capacity)}; `
+      throw fsError('FS_TOO_LARGE', {
+        path,
+        reason: `needs about ${mib(bytes)} of memory for ${what} at once, more than this process's budget of ${mib(this.capacity)}; `
           + 'nothing was changed. Work on a smaller file, or raise the provider\'s memoryBudgetBytes',
-        { path },
-      )
+      })
     }
     if (this.#queue.length > 0 || this.#inUse + bytes > this.capacity) await this.#wait(bytes, path, signal)
     else this.#inUse += bytes
@@ -97,7 +96,7 @@ export class MemoryBudget {
       const onAbort = () => {
         this.#queue.splice(this.#queue.indexOf(waiter), 1)
         this.#drain()
-        reject(new FsError('FS_ABORTED', `operation aborted while waiting for memory${path === undefined ? '' : `: ${path}`}`, { cause: signal!.reason, path }))
+        reject(fsError('FS_ABORTED', { reason: 'while waiting for memory', cause: signal!.reason, path }))
       }
       signal?.addEventListener('abort', onAbort, { once: true })
       this.#queue.push(waiter)

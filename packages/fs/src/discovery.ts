@@ -1,5 +1,5 @@
 import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
-import { FsError, throwIfAborted } from './errors'
+import { FsError, fsError, throwIfAborted } from './errors'
 import { checkEditGuard } from './guards'
 import { applyEdits } from './multi-edit'
 import { searchTree } from './search'
@@ -83,8 +83,8 @@ export async function defaultEditTextMany(
     const text = await fs.readText(target, signal)
     const still = await fs.stat(target, signal)
     if (still?.version !== seen!.version) {
-      if (expected !== undefined) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
-      if (attempt >= ATTEMPTS) throw new FsError('FS_IO_ERROR', `${path} kept changing while it was read`, { path })
+      if (expected !== undefined) throw fsError('FS_STALE_VERSION', { path })
+      if (attempt >= ATTEMPTS) throw fsError('FS_IO_ERROR', { path, reason: 'kept changing while it was read' })
       continue
     }
     const applied = applyEdits(text, edits, path)

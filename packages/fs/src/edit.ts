@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
-import { FsError } from './errors'
+import { fsError } from './errors'
 import { occurrencesAt, type SpliceLines, spliceLines } from './lines'
-import { dominantLineEnding, normalizeLineEndings } from './text'
+import { dominantLineEnding, normalizeLineEndings } from './line-endings'
 import type { FsEditRequest } from './types'
 
 export interface SpliceResult {
@@ -49,9 +49,8 @@ function rawOffsetMapper(text: string): (offset: number) => number {
 export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, limits: SpliceLimits = {}): SpliceResult {
   const oldString = normalizeLineEndings(edit.oldString)
   const newString = normalizeLineEndings(edit.newString)
-  const where = path ?? 'the file'
   if (oldString.length === 0) {
-    throw new FsError('FS_EDIT_NOT_FOUND', `old_string is empty; it must quote text that exists in ${where}`, { path })
+    throw fsError('FS_EDIT_NOT_FOUND', { path, reason: 'is empty; it must quote text that exists' })
   }
   const normalized = normalizeLineEndings(text)
   const matches: number[] = []
@@ -59,16 +58,10 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
     matches.push(at)
   }
   if (matches.length === 0) {
-    throw new FsError('FS_EDIT_NOT_FOUND', `old_string was not found in ${where}`, { path })
+    throw fsError('FS_EDIT_NOT_FOUND', { path })
   }
   if (matches.length > 1 && !edit.replaceAll) {
-    const occurrences = occurrencesAt(normalized, matches)
-    const shown = occurrences.lines.slice(0, 10)
-    throw new FsError(
-      'FS_AMBIGUOUS_EDIT',
-      `old_string occurs ${matches.length} times in ${where} (lines ${shown.join(', ')}${occurrences.lines.length > 10 || occurrences.truncated ? ', …' : ''})`,
-      { path, occurrences },
-    )
+    throw fsError('FS_AMBIGUOUS_EDIT', { path, occurrences: occurrencesAt(normalized, matches) })
   }
 
   // Trim what old and new share at both ends, so the rewritten span is only what really changes.
@@ -92,7 +85,7 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
     ends.push(toRaw(at + oldString.length - suffix))
   }
   if (limits.maxBytes !== undefined) {
-    checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, where, path)
+    checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
   }
   const parts: string[] = []
   let cursor = 0
@@ -112,19 +105,18 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
  */
 function checkResultSize(
   text: string, starts: number[], ends: number[], inserted: string, removed: string,
-  maxBytes: number, textBytes: number | undefined, where: string, path: string | undefined,
+  maxBytes: number, textBytes: number | undefined, path: string | undefined,
 ): void {
   const insertedBytes = Buffer.byteLength(inserted)
   const removedBytes = Buffer.byteLength(removed)
   let size = textBytes ?? Buffer.byteLength(text)
   for (let i = 0; i < starts.length; i++) size += insertedBytes - removedBytes - (ends[i]! - starts[i]! - removed.length)
   if (size <= maxBytes) return
-  throw new FsError(
-    'FS_TOO_LARGE',
-    `this edit would make ${where} ${formatSize(size)} (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
+  throw fsError('FS_TOO_LARGE', {
+    path,
+    reason: `would become ${formatSize(size)} with this edit (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
       + `above the ${formatSize(maxBytes)} limit for a text file; nothing was changed. Replace fewer occurrences or use a shorter new_string`,
-    { path },
-  )
+  })
 }
 
 function formatSize(bytes: number): string {

@@ -1,4 +1,4 @@
-import { FsError } from './errors'
+import { type FsError, fsError } from './errors'
 import type { FsInfo, FsSpecialKind, FsVersion, FsWriteIntent } from './types'
 
 /**
@@ -8,17 +8,17 @@ import type { FsInfo, FsSpecialKind, FsVersion, FsWriteIntent } from './types'
  */
 export function checkWriteGuard(current: FsInfo | undefined, expected: FsWriteIntent | undefined, path: string): void {
   if (expected?.kind === 'replaceIfVersion') {
-    if (current === undefined) throw new FsError('FS_STALE_VERSION', `${path} no longer exists`, { path })
-    if (current.version !== expected.version) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
+    if (current === undefined) throw fsError('FS_STALE_VERSION', { path, gone: true })
+    if (current.version !== expected.version) throw fsError('FS_STALE_VERSION', { path })
   }
   if (current !== undefined && current.type !== 'file') throw notRegular(current, path)
   if (expected?.kind === 'createIfAbsent' && current !== undefined) {
-    throw new FsError('FS_NOT_OBSERVED', `${path} already exists`, { path })
+    throw fsError('FS_NOT_OBSERVED', { path })
   }
 }
 
 function notRegular(current: FsInfo, path: string): FsError {
-  return new FsError('FS_NOT_REGULAR_FILE', `${path} is ${describeEntry(current)}, not a regular file`, { path })
+  return fsError('FS_NOT_REGULAR_FILE', { path, entry: describeEntry(current) })
 }
 
 const SPECIAL_NAMES: Record<FsSpecialKind, string> = {
@@ -37,9 +37,10 @@ export function describeEntry(info: Pick<FsInfo, 'type' | 'special'>): string {
 
 /** The edit counterpart: a missing target is stale with or without a guard; the version comes before matching. */
 export function checkEditGuard(current: FsInfo | undefined, expected: { version: FsVersion } | undefined, path: string): void {
-  if (current === undefined) throw new FsError('FS_STALE_VERSION', `${path} does not exist`, { path })
+  // Without a guard the file may never have existed: stale all the same, since an edit needs a base.
+  if (current === undefined) throw fsError('FS_STALE_VERSION', { path, reason: 'does not exist' })
   if (expected !== undefined && current.version !== expected.version) {
-    throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
+    throw fsError('FS_STALE_VERSION', { path })
   }
   if (current.type !== 'file') throw notRegular(current, path)
 }

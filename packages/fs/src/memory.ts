@@ -1,17 +1,14 @@
 import type { Context } from 'cordis'
 import { posix } from 'node:path'
-import { EDIT_COST_PER_BYTE, type MemoryBudget, processMemoryBudget, TEXT_COST_PER_BYTE } from './budget'
-import { FsError, throwIfAborted } from './errors'
-import { checkEditGuard, checkWriteGuard } from './guards'
-import { KeyedLock } from './lock'
-import { DEFAULT_MAX_TEXT_BYTES, editLines, planEdit, planWrite } from './plan'
-import { FileSystem } from './service'
-import { listingWindow, toListing } from './listing'
-import { decodeChunks, decodeText } from './text'
-import type {
-  FsDirEntry, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsResolveOptions, FsTarget, FsTargetKey, FsVersion, FsWriteIntent,
-  FsWriteOutcome,
-} from './types'
+// Imports as a provider of its own would write them: `./index` is `@deepseek-ai/dsh-fs`, `./kit` its `/kit`.
+import {
+  FileSystem, FsError, fsError, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsResolveOptions,
+  type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+} from './index'
+import {
+  checkEditGuard, checkWriteGuard, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editLines, KeyedLock, listingWindow, type MemoryBudget, planEdit,
+  planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+} from './kit'
 
 /** `readOnly` is a file nobody may write (mode `0444` on a disk): writes and edits are refused, not published. */
 type MemoryNode = { type: 'file'; bytes: Uint8Array; version: FsVersion; readOnly?: boolean } | { type: 'directory'; version: FsVersion }
@@ -44,14 +41,14 @@ export class MemoryVolume {
   /** Makes a file read-only (or writable again), as `chmod a-w` would; like any metadata change, a new version. */
   setReadOnly(path: string, readOnly = true): void {
     const node = this.#nodes.get(path)
-    if (node?.type !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${path} is not a file`, { path })
+    if (node?.type !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path })
     this.#nodes.set(path, { ...node, version: this.#mint(), readOnly })
   }
 
   mkdir(path: string): void {
     const existing = this.#nodes.get(path)
     if (existing?.type === 'directory') return
-    if (existing) throw new FsError('FS_NOT_DIRECTORY', `${path} is not a directory`, { path })
+    if (existing) throw fsError('FS_NOT_DIRECTORY', { path })
     this.mkdir(posix.dirname(path))
     this.#nodes.set(path, { type: 'directory', version: this.#mint() })
   }
@@ -123,7 +120,7 @@ export class MemoryFileSystem extends FileSystem {
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
     throwIfAborted(opts.signal, path)
     if (path.length === 0 || path.includes('\0')) {
-      throw new FsError('FS_INVALID_PATH', `invalid path ${JSON.stringify(path)}`, { path })
+      throw fsError('FS_INVALID_PATH', { path })
     }
     const absolute = posix.resolve(opts.cwd ?? this.cwd, path)
     return { targetKey: absolute as FsTargetKey, displayPath: absolute }
@@ -138,14 +135,10 @@ export class MemoryFileSystem extends FileSystem {
     const path = target.displayPath
     throwIfAborted(signal, path)
     const bytes = this.fileBytes(target)
-    return this.budget.with(TEXT_COST_PER_BYTE * bytes.length, `reading ${path}`, path, signal, async () => decodeText(bytes, path).text)
+    return this.budget.with(TEXT_COST_PER_BYTE * bytes.length, 'reading', path, signal, async () => decodeText(bytes, path).text)
   }
 
-  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
-    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
-  }
-
-  override async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     throwIfAborted(signal, target.displayPath)
     const bytes = this.fileBytes(target)
     // Bounded chunks, as a disk would hand them out.
@@ -158,10 +151,8 @@ export class MemoryFileSystem extends FileSystem {
   async listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
     throwIfAborted(signal, target.displayPath)
     const node = this.volume.get(target.targetKey)
-    if (!node) throw new FsError('FS_NOT_FOUND', `${target.displayPath} does not exist`, { path: target.displayPath })
-    if (node.type !== 'directory') {
-      throw new FsError('FS_NOT_DIRECTORY', `${target.displayPath} is not a directory`, { path: target.displayPath })
-    }
+    if (!node) throw fsError('FS_NOT_FOUND', { path: target.displayPath })
+    if (node.type !== 'directory') throw fsError('FS_NOT_DIRECTORY', { path: target.displayPath })
     const dir = target.targetKey === '/' ? '' : target.targetKey
     const { shown, omitted } = listingWindow(this.volume.children(target.targetKey).map((key) => posix.basename(key)), opts)
     return toListing(shown.map((name): FsDirEntry => {
@@ -178,51 +169,67 @@ export class MemoryFileSystem extends FileSystem {
   }
 
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    const key = target.targetKey
     const path = target.displayPath
-    return this.lock.run(target.targetKey, async () => {
-      throwIfAborted(signal, path)
-      checkWriteGuard(this.info(target.targetKey), expected, path)
-      const previous = this.volume.readFile(target.targetKey) ?? null
-      const plan = planWrite(previous, content, path)
-      await this.volume.publishing()
-      throwIfAborted(signal, path)
+    return this.lock.run(key, () => publishGuarded({
+      path,
+      signal,
+      probe: () => {
+        checkWriteGuard(this.info(key), expected, path)
+        return this.volume.readFile(key) ?? null
+      },
+      stage: async (previous) => {
+        const plan = planWrite(previous, content, path)
+        await this.volume.publishing()
+        return plan
+      },
       // The publication point: the guard is decided again on what is there now.
-      checkWriteGuard(this.info(target.targetKey), expected, path)
-      this.checkWritable(target.targetKey, path)
-      this.ensureParent(target.targetKey, path)
-      const version = this.volume.store(target.targetKey, plan.bytes)
-      return { operation: previous === null ? 'create' : 'update', version, before: plan.before, after: plan.after }
-    })
+      recheck: () => {
+        checkWriteGuard(this.info(key), expected, path)
+        this.checkWritable(key, path)
+        this.ensureParent(key, path)
+      },
+      publish: (previous, plan) => {
+        const version = this.volume.store(key, plan.bytes)
+        return { operation: previous === null ? 'create' : 'update', version, before: plan.before, after: plan.after }
+      },
+    }))
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    const key = target.targetKey
     const path = target.displayPath
-    return this.lock.run(target.targetKey, async () => {
-      for (;;) {
-        throwIfAborted(signal, path)
-        const seen = this.info(target.targetKey)
-        checkEditGuard(seen, expected, path)
-        // Reserved before the text is decoded, held until the new bytes are stored.
-        const release = await this.budget.reserve(EDIT_COST_PER_BYTE * seen!.size!, `editing ${path}`, path, signal)
-        try {
+    return this.lock.run(key, () => publishGuarded({
+      path,
+      signal,
+      probe: async () => {
+        for (;;) {
+          const seen = this.info(key)
+          checkEditGuard(seen, expected, path)
+          // Reserved before the text is decoded, held until the new bytes are stored.
+          const release = await this.budget.reserve(EDIT_COST_PER_BYTE * seen!.size!, 'editing', path, signal)
+          if (this.info(key)?.version === seen!.version) return { version: seen!.version, release }
           // Changed while waiting for memory: decide the guard again on what is there now.
-          if (this.info(target.targetKey)?.version !== seen!.version) continue
-          const plan = planEdit(this.volume.readFile(target.targetKey)!, edit, path, this.maxTextBytes)
-          await this.volume.publishing()
-          throwIfAborted(signal, path)
-          // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
-          if (this.info(target.targetKey)?.version !== seen!.version) {
-            if (expected) throw new FsError('FS_STALE_VERSION', `${path} has changed since it was read`, { path })
-            continue
-          }
-          this.checkWritable(target.targetKey, path)
-          const version = this.volume.store(target.targetKey, plan.bytes)
-          return { version, before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
-        } finally {
           release()
         }
-      }
-    })
+      },
+      stage: async () => {
+        const plan = planEdit(this.volume.readFile(key)!, edit, path, this.maxTextBytes)
+        await this.volume.publishing()
+        return plan
+      },
+      recheck: (seen) => {
+        if (this.info(key)?.version !== seen.version) throw fsError('FS_STALE_VERSION', { path })
+        this.checkWritable(key, path)
+      },
+      publish: (_seen, plan) => {
+        const version = this.volume.store(key, plan.bytes)
+        return { version, before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+      },
+      cleanup: (seen) => seen.release(),
+      // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
+      retry: (error) => expected === undefined && FsError.is(error, 'FS_STALE_VERSION'),
+    }))
   }
 
   private info(key: string): FsInfo | undefined {
@@ -234,22 +241,22 @@ export class MemoryFileSystem extends FileSystem {
   private checkWritable(key: string, path: string): void {
     const node = this.volume.get(key)
     if (node?.type === 'file' && node.readOnly) {
-      throw new FsError('FS_PERMISSION_DENIED', `${path} is read-only; nothing was written`, { path })
+      throw fsError('FS_PERMISSION_DENIED', { path, reason: 'is read-only; nothing was written' })
     }
   }
 
   private fileBytes(target: FsTarget): Uint8Array {
     const node = this.volume.get(target.targetKey)
     const path = target.displayPath
-    if (!node) throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
-    if (node.type !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${path} is a directory, not a regular file`, { path })
+    if (!node) throw fsError('FS_NOT_FOUND', { path })
+    if (node.type !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path, entry: 'a directory' })
     return node.bytes
   }
 
   private ensureParent(key: string, path: string): void {
     for (let dir = posix.dirname(key); dir !== '/'; dir = posix.dirname(dir)) {
       const node = this.volume.get(dir)
-      if (node?.type === 'file') throw new FsError('FS_NOT_DIRECTORY', `${dir} is a file, so ${path} cannot be created`, { path })
+      if (node?.type === 'file') throw fsError('FS_NOT_DIRECTORY', { path, parent: dir })
     }
   }
 }

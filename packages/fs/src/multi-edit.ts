@@ -1,27 +1,8 @@
 import { spliceLiteral } from './edit'
-import { FsError, type FsErrorCode } from './errors'
-import { decodeText, encodeText } from './text'
+import { FsEditStepError, FsError } from './errors'
+import { decodeText } from './decode'
+import { encodeText } from './utf8'
 import type { FsEditRequest } from './types'
-
-/**
- * The failure of one step of `editTextMany`: the code the step alone would have failed with, and
- * `editIndex`, its 0-based position in the list. Nothing was written.
- */
-export class FsEditStepError extends FsError {
-  readonly editIndex: number
-
-  constructor(code: FsErrorCode, message: string, editIndex: number, options: { cause?: unknown; path?: string } = {}) {
-    super(code, message, options)
-    this.editIndex = editIndex
-  }
-}
-
-/** The `editIndex` of a failed multi-edit step, also for errors minted by another copy of this package. */
-export function editIndexOf(error: unknown): number | undefined {
-  if (!FsError.is(error)) return undefined
-  const index = (error as { editIndex?: unknown }).editIndex
-  return typeof index === 'number' ? index : undefined
-}
 
 export interface AppliedEdits {
   text: string

@@ -1,9 +1,9 @@
 import ignore, { type Ignore } from 'ignore'
 import picomatch from 'picomatch'
-import { FsError } from './errors'
+import { type FsError, fsError } from './errors'
 
 function invalid(what: string, pattern: string, why: string): FsError {
-  return new FsError('FS_INVALID_PATTERN', `invalid ${what} ${JSON.stringify(pattern)}: ${why}`)
+  return fsError('FS_INVALID_PATTERN', { reason: `invalid ${what} ${JSON.stringify(pattern)}: ${why}` })
 }
 
 /**

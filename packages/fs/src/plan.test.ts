@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { planStyledWrite, planWrite } from './plan'
-import { TextStyleProbe } from './text'
+import { TextStyleProbe } from './style'
 
 describe('planStyledWrite with TextStyleProbe', () => {
   it('publishes what planWrite publishes for any text file, whatever the chunking', () => {

@@ -1,7 +1,9 @@
 import { type SpliceLimits, spliceLiteral } from './edit'
 import type { SpliceLines } from './lines'
 import { FsError } from './errors'
-import { type DecodedText, decodeText, encodeText, prepareOverwrite, type TextStyle } from './text'
+import { type DecodedText, decodeText } from './decode'
+import { prepareOverwrite, type TextStyle } from './style'
+import { encodeText } from './utf8'
 import type { FsEditRequest, FsLineChange } from './types'
 
 export interface PlannedWrite {

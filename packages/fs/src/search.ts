@@ -1,7 +1,7 @@
 import type { FsSearchFile, FsSearchLine, FsSearchOptions, FsSearchResult } from './discovery-types'
 import { FsError } from './errors'
 import { compileRegex, plainLiteral, requiredLiteral } from './patterns'
-import { decodeText } from './text'
+import { decodeText } from './decode'
 import { type TreeSource, visitTree } from './walk'
 
 export const DEFAULT_SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024

@@ -1,5 +1,6 @@
 import { type Context, Service } from 'cordis'
-import { FsError } from './errors'
+import { decodeChunks } from './decode'
+import { fsError } from './errors'
 import type {
   FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
   FsWriteIntent, FsWriteOutcome,
@@ -61,19 +62,21 @@ export abstract class FileSystem extends Service {
 
   abstract readText(target: FsTarget, signal?: AbortSignal): Promise<string>
 
-  /** The same text as `readText`, in chunks, with memory bounded by the chunk size. */
-  abstract streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string>
+  /**
+   * The file's raw bytes, in chunks, with memory bounded by the chunk size: what a reader that skips
+   * most of a large file decodes itself (`Utf8StreamDecoder`, whose `skip` validates without
+   * building strings). Same type checks and errors as `readText`; the bytes are the file's, BOM
+   * included. A chunk may be a view into a buffer the provider reuses: it is valid until the next
+   * chunk is requested.
+   */
+  abstract streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array>
 
   /**
-   * The file's raw bytes, for readers that skip most of a large file: decode them with
-   * `Utf8StreamDecoder`, whose `skip` validates without building strings. Same type checks and
-   * errors as `streamText`. This default re-encodes `streamText` (already validated, BOM dropped);
-   * providers override it to hand out the bytes directly. A chunk may be a view into a buffer the
-   * provider reuses: it is valid until the next chunk is requested.
+   * The same text as `readText`, in chunks, with memory bounded by the chunk size. This default
+   * decodes `streamBytes` as it arrives (BOM dropped, `FS_NOT_TEXT` for binary or invalid UTF-8).
    */
-  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
-    const encoder = new TextEncoder()
-    for await (const text of this.streamText(target, signal)) yield encoder.encode(text)
+  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
   }
 
   /**
@@ -87,7 +90,7 @@ export abstract class FileSystem extends Service {
     if (opts.version !== undefined && start > 0) {
       const info = await this.stat(target, opts.signal)
       if (info?.version !== opts.version) {
-        throw new FsError('FS_STALE_VERSION', `${target.displayPath} changed since it was last read`, { path: target.displayPath })
+        throw fsError('FS_STALE_VERSION', { path: target.displayPath })
       }
     }
     let skipped = 0

@@ -1,5 +1,5 @@
 import { describeConformance, type ExternalWorld } from '@deepseek-ai/dsh-fs/conformance'
-import { MemoryFileSystem } from '@deepseek-ai/dsh-fs'
+import { MemoryFileSystem } from '@deepseek-ai/dsh-fs/memory'
 import { Context } from 'cordis'
 
 // Type-level tests, checked by `pnpm typecheck` and never run: a declared capability does not

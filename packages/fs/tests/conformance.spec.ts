@@ -1,6 +1,6 @@
 import { Context } from 'cordis'
 import { posix } from 'node:path'
-import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs'
+import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
 import { describeConformance } from '@deepseek-ai/dsh-fs/conformance'
 
 describeConformance('MemoryFileSystem', {

@@ -4,9 +4,12 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 // The export tables of docs/providers.md against what the entry points really export, types included.
+// Every subpath of package.json `exports` has its table (see the last test).
 const at = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const ENTRIES = {
   '@deepseek-ai/dsh-fs': at('../src/index.ts'),
+  '@deepseek-ai/dsh-fs/kit': at('../src/kit.ts'),
+  '@deepseek-ai/dsh-fs/memory': at('../src/memory.ts'),
   '@deepseek-ai/dsh-fs/conformance': at('../src/conformance/index.ts'),
 }
 
@@ -51,4 +54,12 @@ describe('the export tables of docs/providers.md', () => {
       expect(sorted(documented(markdown, entry)), entry).toEqual(sorted(real[entry]!))
     }
   }, 120_000)
+})
+
+describe('the entry points', () => {
+  it('are exactly the subpaths package.json exports', async () => {
+    const manifest = JSON.parse(await readFile(at('../package.json'), 'utf8')) as { exports: Record<string, unknown> }
+    const subpaths = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json')
+    expect(subpaths.map((subpath) => `@deepseek-ai/dsh-fs${subpath.slice(1)}`).sort()).toEqual(Object.keys(ENTRIES).sort())
+  })
 })

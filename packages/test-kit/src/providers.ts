@@ -1,4 +1,5 @@
-import { type FileSystem, MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs'
+import type { FileSystem } from '@deepseek-ai/dsh-fs'
+import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
 import { LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
 import type { Context } from 'cordis'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'

@@ -1,4 +1,5 @@
-import { changedRegion, type FsLineChange } from '@deepseek-ai/dsh-fs'
+import { type FsLineChange } from '@deepseek-ai/dsh-fs'
+import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
 import { buildWindow, type WindowLine } from './window'
 
 /** The number of lines `cat -n` would show: a final line feed does not start another line. */

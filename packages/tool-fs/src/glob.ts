@@ -1,4 +1,5 @@
-import { FsError, globBase } from '@deepseek-ai/dsh-fs'
+import { FsError } from '@deepseek-ai/dsh-fs'
+import { globBase } from '@deepseek-ai/dsh-fs/kit'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { posix } from 'node:path'

@@ -1,4 +1,4 @@
-import type {} from '@deepseek-ai/dsh-fs'
+
 import type {} from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'

@@ -1,4 +1,5 @@
-import { applyEdits, editIndexOf, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { editIndexOf, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { applyEdits } from '@deepseek-ai/dsh-fs/kit'
 import { nearestRegion } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'

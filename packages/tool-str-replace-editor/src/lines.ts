@@ -1,4 +1,4 @@
-import { dominantLineEnding, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { dominantLineEnding, normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
 
 /** The 1-based line on which `offset` falls. */
 export function lineAt(text: string, offset: number): number {

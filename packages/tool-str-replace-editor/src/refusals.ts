@@ -1,4 +1,5 @@
-import { FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
 import { EDITOR_WORDS, inspectTarget, nearestRegion, notAFileText, readCurrentVersion } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { lineAt } from './lines'

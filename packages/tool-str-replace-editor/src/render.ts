@@ -1,6 +1,7 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
-import { describeEntry, type FsInfo, type FsOccurrences } from '@deepseek-ai/dsh-fs'
+import { type FsInfo, type FsOccurrences } from '@deepseek-ai/dsh-fs'
+import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import type { NearestRegion } from '@deepseek-ai/dsh-tool-text'
 import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from './window'
 

@@ -1,4 +1,5 @@
-import { cutListing, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { cutListing } from '@deepseek-ai/dsh-fs/kit'
 import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'

@@ -1,4 +1,5 @@
-import { BINARY_SNIFF_BYTES, describeEntry, type FileSystem, FsError, type FsInfo, type FsTarget, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
+import { type FileSystem, FsError, type FsInfo, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { BINARY_SNIFF_BYTES, describeEntry, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs/kit'
 
 /** What is at a target, as far as a tool that changes text files cares. */
 export type TargetNature =

@@ -1,4 +1,4 @@
-import { normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
 
 /** The region of a file closest to a failed `old_string`, and how the two differ. Never applied. */
 export interface NearestRegion {

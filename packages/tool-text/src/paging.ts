@@ -1,4 +1,5 @@
-import { type FileSystem, FsError, type FsTarget, type FsVersion, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
+import { type FileSystem, FsError, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { Utf8StreamDecoder } from '@deepseek-ai/dsh-fs/kit'
 import type { Checkpoint, LineIndex } from './line-index'
 import { decodeRest, type SkippedSource } from './window'
 

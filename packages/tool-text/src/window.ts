@@ -1,4 +1,4 @@
-import { Utf8StreamDecoder } from '@deepseek-ai/dsh-fs'
+import { Utf8StreamDecoder } from '@deepseek-ai/dsh-fs/kit'
 
 /** Limits of one read window. `offset` is the 1-based number of the first line shown. */
 export interface WindowOptions {

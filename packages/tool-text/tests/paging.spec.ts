@@ -1,4 +1,5 @@
-import { type FileSystem, FsError, type FsStreamFromOptions, type FsTarget, MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs'
+import { type FileSystem, FsError, type FsStreamFromOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
 import { LocalDisk, LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
 import { Context } from 'cordis'
 import fc from 'fast-check'

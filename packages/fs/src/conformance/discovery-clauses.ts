@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import type { FsWalkOptions } from '../discovery-types'
-import { editIndexOf } from '../multi-edit'
+import { editIndexOf } from '../errors'
 import { expectFsError, type Harness, needs, within } from './harness'
 
 const all = { limit: 1000 } satisfies FsWalkOptions

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { Utf8StreamDecoder } from '../text'
+import { Utf8StreamDecoder } from '../decode'
 import { type Harness, expectFsError, needs, utf8, within } from './harness'
 
 export function readClauses(h: Harness): void {

@@ -1,9 +1,10 @@
 import { Context } from 'cordis'
 import { posix } from 'node:path'
 import {
-  checkWriteGuard, FsError, type FsEditRequest, type FsInfo, type FsListOptions, type FsTarget, type FsVersion, type FsWriteIntent,
-  type FsWriteOutcome, MemoryFileSystem, type MemoryFileSystemConfig, MemoryVolume, planWrite, throwIfAborted,
+  FsError, type FsEditRequest, type FsInfo, type FsListOptions, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
+import { checkWriteGuard, planWrite, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import { MemoryFileSystem, type MemoryFileSystemConfig, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
 import type { ConformanceFixture } from '@deepseek-ai/dsh-fs/conformance'
 
 /**

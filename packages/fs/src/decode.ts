@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer'
-import { FsError } from './errors'
-
-export const UTF8_BOM = Uint8Array.of(0xef, 0xbb, 0xbf)
+import { type FsError, fsError } from './errors'
+import { completePrefix, concatBytes, hasBom, isContinuation, sequenceLength, UTF8_BOM } from './utf8'
 
 /** How far into a file a NUL byte marks it as binary. */
 export const BINARY_SNIFF_BYTES = 8192
@@ -12,12 +11,8 @@ export interface DecodedText {
   bom: boolean
 }
 
-export function hasBom(bytes: Uint8Array): boolean {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
-}
-
 function notText(reason: string, path: string | undefined, cause?: unknown): FsError {
-  return new FsError('FS_NOT_TEXT', `${path ?? 'file'} is not UTF-8 text: ${reason}`, { path, cause })
+  return fsError('FS_NOT_TEXT', { path, reason, cause })
 }
 
 /** Decodes a whole file. Binary (a NUL in the first 8 KiB) or invalid UTF-8 fails `FS_NOT_TEXT`. */
@@ -154,142 +149,4 @@ export async function* decodeChunks(chunks: AsyncIterable<Uint8Array>, path?: st
   }
   const rest = decoder.end()
   if (rest) yield rest
-}
-
-/** Bytes in the UTF-8 sequence a lead byte starts (1 for anything that cannot start one). */
-function sequenceLength(lead: number): number {
-  return lead >= 0xf8 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
-}
-
-function isContinuation(byte: number): boolean {
-  return byte >= 0x80 && byte < 0xc0
-}
-
-/** The length of `bytes` without a trailing, incomplete UTF-8 sequence. */
-function completePrefix(bytes: Uint8Array): number {
-  for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 3); i--) {
-    const byte = bytes[i]!
-    if (byte >= 0x80 && byte < 0xc0) continue
-    return sequenceLength(byte) > bytes.length - i ? i : bytes.length
-  }
-  return bytes.length
-}
-
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
-}
-
-export function encodeText(text: string, bom: boolean): Uint8Array {
-  const body = new TextEncoder().encode(text)
-  return bom ? concatBytes(UTF8_BOM, body) : body
-}
-
-export type LineEnding = '\n' | '\r\n'
-
-export interface LineEndingCounts {
-  crlf: number
-  /** Line feeds not preceded by a carriage return. */
-  lf: number
-}
-
-export function countLineEndings(text: string): LineEndingCounts {
-  let crlf = 0
-  let lf = 0
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
-    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++
-    else lf++
-  }
-  return { crlf, lf }
-}
-
-/** The line ending most of the file uses; LF on a tie or when there is none. */
-export function dominantLineEnding(text: string): LineEnding {
-  const { crlf, lf } = countLineEndings(text)
-  return crlf > lf ? '\r\n' : '\n'
-}
-
-export function normalizeLineEndings(text: string): string {
-  return text.includes('\r\n') ? text.replaceAll('\r\n', '\n') : text
-}
-
-/** What an overwrite keeps of the file it replaces. */
-export interface TextStyle {
-  bom: boolean
-  /** Every line ending is CRLF (and there is at least one). */
-  crlf: boolean
-}
-
-export function styleOfText(previous: DecodedText): TextStyle {
-  const { crlf, lf } = countLineEndings(previous.text)
-  return { bom: previous.bom, crlf: crlf > 0 && lf === 0 }
-}
-
-/**
- * The text to store when `content` overwrites a file that held `previous` (null for a new file).
- * New files are written as given. Over an existing file the BOM is kept, and a file that used CRLF
- * throughout stays CRLF when the new content has bare LF only.
- */
-export function prepareOverwrite(previous: DecodedText | TextStyle | null, content: string): DecodedText {
-  const leadingBom = content.charCodeAt(0) === 0xfeff
-  let text = leadingBom ? content.slice(1) : content
-  if (previous === null) return { text, bom: leadingBom }
-  const style = 'text' in previous ? styleOfText(previous) : previous
-  if (style.crlf && crlfRuleApplies(text)) text = text.replaceAll('\n', '\r\n')
-  return { text, bom: style.bom || leadingBom }
-}
-
-/** Whether the CRLF rule of `prepareOverwrite` can change `content`: it has bare LFs only. */
-export function crlfRuleApplies(content: string): boolean {
-  return content.includes('\n') && !content.includes('\r\n')
-}
-
-/**
- * Learns the `TextStyle` of a file from as few bytes as it can: the BOM from the first three and,
- * only when `content` is subject to the CRLF rule, line endings up to the first bare LF. Feed chunks
- * until `push` returns true, then call `end`. Unlike `decodeText`, bytes after the decision are
- * never looked at, so a file that turns invalid later still counts as text: the cost of replacing a
- * large file no longer includes reading it whole.
- */
-export class TextStyleProbe {
-  #decoder = new Utf8StreamDecoder()
-  #seen = 0
-  #crlf = 0
-  #bareLf = false
-  #lastWasCr = false
-  #notText = false
-
-  constructor(private readonly content: string) {}
-
-  push(chunk: Uint8Array): boolean {
-    if (this.#notText) return true
-    try {
-      this.#decoder.skip(chunk)
-    } catch {
-      this.#notText = true
-      return true
-    }
-    this.#seen += chunk.length
-    for (let i = chunk.indexOf(0x0a); i >= 0 && !this.#bareLf; i = chunk.indexOf(0x0a, i + 1)) {
-      if ((i > 0 ? chunk[i - 1] === 0x0d : this.#lastWasCr)) this.#crlf++
-      else this.#bareLf = true
-    }
-    if (chunk.length > 0) this.#lastWasCr = chunk[chunk.length - 1] === 0x0d
-    return this.#seen >= 3 && (this.#bareLf || !crlfRuleApplies(this.content))
-  }
-
-  /** The style; `atEnd` says the whole file was pushed (a truncated last character is then not text). */
-  end(atEnd: boolean): TextStyle | null {
-    if (!this.#notText && atEnd) {
-      try {
-        this.#decoder.end()
-      } catch {
-        this.#notText = true
-      }
-    }
-    return this.#notText ? null : { bom: this.#decoder.bom, crlf: !this.#bareLf && this.#crlf > 0 }
-  }
 }
