@@ -64,11 +64,11 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   if (matches.length > 1 && !edit.replaceAll) {
     const occurrences = occurrencesAt(normalized, matches)
     const shown = occurrences.lines.slice(0, 10)
-    throw new FsError(
-      'FS_AMBIGUOUS_EDIT',
-      `old_string occurs ${matches.length} times in ${where} (lines ${shown.join(', ')}${occurrences.lines.length > 10 || occurrences.truncated ? ', …' : ''})`,
-      { path, occurrences },
-    )
+    // Each line once: two matches on one line are "all on line 1", never "lines 1, 1".
+    const lines = occurrences.lines.length === 1
+      ? `all on line ${shown[0]}`
+      : `lines ${shown.join(', ')}${occurrences.lines.length > 10 || occurrences.truncated ? ', …' : ''}`
+    throw new FsError('FS_AMBIGUOUS_EDIT', `old_string occurs ${matches.length} times in ${where} (${lines})`, { path, occurrences })
   }
 
   // Trim what old and new share at both ends, so the rewritten span is only what really changes.
