@@ -2,12 +2,15 @@ import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { LineChanges } from './changes'
 import {
-  type Attempt, cutCodePoints, FS_TOOL_WORDS, linePrefix, type NearestRegion, type NotAFile, notAFileText, type ReadWindow, type WindowLine,
+  aroundChange, type Attempt, cutNote as sharedCutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
+  type ReadWindow, renderMatchFailure, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
 /*
- * Every sentence the model reads from read, write and edit is built here, from the data the tools
- * returned. Providers' messages describe what happened; the remedy (what to do next) is added here.
+ * Every sentence the model reads from read and write, and the refusals of read, write, edit and
+ * multi_edit, built from the data the tools returned; what an edit did and why a match failed are
+ * rendered by dsh-tool-text, for both families. Providers' messages describe what happened; the
+ * remedy (what to do next) is added here.
  */
 
 export type FsToolName = 'read' | 'write' | 'edit'
@@ -37,15 +40,6 @@ export interface WriteData {
   /** Missing when the provider did not return the previous text (above its diff bound). */
   changes?: LineChanges
   /** Numbered lines of the new text around the change. */
-  snippet: WindowLine[]
-  maxLineLength: number
-}
-
-export interface EditData {
-  path: string
-  replacements: number
-  changes?: LineChanges
-  /** Numbered lines of the new text around the first change. */
   snippet: WindowLine[]
   maxLineLength: number
 }
@@ -112,19 +106,6 @@ export function renderWrite(data: WriteData): string {
   return `Updated ${path}: ${what} (${plural(lines, 'line')} now).${aroundChange('the change', data.snippet, data.maxLineLength)}`
 }
 
-export function renderEdit(data: EditData): string {
-  const { path, changes, snippet } = data
-  let text = `Edited ${path}: ${plural(data.replacements, 'replacement')}`
-  text += changes === undefined ? '.' : `, ${plural(changes.added, 'line')} added, ${changes.removed} removed.`
-  return text + aroundChange(data.replacements > 1 ? 'the first replacement' : 'the change', snippet, data.maxLineLength)
-}
-
-function aroundChange(where: string, snippet: WindowLine[], maxLineLength: number): string {
-  if (snippet.length === 0) return ''
-  const cut = cutNote(snippet, maxLineLength)
-  return `\nThe file around ${where} now reads:\n${numbered(snippet)}${cut === undefined ? '' : `\n\n${cut}`}`
-}
-
 /** `line 4` or `lines 4-9`: `count` lines from `start`. */
 function span(start: number, count: number): string {
   return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`
@@ -140,8 +121,8 @@ export type FailureDetail =
   | { kind: 'stale-absent' }
   /** Stale; the current version's text, recorded as read (`staleRefusalObserves`). */
   | { kind: 'stale-shown'; lines: WindowLine[]; totalLines: number; where: 'match' | 'nearest' | 'start'; maxLineLength: number }
-  /** old_string matched nothing: the closest region, if any resembles it. */
-  | { kind: 'nearest'; region: NearestRegion | undefined; maxLineLength: number }
+  /** old_string matched nothing (the closest region, if any resembles it) or more than once (each line it is on). */
+  | { kind: 'match'; failure: MatchFailure; maxLineLength: number }
 
 /** The error result of a tool: the provider's account of what failed, then the one step that works. */
 export function renderFailure(tool: FsToolName, error: FsError, detail?: FailureDetail, path = error.path ?? 'the file'): ToolResult {
@@ -167,18 +148,8 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
       return errorResult(`${error.message.replace(/[.\s]+$/, '')}, so nothing was changed. Its current text (${lead}${span}):${body}`
         + `${cut === undefined ? '' : `\n${cut}`}\n[This counts as reading the current version: ${next}.]`, error.code)
     }
-    case 'nearest': {
-      const region = detail.region
-      if (region === undefined) {
-        return errorResult(`old_string was not found in ${path}, and no line there resembles its first or last line, even ignoring `
-          + 'whitespace and quotes; check that old_string is text of this file.', error.code)
-      }
-      const lines = region.lines.map((text, index) => windowLine(region.start + index, text, detail.maxLineLength))
-      const span = region.start === region.end ? `line ${region.start}` : `lines ${region.start}-${region.end}`
-      const differs = region.differences.length === 0 ? '' : `\nIt differs from old_string in: ${region.differences.join('; ')}.`
-      return errorResult(`old_string was not found in ${path}. The closest text is ${span}:\n${numbered(lines)}${differs}\n`
-        + 'Copy old_string exactly from these lines (without the line numbers); the match is never approximate.', error.code)
-    }
+    case 'match':
+      return errorResult(renderMatchFailure(detail.failure, 'fs', detail), error.code)
     default: {
       const message = error.message.replace(/[.\s]+$/, '')
       const remedy = remedyFor(tool, error.code)
@@ -210,32 +181,8 @@ function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
   }
 }
 
-function windowLine(number: number, text: string, maxLineLength: number): WindowLine {
-  const cut = cutCodePoints(text, maxLineLength)
-  return { number, text: cut ?? text, cut: cut !== undefined }
-}
-
 function cutNote(lines: WindowLine[], maxLineLength: number): string | undefined {
-  const cut = lines.filter((line) => line.cut)
-  if (cut.length === 0) return undefined
-  const numbers = cut.map((line) => line.number)
-  const first = cut[0]!
-  const next = (first.column ?? 1) + [...first.text].length
-  const which = cut.length === 1 ? `Line ${numbers[0]} is` : `Lines ${list(numbers)} are`
-  return `[${which} cut: a line is shown up to ${maxLineLength} characters. To see more of line ${first.number}, `
-    + `call the dsh \`read\` tool with offset=${first.number}, limit=1, column=${next}.]`
-}
-
-function numbered(lines: WindowLine[]): string {
-  return lines.map((line) => `${linePrefix(line.number)}${line.text}`).join('\n')
-}
-
-function plural(count: number, noun: string, nouns = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : nouns}`
-}
-
-function list(numbers: number[]): string {
-  return numbers.length <= 10 ? numbers.join(', ') : `${numbers.slice(0, 10).join(', ')} and ${numbers.length - 10} more`
+  return sharedCutNote(lines, maxLineLength, 'fs')
 }
 
 function formatBytes(bytes: number): string {

@@ -1,14 +1,11 @@
 import { FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
-import { EDITOR_WORDS, inspectTarget, nearestRegion, notAFileText, readCurrentVersion } from '@deepseek-ai/dsh-tool-text'
+import { closestRegion, EDITOR_WORDS, inspectTarget, nearestRegion, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, snippetSpan } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { lineAt } from './lines'
 import { type Command, render } from './render'
 import { type Editor, explain, withText } from './runtime'
-import { rangeWindow } from './window'
 
-/** Unchanged lines shown around the touched place of the current version after a stale refusal. */
-const STALE_CONTEXT = 4
-/** Lines of the current version shown when the touched place is not found in it. */
+/** Lines of the current version shown when the touched place is not found in it (and the most of a touched place shown). */
 const STALE_HEAD_LINES = 40
 
 /**
@@ -45,21 +42,19 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
     }
   }
   if (error.code === 'FS_EDIT_NOT_FOUND' && 'oldStr' in where) {
-    let text: string | undefined
-    try {
-      text = await editor.ctx.fs.readText(target, exec.signal)
-    } catch (failure) {
-      if (FsError.is(failure, 'FS_ABORTED') || !FsError.is(failure)) throw failure
-    }
-    const region = text === undefined ? undefined : nearestRegion(text, where.oldStr)
-    return withText(error, render.oldStrNotFound(path, where.oldStr, region, editor.window))
+    const closest = await closestRegion(editor.ctx.fs, target, where.oldStr, exec.signal)
+    return withText(error, renderMatchFailure({ kind: 'no-match', path, needle: where.oldStr, region: closest?.region }, 'editor', editor.window))
   }
   return explain(error, command, target)
 }
 
 /** The lines of the current text the refused command touches: old_str's place (or nearest), the insertion point, else the top. */
 function staleSpan(text: string, where: { oldStr: string } | { line: number }): [number, number] {
-  const around = (first: number, last: number): [number, number] => [Math.max(1, first - STALE_CONTEXT), last + STALE_CONTEXT]
+  // The snippet rule of both families, around the whole touched place.
+  const around = (first: number, last: number): [number, number] => {
+    const span = snippetSpan({ start: first, end: last }, { maxChanged: STALE_HEAD_LINES })
+    return [span.start, span.end]
+  }
   if ('line' in where) return around(Math.max(1, where.line), Math.max(1, where.line + 1))
   const normalized = normalizeLineEndings(text)
   const at = normalized.indexOf(normalizeLineEndings(where.oldStr))
