@@ -66,7 +66,8 @@ export function applyEdits(text: string, edits: readonly FsEditRequest[], path?:
  * Where earlier regions (each `line .. line + addedLines - 1` before `later` was applied) lie after
  * a later step's `changes` (disjoint, ascending, in lines of the step's result). Lines added or
  * removed above a region move it; a later change that overlaps it widens it to cover both, so a
- * region always names every line of the final text that its edit's text may still be on.
+ * region always names every line of the final text that its edit's text may still be on. Only the
+ * changes a step reported move regions: past the `FS_MAX_LINE_CHANGES`-th of one step they may be off.
  */
 export function mapChanges(regions: readonly FsLineChange[], later: readonly FsLineChange[]): FsLineChange[] {
   if (later.length === 0 || regions.length === 0) return [...regions]
