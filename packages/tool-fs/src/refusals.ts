@@ -1,5 +1,5 @@
-import { editIndexOf, type FsEditRequest, FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
-import { buildWindow, closestRegion, countLines, inspectTarget, nearestRegion, readCurrentVersion, SNIPPET_CONTEXT, snippetSpan } from '@deepseek-ai/dsh-tool-text'
+import { editIndexOf, type FsEditRequest, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { buildWindow, closestRegion, countLines, inspectTarget, readCurrentVersion, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from './config'
@@ -14,9 +14,6 @@ export interface FailedCall {
   /** A `multi_edit`: its edits, so a failed step is named and matched against what the steps before it made. */
   edits?: readonly FsEditRequest[]
 }
-
-/** Lines of the current version a stale refusal shows when old_string is nowhere near (and the most of its place shown). */
-const STALE_HEAD_LINES = 40
 
 /**
  * Turns a provider or policy failure into the result the model reads, looking further only here,
@@ -75,30 +72,10 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
 /** The part of the current text the refused call touches: where old_string is (or nearly is), else the top. */
 async function staleRegion(text: string, oldString: string | undefined, config: Config) {
   const totalLines = countLines(text)
-  let where: 'match' | 'nearest' | 'start' = 'start'
-  let offset = 1
-  let limit = config.readLimit
-  if (oldString !== undefined) {
-    limit = Math.min(STALE_HEAD_LINES, config.readLimit)
-    const normalized = normalizeLineEndings(text)
-    const at = normalized.indexOf(normalizeLineEndings(oldString))
-    const near = at < 0 ? nearestRegion(text, oldString) : undefined
-    // The snippet rule of both families, around the whole place the call touches.
-    let place: { start: number; end: number } | undefined
-    if (at >= 0) {
-      const start = countLines(normalized.slice(0, at + 1))
-      place = { start, end: start + normalizeLineEndings(oldString).split('\n').length - 1 }
-      where = 'match'
-    } else if (near !== undefined) {
-      place = { start: near.start, end: near.end }
-      where = 'nearest'
-    }
-    if (place !== undefined) {
-      const span = snippetSpan(place, { context: SNIPPET_CONTEXT, maxChanged: STALE_HEAD_LINES })
-      offset = span.start
-      limit = Math.min(config.readLimit, span.end - span.start + 1)
-    }
-  }
-  const window = await buildWindow([text], { offset, limit, maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes })
-  return { lines: window.lines, totalLines, where }
+  const touched = oldString === undefined ? undefined : touchedLines(text, { needle: oldString })
+  // A write touches the whole file: as much of it as a read shows.
+  const span = touched?.span ?? { start: 1, end: touched === undefined ? config.readLimit : TOUCHED_MAX_LINES }
+  const limit = Math.min(config.readLimit, span.end - span.start + 1)
+  const window = await buildWindow([text], { offset: span.start, limit, maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes })
+  return { lines: window.lines, totalLines, where: touched?.where === 'match' || touched?.where === 'nearest' ? touched.where : 'start' as const }
 }

@@ -1,12 +1,11 @@
 import { FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
-import { closestRegion, EDITOR_WORDS, inspectTarget, nearestRegion, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, snippetSpan } from '@deepseek-ai/dsh-tool-text'
+import {
+  closestRegion, EDITOR_WORDS, inspectTarget, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, TOUCHED_MAX_LINES, touchedLines,
+} from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { lineAt } from './lines'
 import { type Command, render } from './render'
 import { type Editor, explain, withText } from './runtime'
-
-/** Lines of the current version shown when the touched place is not found in it (and the most of a touched place shown). */
-const STALE_HEAD_LINES = 40
 
 /**
  * What `str_replace` and `insert` say when refused, looking further only on this failure path (the
@@ -50,20 +49,8 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
 
 /** The lines of the current text the refused command touches: old_str's place (or nearest), the insertion point, else the top. */
 function staleSpan(text: string, where: { oldStr: string } | { line: number }): [number, number] {
-  // The snippet rule of both families, around the whole touched place.
-  const around = (first: number, last: number): [number, number] => {
-    const span = snippetSpan({ start: first, end: last }, { maxChanged: STALE_HEAD_LINES })
-    return [span.start, span.end]
-  }
-  if ('line' in where) return around(Math.max(1, where.line), Math.max(1, where.line + 1))
-  const normalized = normalizeLineEndings(text)
-  const at = normalized.indexOf(normalizeLineEndings(where.oldStr))
-  if (at >= 0) {
-    const first = lineAt(normalized, at)
-    return around(first, first + normalizeLineEndings(where.oldStr).split('\n').length - 1)
-  }
-  const near = nearestRegion(text, where.oldStr)
-  return near === undefined ? [1, STALE_HEAD_LINES] : around(near.start, near.end)
+  const touched = touchedLines(text, 'line' in where ? { line: where.line } : { needle: where.oldStr })
+  return touched.span === undefined ? [1, TOUCHED_MAX_LINES] : [touched.span.start, touched.span.end]
 }
 
 function nothingDone(command: Command): string {
