@@ -1,8 +1,7 @@
 import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
-import type { LineChanges } from './changes'
 import {
-  aroundChange, type Attempt, cutNote as sharedCutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
+  type Attempt, cutNote as sharedCutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
   type ReadWindow, renderMatchFailure, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
@@ -31,17 +30,6 @@ export interface DirectoryData {
   path: string
   entries: Pick<FsDirEntry, 'name' | 'type'>[]
   limit: number
-}
-
-export interface WriteData {
-  path: string
-  operation: 'create' | 'update'
-  lines: number
-  /** Missing when the provider did not return the previous text (above its diff bound). */
-  changes?: LineChanges
-  /** Numbered lines of the new text around the change. */
-  snippet: WindowLine[]
-  maxLineLength: number
 }
 
 export function renderRead(data: ReadData): string {
@@ -84,31 +72,6 @@ export function renderDirectory(data: DirectoryData): string {
   const more = entries.length > limit ? `\n[Showing ${limit} of ${entries.length} entries.]` : ''
   return `${path} is a directory, not a file. It holds ${plural(entries.length, 'entry', 'entries')}:\n${shown.join('\n')}${more}\n\n`
     + '[To see a file, call the dsh `read` tool with its path.]'
-}
-
-/**
- * An overwrite is described by the one region between the lines it kept at both ends (see
- * `lineChanges`): which old lines it replaced and with how many, then the lines around it.
- */
-export function renderWrite(data: WriteData): string {
-  const { path, lines, changes } = data
-  if (data.operation === 'create') return `Created ${path} (${plural(lines, 'line')}).`
-  if (changes?.first === undefined) {
-    if (changes === undefined) return `Updated ${path} (${plural(lines, 'line')} now).`
-    return `Updated ${path}: the content is unchanged (${plural(lines, 'line')}).`
-  }
-  const { start } = changes.first
-  let what: string
-  if (changes.removed === 0) what = `added ${span(start, changes.added)}`
-  else if (changes.added === 0) what = `removed ${span(start, changes.removed)}`
-  else if (changes.added === changes.removed) what = `changed ${span(start, changes.added)}`
-  else what = `replaced ${span(start, changes.removed)} with ${plural(changes.added, 'line')}`
-  return `Updated ${path}: ${what} (${plural(lines, 'line')} now).${aroundChange('the change', data.snippet, data.maxLineLength)}`
-}
-
-/** `line 4` or `lines 4-9`: `count` lines from `start`. */
-function span(start: number, count: number): string {
-  return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`
 }
 
 /** What a tool learned on a failure path, beyond the provider's error. */

@@ -26,7 +26,7 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
     throw error
   }
   editor.observe(target, { kind: 'present', version }, exec)
-  return render.created(target.displayPath)
+  return renderReport({ kind: 'written', path: target.displayPath, operation: 'create', lines: countLines(input.file_text) }, 'editor', editor.window)
 }
 
 /**

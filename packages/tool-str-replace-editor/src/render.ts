@@ -34,8 +34,6 @@ export const render = {
     return `Here's the files and directories up to 2 levels deep in ${shownPath(path)}, excluding hidden items:\n${lines.join('\n')}${quoted}${more}\n`
   },
 
-  created: (path: string) => `File created successfully at: ${path}`,
-
   undone(path: string, window: TextWindow, limits: WindowLimits): string {
     const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
     return `Last edit to ${path} undone successfully. Here's the result of running \`cat -n\` on ${path}:\n`

@@ -11,7 +11,7 @@ export { type Touch, TOUCHED_MAX_LINES, type TouchedLines, touchedLines } from '
 export { notAFileText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
 export { countLines } from './lines'
 export { type LineSpan, SNIPPET_CONTEXT, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions, snippetSpan } from './snippet'
-export type { EditedReport, Family, InsertedReport, LandedChange, MatchFailure, MultiEditedReport, MutationReport, StepReport } from './report'
+export type { EditedReport, Family, InsertedReport, LandedChange, MatchFailure, MultiEditedReport, MutationReport, StepReport, WrittenReport } from './report'
 export {
   aroundChange, cutNote, MULTI_EDIT_SNIPPETS, numbered, numberList, plural, type RenderLimits, renderMatchFailure, renderReport, spanWords,
 } from './render'

@@ -1,5 +1,5 @@
 import type { NearestRegion } from './nearest'
-import type { EditedReport, Family, InsertedReport, MatchFailure, MultiEditedReport, MutationReport, StepReport } from './report'
+import type { EditedReport, Family, InsertedReport, MatchFailure, MultiEditedReport, MutationReport, StepReport, WrittenReport } from './report'
 import type { LineSpan } from './snippet'
 import { cutCodePoints, linePrefix, type WindowLine } from './window'
 
@@ -67,7 +67,28 @@ export function renderReport(report: MutationReport, family: Family, limits: Ren
     case 'edited': return family === 'fs' ? editedFs(report, limits) : editedEditor(report, limits)
     case 'inserted': return inserted(report, limits)
     case 'multi-edited': return multiEdited(report, limits)
+    case 'written': return family === 'fs' ? writtenFs(report, limits) : `File created successfully at: ${report.path}`
   }
+}
+
+/** `line 4` or `lines 4-9`: `count` lines from `start`. */
+function countedSpan(start: number, count: number): string {
+  return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`
+}
+
+/** Which old lines an overwrite replaced and with how many, then the lines around them. */
+function writtenFs(report: WrittenReport, limits: RenderLimits): string {
+  const { path, lines, counts, first } = report
+  if (report.operation === 'create') return `Created ${path} (${plural(lines, 'line')}).`
+  if (counts === undefined) return `Updated ${path} (${plural(lines, 'line')} now).`
+  if (first === undefined) return `Updated ${path}: the content is unchanged (${plural(lines, 'line')}).`
+  const { start } = first.span
+  let what: string
+  if (counts.removed === 0) what = `added ${countedSpan(start, counts.added)}`
+  else if (counts.added === 0) what = `removed ${countedSpan(start, counts.removed)}`
+  else if (counts.added === counts.removed) what = `changed ${countedSpan(start, counts.added)}`
+  else what = `replaced ${countedSpan(start, counts.removed)} with ${plural(counts.added, 'line')}`
+  return `Updated ${path}: ${what} (${plural(lines, 'line')} now).${aroundChange('the change', first.snippet, limits.maxLineLength)}`
 }
 
 function editedFs(report: EditedReport, limits: RenderLimits): string {

@@ -57,7 +57,22 @@ export interface MultiEditedReport {
   merged?: { span: LineSpan; removed: number; snippet: WindowLine[] }
 }
 
-export type MutationReport = EditedReport | InsertedReport | MultiEditedReport
+/** A whole-file write (`write`, the editor's `create`). */
+export interface WrittenReport {
+  kind: 'written'
+  path: string
+  operation: 'create' | 'update'
+  /** Lines of the new text. */
+  lines: number
+  /**
+   * An overwrite's one region between the lines it kept at both ends: its lines added and removed,
+   * and where it starts. Missing when the provider returned no old text; `first` missing: unchanged.
+   */
+  counts?: { added: number; removed: number }
+  first?: LandedChange
+}
+
+export type MutationReport = EditedReport | InsertedReport | MultiEditedReport | WrittenReport
 
 /** A failed literal match. `step` names the edit of a `multi_edit` that failed. */
 export type MatchFailure =
