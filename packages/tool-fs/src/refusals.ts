@@ -45,7 +45,7 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     const current = await readCurrentVersion(ctx.fs, target, exec.signal)
     if (current.kind === 'absent') {
       ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
-      return { kind: 'stale-absent' }
+      return { kind: 'stale-absent', maxLineLength: config.readMaxLineLength }
     }
     if (current.kind === 'unsettled') return undefined
     const shown = await staleRegion(current.text, call.oldString ?? call.edits?.[0]?.oldString, config)

@@ -2,7 +2,7 @@ import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
   type Attempt, cutNote as sharedCutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
-  type ReadWindow, renderMatchFailure, type WindowLine,
+  type ReadWindow, renderMatchFailure, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
 /*
@@ -81,7 +81,7 @@ export type FailureDetail =
   /** An edit of a path the session never saw, and nothing is there: creating it works at once. */
   | { kind: 'missing' }
   /** Stale, and the file is gone now; recorded as absent (`staleRefusalObserves`). */
-  | { kind: 'stale-absent' }
+  | { kind: 'stale-absent'; maxLineLength: number }
   /** Stale; the current version's text, recorded as read (`staleRefusalObserves`). */
   | { kind: 'stale-shown'; lines: WindowLine[]; totalLines: number; where: 'match' | 'nearest' | 'start'; maxLineLength: number }
   /** old_string matched nothing (the closest region, if any resembles it) or more than once (each line it is on). */
@@ -96,21 +96,9 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
     case 'missing':
       return errorResult(`${path} does not exist; create it with the dsh \`write\` tool.`, error.code)
     case 'stale-absent':
-      return errorResult(`${path} no longer exists, so nothing was changed. This counts as finding it absent: `
-        + 'the dsh `write` tool creates it anew.', error.code)
-    case 'stale-shown': {
-      const first = detail.lines[0]?.number ?? 0
-      const last = detail.lines.at(-1)?.number ?? 0
-      const span = detail.lines.length === 0 ? 'it is empty' : `lines ${first}-${last} of ${detail.totalLines}`
-      const lead = detail.where === 'match' ? 'old_string still occurs there; ' : detail.where === 'nearest' ? 'the text closest to old_string; ' : ''
-      const body = detail.lines.length === 0 ? '' : `\n${numbered(detail.lines)}`
-      const cut = cutNote(detail.lines, detail.maxLineLength)
-      const next = tool === 'write'
-        ? 'retry the call if its content still fits the file'
-        : 'retry with old_string copied from these lines'
-      return errorResult(`${error.message.replace(/[.\s]+$/, '')}, so nothing was changed. Its current text (${lead}${span}):${body}`
-        + `${cut === undefined ? '' : `\n${cut}`}\n[This counts as reading the current version: ${next}.]`, error.code)
-    }
+      return errorResult(renderStale({ kind: 'stale-absent', path, call: staleCall(tool) }, detail), error.code)
+    case 'stale-shown':
+      return errorResult(renderStale({ ...detail, path, call: staleCall(tool), reason: error.message }, detail), error.code)
     case 'match':
       return errorResult(renderMatchFailure(detail.failure, 'fs', detail), error.code)
     default: {
@@ -121,6 +109,8 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
     }
   }
 }
+
+const staleCall = (tool: FsToolName) => tool === 'write' ? 'write' : 'edit'
 
 const ATTEMPTS: Record<FsToolName, Attempt> = { read: 'show', edit: 'change', write: 'create' }
 

@@ -1,10 +1,10 @@
 import { FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
 import {
-  closestRegion, EDITOR_WORDS, inspectTarget, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, TOUCHED_MAX_LINES, touchedLines,
+  closestRegion, countLines, EDITOR_WORDS, nothingDone, inspectTarget, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale, TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { lineAt } from './lines'
-import { type Command, render } from './render'
+import { render } from './render'
 import { type Editor, explain, withText } from './runtime'
 
 /**
@@ -31,13 +31,14 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
     const current = await readCurrentVersion(editor.ctx.fs, target, exec.signal)
     if (current.kind === 'absent') {
       editor.observe(target, { kind: 'absent' }, exec)
-      return withText(error, render.staleDeleted(command, path))
+      return withText(error, renderStale({ kind: 'stale-absent', path, call: command }, editor.window))
     }
     if (current.kind === 'present') {
-      const [start, end] = staleSpan(current.text, where)
+      const { start, end, shown } = staleSpan(current.text, where)
       const window = await rangeWindow([current.text], start, end, editor.window)
       editor.observe(target, { kind: 'present', version: current.version }, exec)
-      return withText(error, render.staleShown(command, path, window, editor.window))
+      return withText(error, renderStale({ kind: 'stale-shown', path, call: command, reason: error.message, lines: window.lines,
+        totalLines: countLines(current.text), where: shown }, editor.window))
     }
   }
   if (error.code === 'FS_EDIT_NOT_FOUND' && 'oldStr' in where) {
@@ -48,14 +49,12 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
 }
 
 /** The lines of the current text the refused command touches: old_str's place (or nearest), the insertion point, else the top. */
-function staleSpan(text: string, where: { oldStr: string } | { line: number }): [number, number] {
+function staleSpan(text: string, where: { oldStr: string } | { line: number }) {
   const touched = touchedLines(text, 'line' in where ? { line: where.line } : { needle: where.oldStr })
-  return touched.span === undefined ? [1, TOUCHED_MAX_LINES] : [touched.span.start, touched.span.end]
+  const span = touched.span ?? { start: 1, end: TOUCHED_MAX_LINES }
+  return { ...span, shown: touched.where }
 }
 
-function nothingDone(command: Command): string {
-  return command === 'insert' ? 'No insertion was performed' : 'No replacement was performed'
-}
 
 /** `create` on something in the way that is not a file: named, with the path that works instead. */
 export async function notAFile(editor: Editor, error: FsError, target: FsTarget, exec: ToolExecution): Promise<FsError> {

@@ -1,7 +1,7 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
 import { describeEntry, type FsInfo } from '@deepseek-ai/dsh-fs'
-import { cutNote, numbered as numberedLines, type TextWindow, type WindowLimits, type WindowLine } from '@deepseek-ai/dsh-tool-text'
+import { cutNote, nothingDone, numbered as numberedLines, type TextWindow, type WindowLimits, type WindowLine } from '@deepseek-ai/dsh-tool-text'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
 
@@ -83,18 +83,6 @@ export const render = {
     return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. View the file again, then retry.`
   },
 
-  staleDeleted(command: Command, path: string): string {
-    return `${nothingDone(command)}: ${path} has been deleted since you last viewed it. That counts as viewing it absent: `
-      + 'to make it again, use the `create` command.'
-  },
-
-  staleShown(command: Command, path: string, window: TextWindow, limits: WindowLimits): string {
-    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
-    const next = command === 'insert' ? 'retry `insert` with `insert_line` chosen from these lines' : 'retry `str_replace` with `old_str` copied from these lines'
-    return `${nothingDone(command)}: ${path} has changed since you last viewed it. Here's the result of running \`cat -n\` on a snippet of the current file:\n`
-      + `${body}\nThis counts as viewing the current version: ${next}.`
-  },
-
   notObserved(command: Command, path: string): string {
     return `${nothingDone(command)}: ${path} has not been viewed in this session. View the file, then retry.`
   },
@@ -126,8 +114,3 @@ function formatBytes(bytes: number): string {
   return bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }
 
-function nothingDone(command: Command): string {
-  if (command === 'str_replace') return 'No replacement was performed'
-  if (command === 'insert') return 'No insertion was performed'
-  return 'Nothing was changed'
-}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { renderMatchFailure, renderReport, spanWords } from './render'
+import { spanWords } from './render'
+import { renderMatchFailure } from './render-refusal'
+import { renderReport } from './render-report'
 import type { MatchFailure, StepReport } from './report'
 
 const limits = { maxLineLength: 10 }

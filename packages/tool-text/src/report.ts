@@ -79,3 +79,16 @@ export type MatchFailure =
   | { kind: 'ambiguous'; path: string; needle: string; occurrences: FsOccurrences | undefined; step?: number }
   /** `region` is missing when nothing in the text resembles the needle (or the text could not be searched). */
   | { kind: 'no-match'; path: string; needle: string; region: NearestRegion | undefined; step?: number }
+
+/** The call a stale refusal refused. */
+export type StaleCall = 'write' | 'edit' | 'str_replace' | 'insert'
+
+/** A refusal as stale that looked at the current version (the `staleRefusalObserves` option). */
+export type StaleRefusal =
+  /** The file is gone; recorded as absent. */
+  | { kind: 'stale-absent'; path: string; call: StaleCall }
+  /**
+   * The current version's text around the place the call touched, recorded as read. `reason` is the
+   * provider's sentence (the fs family quotes it); `totalLines` and `where` say how much is shown.
+   */
+  | { kind: 'stale-shown'; path: string; call: StaleCall; reason: string; lines: WindowLine[]; totalLines: number; where: 'match' | 'nearest' | 'line' | 'start' }
