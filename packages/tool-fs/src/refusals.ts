@@ -24,7 +24,7 @@ export interface FailedCall {
  * - a failed match shows the closest region of the file, and an ambiguous one each line it is on.
  */
 export async function refusal(ctx: Context, config: Config, error: FsError, call: FailedCall): Promise<ToolResult> {
-  const { tool, target, exec } = call
+  const { tool, target } = call
   if (target === undefined) return renderFailure(tool, error)
   const path = target.displayPath
   const detail = await detailOf(ctx, config, error, call, target)

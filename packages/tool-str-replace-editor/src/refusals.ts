@@ -1,9 +1,9 @@
-import { FsError, type FsTarget, normalizeLineEndings } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
-  closestRegion, countLines, EDITOR_WORDS, nothingDone, inspectTarget, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale, TOUCHED_MAX_LINES, touchedLines,
+  closestRegion, countLines, EDITOR_WORDS, inspectTarget, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale,
+  TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
-import { lineAt } from './lines'
 import { render } from './render'
 import { type Editor, explain, withText } from './runtime'
 
