@@ -1,7 +1,7 @@
 import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
-  type Attempt, cutNote as sharedCutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
+  type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
   type ReadWindow, renderMatchFailure, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
@@ -48,7 +48,7 @@ export function renderRead(data: ReadData): string {
   const notes: string[] = []
   const from = window.lines[0]!.column
   if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
-  const cut = cutNote(window.lines, data.maxLineLength)
+  const cut = cutNote(window.lines, data.maxLineLength, 'fs')
   if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number
   const last = window.lines.at(-1)!.number
@@ -132,10 +132,6 @@ function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
     case 'FS_INVALID_PATH': return 'pass a valid file path'
     default: return undefined
   }
-}
-
-function cutNote(lines: WindowLine[], maxLineLength: number): string | undefined {
-  return sharedCutNote(lines, maxLineLength, 'fs')
 }
 
 function formatBytes(bytes: number): string {
