@@ -178,7 +178,7 @@ export function nextStep(step: Step, intent: Intent, memory: Memory): Next {
   }
   if (/use the `create` command/.test(text)) return { calls: [{ tool: EDITOR, args: { command: 'create', path, file_text: intent.content } }] }
   // Shown lines that count as the read: copy from them and retry.
-  if (/retry with old_string copied from these lines|retry `str_replace` with `old_str` copied from these lines|Copy old_str(ing)? exactly from these lines/.test(text)) {
+  if (/retry with old_string copied from these lines|retry `str_replace` with `old_str` copied from these lines|Copy (the )?old_str(ing)?( of edits\[\d+\])? exactly from these lines/.test(text)) {
     const next = rebased(intent, shownLines(text))
     return next === undefined ? undefined : { calls: [next] }
   }

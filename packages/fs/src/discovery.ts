@@ -89,10 +89,10 @@ export async function defaultEditTextMany(
     }
     const applied = applyEdits(text, edits, path)
     const replacements = applied.replacements.reduce((sum, count) => sum + count, 0)
-    if (applied.text === text) return { version: seen!.version, before: text, after: text, replacements }
+    if (applied.text === text) return { version: seen!.version, before: text, after: text, replacements, steps: applied.steps }
     try {
       const outcome = await fs.writeText(target, applied.text, { kind: 'replaceIfVersion', version: seen!.version }, signal)
-      return { version: outcome.version, before: text, after: applied.text, replacements }
+      return { version: outcome.version, before: text, after: applied.text, replacements, steps: applied.steps }
     } catch (error) {
       if (expected !== undefined || !FsError.is(error, 'FS_STALE_VERSION') || attempt >= ATTEMPTS) throw error
     }

@@ -99,7 +99,11 @@ const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string }
   FS_AMBIGUOUS_EDIT: (s, d) => {
     if (d.occurrences === undefined) return `old_string occurs more than once in ${s}`
     const { count, lines, truncated } = d.occurrences
-    return `old_string occurs ${count} times in ${s} (lines ${lines.slice(0, 10).join(', ')}${lines.length > 10 || truncated ? ', …' : ''})`
+    // Each line once: two matches on one line are "all on line 1", never "lines 1, 1".
+    const where = lines.length === 1 && !truncated
+      ? `all on line ${lines[0]}`
+      : `lines ${lines.slice(0, 10).join(', ')}${lines.length > 10 || truncated ? ', …' : ''}`
+    return `old_string occurs ${count} times in ${s} (${where})`
   },
   FS_ABORTED: (_s, d) => `operation aborted${tail(d.reason, ' ')}${tail(d.path)}`,
   FS_INVALID_PATTERN: (_s, d) => d.reason ?? 'invalid pattern',
@@ -118,7 +122,7 @@ export function fsError(code: FsErrorCode, details: FsErrorDetails = {}): FsErro
 export class FsEditStepError extends FsError {
   readonly editIndex: number
 
-  constructor(code: FsErrorCode, message: string, editIndex: number, options: { cause?: unknown; path?: string } = {}) {
+  constructor(code: FsErrorCode, message: string, editIndex: number, options: { cause?: unknown; path?: string; occurrences?: FsOccurrences } = {}) {
     super(code, message, options)
     this.editIndex = editIndex
   }

@@ -92,6 +92,19 @@ export interface FsEditOutcome {
   changes?: FsLineChange[]
   /** Lines added and removed over every region, also those past the bound of `changes`. */
   lineTotals?: { added: number; removed: number }
+  /**
+   * Set by `editTextMany`: per edit, in order, what it replaced and where it landed, in lines of the
+   * final text (an edit whose lines a later edit rewrote spans the union of both). Optional so that
+   * older providers still conform.
+   */
+  steps?: FsEditStep[]
+}
+
+/** One edit of an `editTextMany`: its replacements, and its changed regions in lines of the final text. */
+export interface FsEditStep {
+  replacements: number
+  /** In order; empty when the edit changed no line (line endings only), at most `FS_MAX_LINE_CHANGES` over all steps. */
+  changes: FsLineChange[]
 }
 
 export interface FsDirEntry {

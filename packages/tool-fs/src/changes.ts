@@ -1,14 +1,8 @@
 import { type FsLineChange } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
-import { buildWindow, type WindowLine } from './window'
 
-/** The number of lines `cat -n` would show: a final line feed does not start another line. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0
-  let count = 1
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++
-  return text.endsWith('\n') ? count - 1 : count
-}
+// The line count and the snippet rule are the ones both families share (dsh-tool-text).
+export { countLines, snippetLines as snippetAround, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
 
 export interface LineChanges {
   added: number
@@ -33,25 +27,4 @@ export function fromRegions(totals: { added: number; removed: number }, first: F
 export function lineChanges(before: string, after: string): LineChanges {
   const region = changedRegion(before, after)
   return fromRegions({ added: region?.addedLines ?? 0, removed: region?.removedLines ?? 0 }, region)
-}
-
-export interface SnippetOptions {
-  /** Unchanged lines shown either side. */
-  context: number
-  /** The longest changed region shown before the snippet stops. */
-  maxChanged: number
-  maxLineLength: number
-}
-
-/**
- * Numbered lines of `after` around its first changed region. The lines before it are counted, not
- * kept, so the cost follows the snippet's position, never a copy of the whole text.
- */
-export async function snippetAround(after: string, first: LineChanges['first'], options: SnippetOptions): Promise<WindowLine[]> {
-  if (first === undefined) return []
-  const from = Math.max(1, first.start - options.context)
-  const to = Math.min(first.end, first.start + options.maxChanged - 1) + options.context
-  if (to < from) return []
-  const window = await buildWindow([after], { offset: from, limit: to - from + 1, maxLineLength: options.maxLineLength, maxBytes: Number.POSITIVE_INFINITY })
-  return window.lines
 }

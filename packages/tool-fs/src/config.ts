@@ -9,8 +9,8 @@ export const Config = z.object({
     .describe('Byte budget of the numbered lines of one read.'),
   readStreamThreshold: z.number().int().min(0).default(256 * 1024)
     .describe('Files larger than this (bytes) are streamed, so a read costs what its window costs.'),
-  editSnippetContext: z.number().int().min(0).default(3)
-    .describe('Unchanged lines shown around the first change in an edit result.'),
+  editSnippetContext: z.number().int().min(0).default(4)
+    .describe('Unchanged lines shown around a change in an edit or write result (4, as in the editor family).'),
   discoveryTools: z.boolean().default(true).describe('Register glob, grep and list.'),
   multiEdit: z.boolean().default(true).describe('Register multi_edit.'),
   globLimit: z.number().int().min(1).default(100).describe('Most paths one glob returns; a cut result ends with offset=N to continue.'),

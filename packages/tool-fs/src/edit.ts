@@ -1,12 +1,12 @@
-import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { type EditedReport, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
-import { fromRegions, lineChanges, snippetAround } from './changes'
+import { fromRegions, lineChanges } from './changes'
 import type { Config } from './config'
 import { mutationTarget } from './paths'
 import { refusal } from './refusals'
-import { renderEdit } from './render'
 
 export const editInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -14,9 +14,6 @@ export const editInput = z.object({
   new_string: z.string().describe('The text to put in its place.'),
   replace_all: z.boolean().default(false).describe('Replace every occurrence; otherwise old_string must occur exactly once.'),
 })
-
-/** The longest changed region a snippet shows before it stops. */
-const SNIPPET_MAX_CHANGED = 12
 
 /**
  * `edit`: the version guard comes from the `fs/edit-intent` waterfall (the policy refuses unseen
@@ -48,18 +45,7 @@ export function editTool(ctx: Context, config: Config) {
           exec.signal,
         )
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        // Where the edit landed comes from the provider, at any file size: no diff of whole texts here.
-        // A provider without line data gets the one-region count, when it returned the old text.
-        const changes = outcome.lineTotals !== undefined
-          ? fromRegions(outcome.lineTotals, outcome.changes?.[0])
-          : outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
-        return renderEdit({
-          path: target.displayPath,
-          replacements: outcome.replacements,
-          ...(changes === undefined ? {} : { changes }),
-          snippet: await snippetAround(outcome.after, changes?.first, snippetOptions(config)),
-          maxLineLength: config.readMaxLineLength,
-        })
+        return renderReport(await editedReport(target.displayPath, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, oldString: input.old_string })
         throw error
@@ -68,7 +54,21 @@ export function editTool(ctx: Context, config: Config) {
   })
 }
 
-/** How `edit` and `write` show the lines around a change. */
-export function snippetOptions(config: Config) {
+/**
+ * What an edit did, as data. Where it landed comes from the provider, at any file size: no diff of
+ * whole texts here. A provider without line data gets the one-region count, when it returned the old text.
+ */
+async function editedReport(path: string, outcome: FsEditOutcome, config: Config): Promise<EditedReport> {
+  const changes = outcome.lineTotals !== undefined
+    ? fromRegions(outcome.lineTotals, outcome.changes?.[0])
+    : outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
+  const report: EditedReport = { kind: 'edited', path, replacements: outcome.replacements }
+  if (changes !== undefined) report.counts = { added: changes.added, removed: changes.removed }
+  if (changes?.first !== undefined) report.first = { span: changes.first, snippet: await snippetLines(outcome.after, changes.first, snippetOptions(config)) }
+  return report
+}
+
+/** How `edit`, `multi_edit` and `write` show the lines around a change: the one rule of both families, with this tool's context. */
+export function snippetOptions(config: Config): SnippetOptions {
   return { context: config.editSnippetContext, maxChanged: SNIPPET_MAX_CHANGED, maxLineLength: config.readMaxLineLength }
 }

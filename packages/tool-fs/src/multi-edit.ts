@@ -1,11 +1,13 @@
-import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
+import { MULTI_EDIT_SNIPPETS, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { changedRegions, renderMultiEdit } from './multi-edit-render'
+import { snippetOptions } from './edit'
 import { resolveTarget } from './paths'
-import { multiEditRefusal } from './multi-edit-refusal'
+import { refusal } from './refusals'
 
 export const multiEditInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -38,28 +40,45 @@ export function multiEditTool(ctx: Context, config: Config) {
             + 'remove it or change its new_string. Nothing was written.')
         }
       }
+      const edits = input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all }))
       let target: FsTarget | undefined
       try {
         target = await resolveTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
-        const outcome = await ctx.fs.editTextMany(
-          target,
-          input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all })),
-          expected,
-          exec.signal,
-        )
+        const outcome = await ctx.fs.editTextMany(target, edits, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        return renderMultiEdit({
-          path: target.displayPath,
-          edits: input.edits.length,
-          replacements: outcome.replacements,
-          ...(outcome.before === null ? {} : { regions: await changedRegions(outcome.before, outcome.after, config.editSnippetContext, config.readMaxLineLength) }),
-          maxLineLength: config.readMaxLineLength,
-        })
+        return renderReport(await multiEditedReport(target.displayPath, input.edits.length, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
       } catch (error) {
-        if (!FsError.is(error)) throw error
-        return multiEditRefusal(ctx, config, error, input.edits, target, exec)
+        // The provider names the failed step (`edits[i]`); nothing was written. A failed match is
+        // shown against the text the steps before it made, like `edit` shows it against the file.
+        if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, edits })
+        throw error
       }
     },
   })
+}
+
+/**
+ * What a multi-edit did, per edit: the provider's `steps` give where each edit landed in the final
+ * text, at any file size. A provider without them gets the one region between the lines kept at
+ * both ends, from the old text when it returned it.
+ */
+async function multiEditedReport(path: string, edits: number, outcome: FsEditOutcome, config: Config): Promise<MultiEditedReport> {
+  const report: MultiEditedReport = { kind: 'multi-edited', path, edits, replacements: outcome.replacements }
+  const options = snippetOptions(config)
+  if (outcome.steps !== undefined) {
+    report.steps = []
+    for (const [index, step] of outcome.steps.entries()) {
+      const spans = step.changes.map((change) => ({ start: change.line, end: change.line + change.addedLines - 1 }))
+      const snippet = index < MULTI_EDIT_SNIPPETS ? await snippetLines(outcome.after, spans[0], options) : []
+      report.steps.push({ index, replacements: step.replacements, spans, snippet })
+    }
+    return report
+  }
+  if (outcome.before === null) return report
+  const region = changedRegion(outcome.before, outcome.after)
+  if (region === undefined) return report
+  const span = { start: region.line, end: region.line + region.addedLines - 1 }
+  report.merged = { span, removed: region.removedLines, snippet: await snippetLines(outcome.after, span, options) }
+  return report
 }

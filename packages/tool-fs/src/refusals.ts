@@ -1,6 +1,5 @@
-import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
-import { buildWindow, countLines, inspectTarget, nearestRegion, readCurrentVersion } from '@deepseek-ai/dsh-tool-text'
+import { editIndexOf, type FsEditRequest, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { buildWindow, closestRegion, countLines, inspectTarget, readCurrentVersion, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from './config'
@@ -12,12 +11,9 @@ export interface FailedCall {
   target: FsTarget | undefined
   exec: ToolExecution
   oldString?: string
+  /** A `multi_edit`: its edits, so a failed step is named and matched against what the steps before it made. */
+  edits?: readonly FsEditRequest[]
 }
-
-/** Lines of the current version a stale refusal shows when old_string is nowhere near. */
-const STALE_HEAD_LINES = 40
-/** Unchanged lines around old_string's place in a stale refusal. */
-const STALE_CONTEXT = 3
 
 /**
  * Turns a provider or policy failure into the result the model reads, looking further only here,
@@ -25,10 +21,10 @@ const STALE_CONTEXT = 3
  * - a refusal that would send the model to read first, or that names a path outside the root, is
  *   checked against what the target is, since a directory or binary never becomes editable;
  * - a stale refusal shows the current version and records it, when `staleRefusalObserves` is on;
- * - a failed match shows the closest region of the file.
+ * - a failed match shows the closest region of the file, and an ambiguous one each line it is on.
  */
 export async function refusal(ctx: Context, config: Config, error: FsError, call: FailedCall): Promise<ToolResult> {
-  const { tool, target, exec } = call
+  const { tool, target } = call
   if (target === undefined) return renderFailure(tool, error)
   const path = target.displayPath
   const detail = await detailOf(ctx, config, error, call, target)
@@ -49,22 +45,26 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     const current = await readCurrentVersion(ctx.fs, target, exec.signal)
     if (current.kind === 'absent') {
       ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
-      return { kind: 'stale-absent' }
+      return { kind: 'stale-absent', maxLineLength: config.readMaxLineLength }
     }
     if (current.kind === 'unsettled') return undefined
-    const shown = await staleRegion(current.text, call.oldString, config)
+    const shown = await staleRegion(current.text, call.oldString ?? call.edits?.[0]?.oldString, config)
     ctx.emit('fs/observed', target, { kind: 'present', version: current.version }, exec)
     return { kind: 'stale-shown', ...shown, maxLineLength: config.readMaxLineLength }
   }
-  if (error.code === 'FS_EDIT_NOT_FOUND' && call.oldString !== undefined && call.oldString.length > 0) {
-    let text: string
-    try {
-      text = await ctx.fs.readText(target, exec.signal)
-    } catch (failure) {
-      if (FsError.is(failure) && !FsError.is(failure, 'FS_ABORTED')) return undefined
-      throw failure
-    }
-    return { kind: 'nearest', region: nearestRegion(text, call.oldString), maxLineLength: config.readMaxLineLength }
+  const step = editIndexOf(error)
+  const oldString = step === undefined ? call.oldString : call.edits?.[step]?.oldString
+  if (error.code === 'FS_AMBIGUOUS_EDIT' && oldString !== undefined) {
+    const failure = { kind: 'ambiguous' as const, path: target.displayPath, needle: oldString, occurrences: error.occurrences }
+    return { kind: 'match', failure: step === undefined ? failure : { ...failure, step }, maxLineLength: config.readMaxLineLength }
+  }
+  if (error.code === 'FS_EDIT_NOT_FOUND' && oldString !== undefined && oldString.length > 0) {
+    // A step of a multi_edit was matched against the text the steps before it made.
+    const before = step === undefined ? [] : call.edits!.slice(0, step)
+    const closest = await closestRegion(ctx.fs, target, oldString, exec.signal, before)
+    if (closest === undefined) return undefined
+    const failure = { kind: 'no-match' as const, path: target.displayPath, needle: oldString, region: closest.region }
+    return { kind: 'match', failure: step === undefined ? failure : { ...failure, step }, maxLineLength: config.readMaxLineLength }
   }
   return undefined
 }
@@ -72,26 +72,10 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
 /** The part of the current text the refused call touches: where old_string is (or nearly is), else the top. */
 async function staleRegion(text: string, oldString: string | undefined, config: Config) {
   const totalLines = countLines(text)
-  let where: 'match' | 'nearest' | 'start' = 'start'
-  let offset = 1
-  let limit = config.readLimit
-  if (oldString !== undefined) {
-    limit = Math.min(STALE_HEAD_LINES, config.readLimit)
-    const normalized = normalizeLineEndings(text)
-    const at = normalized.indexOf(normalizeLineEndings(oldString))
-    const near = at < 0 ? nearestRegion(text, oldString) : undefined
-    if (at >= 0) {
-      const start = countLines(normalized.slice(0, at + 1))
-      const span = normalizeLineEndings(oldString).split('\n').length
-      where = 'match'
-      offset = Math.max(1, start - STALE_CONTEXT)
-      limit = Math.min(config.readLimit, start + span - 1 + STALE_CONTEXT - offset + 1)
-    } else if (near !== undefined) {
-      where = 'nearest'
-      offset = Math.max(1, near.start - STALE_CONTEXT)
-      limit = Math.min(config.readLimit, near.end + STALE_CONTEXT - offset + 1)
-    }
-  }
-  const window = await buildWindow([text], { offset, limit, maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes })
-  return { lines: window.lines, totalLines, where }
+  const touched = oldString === undefined ? undefined : touchedLines(text, { needle: oldString })
+  // A write touches the whole file: as much of it as a read shows.
+  const span = touched?.span ?? { start: 1, end: touched === undefined ? config.readLimit : TOUCHED_MAX_LINES }
+  const limit = Math.min(config.readLimit, span.end - span.start + 1)
+  const window = await buildWindow([text], { offset: span.start, limit, maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes })
+  return { lines: window.lines, totalLines, where: touched?.where === 'match' || touched?.where === 'nearest' ? touched.where : 'start' as const }
 }

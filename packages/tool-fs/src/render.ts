@@ -1,13 +1,15 @@
 import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
-import type { LineChanges } from './changes'
 import {
-  type Attempt, cutCodePoints, FS_TOOL_WORDS, linePrefix, type NearestRegion, type NotAFile, notAFileText, type ReadWindow, type WindowLine,
+  type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
+  type ReadWindow, renderMatchFailure, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
 /*
- * Every sentence the model reads from read, write and edit is built here, from the data the tools
- * returned. Providers' messages describe what happened; the remedy (what to do next) is added here.
+ * Every sentence the model reads from read and write, and the refusals of read, write, edit and
+ * multi_edit, built from the data the tools returned; what an edit did and why a match failed are
+ * rendered by dsh-tool-text, for both families. Providers' messages describe what happened; the
+ * remedy (what to do next) is added here.
  */
 
 export type FsToolName = 'read' | 'write' | 'edit'
@@ -30,26 +32,6 @@ export interface DirectoryData {
   limit: number
 }
 
-export interface WriteData {
-  path: string
-  operation: 'create' | 'update'
-  lines: number
-  /** Missing when the provider did not return the previous text (above its diff bound). */
-  changes?: LineChanges
-  /** Numbered lines of the new text around the change. */
-  snippet: WindowLine[]
-  maxLineLength: number
-}
-
-export interface EditData {
-  path: string
-  replacements: number
-  changes?: LineChanges
-  /** Numbered lines of the new text around the first change. */
-  snippet: WindowLine[]
-  maxLineLength: number
-}
-
 export function renderRead(data: ReadData): string {
   const { path, offset, window } = data
   if (window.lineLength !== undefined) {
@@ -66,7 +48,7 @@ export function renderRead(data: ReadData): string {
   const notes: string[] = []
   const from = window.lines[0]!.column
   if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
-  const cut = cutNote(window.lines, data.maxLineLength)
+  const cut = cutNote(window.lines, data.maxLineLength, 'fs')
   if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number
   const last = window.lines.at(-1)!.number
@@ -92,44 +74,6 @@ export function renderDirectory(data: DirectoryData): string {
     + '[To see a file, call the dsh `read` tool with its path.]'
 }
 
-/**
- * An overwrite is described by the one region between the lines it kept at both ends (see
- * `lineChanges`): which old lines it replaced and with how many, then the lines around it.
- */
-export function renderWrite(data: WriteData): string {
-  const { path, lines, changes } = data
-  if (data.operation === 'create') return `Created ${path} (${plural(lines, 'line')}).`
-  if (changes?.first === undefined) {
-    if (changes === undefined) return `Updated ${path} (${plural(lines, 'line')} now).`
-    return `Updated ${path}: the content is unchanged (${plural(lines, 'line')}).`
-  }
-  const { start } = changes.first
-  let what: string
-  if (changes.removed === 0) what = `added ${span(start, changes.added)}`
-  else if (changes.added === 0) what = `removed ${span(start, changes.removed)}`
-  else if (changes.added === changes.removed) what = `changed ${span(start, changes.added)}`
-  else what = `replaced ${span(start, changes.removed)} with ${plural(changes.added, 'line')}`
-  return `Updated ${path}: ${what} (${plural(lines, 'line')} now).${aroundChange('the change', data.snippet, data.maxLineLength)}`
-}
-
-export function renderEdit(data: EditData): string {
-  const { path, changes, snippet } = data
-  let text = `Edited ${path}: ${plural(data.replacements, 'replacement')}`
-  text += changes === undefined ? '.' : `, ${plural(changes.added, 'line')} added, ${changes.removed} removed.`
-  return text + aroundChange(data.replacements > 1 ? 'the first replacement' : 'the change', snippet, data.maxLineLength)
-}
-
-function aroundChange(where: string, snippet: WindowLine[], maxLineLength: number): string {
-  if (snippet.length === 0) return ''
-  const cut = cutNote(snippet, maxLineLength)
-  return `\nThe file around ${where} now reads:\n${numbered(snippet)}${cut === undefined ? '' : `\n\n${cut}`}`
-}
-
-/** `line 4` or `lines 4-9`: `count` lines from `start`. */
-function span(start: number, count: number): string {
-  return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`
-}
-
 /** What a tool learned on a failure path, beyond the provider's error. */
 export type FailureDetail =
   /** The target is a directory, special file, binary or non-UTF-8 file: named before any read-first remedy. */
@@ -137,11 +81,11 @@ export type FailureDetail =
   /** An edit of a path the session never saw, and nothing is there: creating it works at once. */
   | { kind: 'missing' }
   /** Stale, and the file is gone now; recorded as absent (`staleRefusalObserves`). */
-  | { kind: 'stale-absent' }
+  | { kind: 'stale-absent'; maxLineLength: number }
   /** Stale; the current version's text, recorded as read (`staleRefusalObserves`). */
   | { kind: 'stale-shown'; lines: WindowLine[]; totalLines: number; where: 'match' | 'nearest' | 'start'; maxLineLength: number }
-  /** old_string matched nothing: the closest region, if any resembles it. */
-  | { kind: 'nearest'; region: NearestRegion | undefined; maxLineLength: number }
+  /** old_string matched nothing (the closest region, if any resembles it) or more than once (each line it is on). */
+  | { kind: 'match'; failure: MatchFailure; maxLineLength: number }
 
 /** The error result of a tool: the provider's account of what failed, then the one step that works. */
 export function renderFailure(tool: FsToolName, error: FsError, detail?: FailureDetail, path = error.path ?? 'the file'): ToolResult {
@@ -152,33 +96,11 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
     case 'missing':
       return errorResult(`${path} does not exist; create it with the dsh \`write\` tool.`, error.code)
     case 'stale-absent':
-      return errorResult(`${path} no longer exists, so nothing was changed. This counts as finding it absent: `
-        + 'the dsh `write` tool creates it anew.', error.code)
-    case 'stale-shown': {
-      const first = detail.lines[0]?.number ?? 0
-      const last = detail.lines.at(-1)?.number ?? 0
-      const span = detail.lines.length === 0 ? 'it is empty' : `lines ${first}-${last} of ${detail.totalLines}`
-      const lead = detail.where === 'match' ? 'old_string still occurs there; ' : detail.where === 'nearest' ? 'the text closest to old_string; ' : ''
-      const body = detail.lines.length === 0 ? '' : `\n${numbered(detail.lines)}`
-      const cut = cutNote(detail.lines, detail.maxLineLength)
-      const next = tool === 'write'
-        ? 'retry the call if its content still fits the file'
-        : 'retry with old_string copied from these lines'
-      return errorResult(`${error.message.replace(/[.\s]+$/, '')}, so nothing was changed. Its current text (${lead}${span}):${body}`
-        + `${cut === undefined ? '' : `\n${cut}`}\n[This counts as reading the current version: ${next}.]`, error.code)
-    }
-    case 'nearest': {
-      const region = detail.region
-      if (region === undefined) {
-        return errorResult(`old_string was not found in ${path}, and no line there resembles its first or last line, even ignoring `
-          + 'whitespace and quotes; check that old_string is text of this file.', error.code)
-      }
-      const lines = region.lines.map((text, index) => windowLine(region.start + index, text, detail.maxLineLength))
-      const span = region.start === region.end ? `line ${region.start}` : `lines ${region.start}-${region.end}`
-      const differs = region.differences.length === 0 ? '' : `\nIt differs from old_string in: ${region.differences.join('; ')}.`
-      return errorResult(`old_string was not found in ${path}. The closest text is ${span}:\n${numbered(lines)}${differs}\n`
-        + 'Copy old_string exactly from these lines (without the line numbers); the match is never approximate.', error.code)
-    }
+      return errorResult(renderStale({ kind: 'stale-absent', path, call: staleCall(tool) }, detail), error.code)
+    case 'stale-shown':
+      return errorResult(renderStale({ ...detail, path, call: staleCall(tool), reason: error.message }, detail), error.code)
+    case 'match':
+      return errorResult(renderMatchFailure(detail.failure, 'fs', detail), error.code)
     default: {
       const message = error.message.replace(/[.\s]+$/, '')
       const remedy = remedyFor(tool, error.code)
@@ -187,6 +109,8 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
     }
   }
 }
+
+const staleCall = (tool: FsToolName) => tool === 'write' ? 'write' : 'edit'
 
 const ATTEMPTS: Record<FsToolName, Attempt> = { read: 'show', edit: 'change', write: 'create' }
 
@@ -208,34 +132,6 @@ function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
     case 'FS_INVALID_PATH': return 'pass a valid file path'
     default: return undefined
   }
-}
-
-function windowLine(number: number, text: string, maxLineLength: number): WindowLine {
-  const cut = cutCodePoints(text, maxLineLength)
-  return { number, text: cut ?? text, cut: cut !== undefined }
-}
-
-function cutNote(lines: WindowLine[], maxLineLength: number): string | undefined {
-  const cut = lines.filter((line) => line.cut)
-  if (cut.length === 0) return undefined
-  const numbers = cut.map((line) => line.number)
-  const first = cut[0]!
-  const next = (first.column ?? 1) + [...first.text].length
-  const which = cut.length === 1 ? `Line ${numbers[0]} is` : `Lines ${list(numbers)} are`
-  return `[${which} cut: a line is shown up to ${maxLineLength} characters. To see more of line ${first.number}, `
-    + `call the dsh \`read\` tool with offset=${first.number}, limit=1, column=${next}.]`
-}
-
-function numbered(lines: WindowLine[]): string {
-  return lines.map((line) => `${linePrefix(line.number)}${line.text}`).join('\n')
-}
-
-function plural(count: number, noun: string, nouns = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : nouns}`
-}
-
-function list(numbers: number[]): string {
-  return numbers.length <= 10 ? numbers.join(', ') : `${numbers.slice(0, 10).join(', ')} and ${numbers.length - 10} more`
 }
 
 function formatBytes(bytes: number): string {

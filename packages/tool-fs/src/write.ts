@@ -1,4 +1,5 @@
-import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -7,7 +8,6 @@ import type { Config } from './config'
 import { snippetOptions } from './edit'
 import { mutationTarget } from './paths'
 import { refusal } from './refusals'
-import { renderWrite } from './render'
 
 export const writeInput = z.object({
   file_path: z.string().describe('The file to create or replace: absolute, or relative to the working directory.'),
@@ -38,20 +38,22 @@ export function writeTool(ctx: Context, config: Config) {
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        // Bounded by the texts' size: the provider hands over `before` only below its diff bound.
-        const changes = outcome.before === null ? undefined : lineChanges(outcome.before, outcome.after)
-        return renderWrite({
-          path: target.displayPath,
-          operation: outcome.operation,
-          lines: countLines(outcome.after),
-          ...(changes === undefined ? {} : { changes }),
-          snippet: outcome.operation === 'create' ? [] : await snippetAround(outcome.after, changes?.first, snippetOptions(config)),
-          maxLineLength: config.readMaxLineLength,
-        })
+        return renderReport(await writtenReport(target.displayPath, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })
         throw error
       }
     },
   })
+}
+
+/** What a write did, as data: the one region between the lines it kept at both ends of the old text. */
+async function writtenReport(path: string, outcome: FsWriteOutcome, config: Config): Promise<WrittenReport> {
+  const report: WrittenReport = { kind: 'written', path, operation: outcome.operation, lines: countLines(outcome.after) }
+  // Bounded by the texts' size: the provider hands over `before` only below its diff bound.
+  if (outcome.operation === 'create' || outcome.before === null) return report
+  const changes = lineChanges(outcome.before, outcome.after)
+  report.counts = { added: changes.added, removed: changes.removed }
+  if (changes.first !== undefined) report.first = { span: changes.first, snippet: await snippetAround(outcome.after, changes.first, snippetOptions(config)) }
+  return report
 }

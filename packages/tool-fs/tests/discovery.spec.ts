@@ -135,10 +135,16 @@ describe('multi_edit', () => {
     ] })
     expect((await s.bytes('m.ts'))?.toString()).toBe(`a\nB\n${letters.slice(2, 18).join('\n')}\nS\nT\nU\n`)
     expect(s.log.calls.filter((call) => call === 'writeText' || call === 'editText')).toEqual(['writeText'])
-    const letterLines = letters.slice(0, 16).map((letter, i) => `${String(i + 1).padStart(6)}\t${i === 1 ? 'B' : letter}`)
+    // Each edit's own lines in the new text, with the snippet rule of `edit`: not one span from the first change to the last.
+    const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => {
+      const line = from + i
+      const text = line === 2 ? 'B' : line >= 19 ? ['S', 'T', 'U'][line - 19]! : letters[line - 1]!
+      return `${String(line).padStart(6)}\t${text}`
+    })
     expect(text).toBe([
-      `Edited ${s.path('m.ts')}: 2 edits, 2 replacements; the changes lie within lines 2-21 of the new text, where 19 lines stood before.`,
-      'The file from the first change now reads:', ...letterLines,
+      `Edited ${s.path('m.ts')}: 2 edits, 2 replacements.`,
+      'edits[0] (1 replacement) changed line 2:', ...numbered(1, 6),
+      'edits[1] (1 replacement) changed lines 19-21:', ...numbered(15, 21),
     ].join('\n'))
     // Success is an observation, as for edit: the next edit needs no new read.
     expect((await s.call('edit', { file_path: 'm.ts', old_string: 'U', new_string: 'u' })).isError).toBe(false)
@@ -150,13 +156,58 @@ describe('multi_edit', () => {
     await s.call('read', { file_path: 'm.ts' })
     const missing = await s.call('multi_edit', { file_path: 'm.ts', edits: [{ old_string: 'two', new_string: '2' }, { old_string: 'three', new_string: '3' }] })
     expect(missing.error?.code).toBe('FS_EDIT_NOT_FOUND')
-    expect(missing.content[0]!.text).toMatch(/^edits\[1\] \(after edits\[0\.\.0\]\): old_string was not found/)
+    expect(missing.content[0]!.text).toMatch(/^edits\[1\]: old_string was not found/)
     const ambiguous = await s.call('multi_edit', { file_path: 'm.ts', edits: [{ old_string: 'one', new_string: '1' }] })
     expect(ambiguous.error?.code).toBe('FS_AMBIGUOUS_EDIT')
     const same = await s.call('multi_edit', { file_path: 'm.ts', edits: [{ old_string: 'two', new_string: '2' }, { old_string: 'one', new_string: 'one' }] })
     expect(same.error?.code).toBe('INVALID_ARGUMENTS')
     expect(same.content[0]!.text).toContain('edits[1]')
     expect(await s.bytes('m.ts')).toEqual(Buffer.from('one two one\n'))
+  })
+
+  it('shows the closest text of a failed edit, in the text the edits before it made, naming the edit', async () => {
+    s = await stack({ policy: true })
+    await s.put('m.py', 'def f():\n    if x:\n        return 1\n')
+    await s.call('read', { file_path: 'm.py' })
+    const failed = await s.call('multi_edit', { file_path: 'm.py', edits: [
+      { old_string: 'def f():', new_string: '# f\ndef f():' },
+      { old_string: '  if x:\n    return 1', new_string: '  if y:\n    return 1' },
+    ] })
+    expect(failed.error?.code).toBe('FS_EDIT_NOT_FOUND')
+    // Line 3 of the text after edits[0] (which added a line above): the lines edits[1] was matched against.
+    expect(failed.content[0]!.text).toBe([
+      `edits[1]: old_string was not found in ${s.path('m.py')} (after edits[0..0] were applied to the text). The closest text is lines 3-4 of that text:`,
+      '     3\t    if x:',
+      '     4\t        return 1',
+      'It differs from old_string in: indentation (line 4: 8 spaces in the file, 4 spaces in old_string).',
+      'Copy the old_string of edits[1] exactly from these lines (without the line numbers); the match is never approximate. Nothing was written.',
+    ].join('\n'))
+    expect((await s.bytes('m.py'))?.toString()).toBe('def f():\n    if x:\n        return 1\n')
+    await s.put('n.txt', 'a + a\n')
+    await s.call('read', { file_path: 'n.txt' })
+    const ambiguous = await s.call('multi_edit', { file_path: 'n.txt', edits: [{ old_string: 'a', new_string: 'b' }] })
+    expect(ambiguous.error?.code).toBe('FS_AMBIGUOUS_EDIT')
+    expect(ambiguous.content[0]!.text).toMatch(/^edits\[0\]: old_string occurs 2 times in \S+ \(all on line 1\); include more/)
+  })
+
+  it('shows where each edit landed in the final text, an earlier edit moved by a later one', async () => {
+    s = await stack({ policy: true })
+    await s.put('m.txt', `${Array.from({ length: 30 }, (_, i) => `l${i + 1}`).join('\n')}\n`)
+    await s.call('read', { file_path: 'm.txt' })
+    const text = await s.text('multi_edit', { file_path: 'm.txt', edits: [
+      { old_string: 'l25', new_string: 'L25' },
+      { old_string: 'l3\n', new_string: 'l3\nnew a\nnew b\n' },
+      { old_string: 'l1', new_string: 'L1', replace_all: true },
+    ] })
+    const lines = text.split('\n')
+    // l25 is line 27 once two lines were added at line 4; replace_all touched l1 and l10-l19.
+    expect(lines.filter((line) => line.startsWith('edits['))).toEqual([
+      'edits[0] (1 replacement) changed line 27:',
+      'edits[1] (1 replacement) changed lines 4-5:',
+      'edits[2] (11 replacements) changed line 1, lines 12-21 (the first shown):',
+    ])
+    expect(lines).toContain('    27\tL25')
+    expect(lines).toContain('     4\tnew a')
   })
 
   it('is gated by the policy exactly like edit', async () => {

@@ -26,8 +26,8 @@ it('shows a failed step its closest text as it reads after the earlier steps, an
     ] })
     expect(result.error?.code).toBe('FS_EDIT_NOT_FOUND')
     const text = result.content[0]!.text
-    expect(text).toMatch(/^edits\[1\] \(line numbers as the text reads after edits\[0\.\.0\]\): old_string was not found/)
-    expect(text).toContain('The closest text is line 3:\n     3\tb = 2')
+    expect(text).toMatch(/^edits\[1\]: old_string was not found in .*a\.py \(after edits\[0\.\.0\] were applied to the text\)/)
+    expect(text).toContain('The closest text is line 3 of that text:\n     3\tb = 2')
     expect((await s.bytes('a.py'))?.toString()).toBe('a = 1\nb = 2\n')
   } finally {
     await s.dispose()

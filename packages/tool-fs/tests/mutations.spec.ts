@@ -91,7 +91,9 @@ describe('edit', () => {
     await s.call('read', { file_path: 'a.ts' })
     expect(await s.text('edit', { file_path: 'a.ts', old_string: 'line 6', new_string: 'line six\nline six and a half' })).toBe([
       `Edited ${s.path('a.ts')}: 1 replacement, 2 lines added, 1 removed.`,
+      // Four lines either side: the snippet rule of both families.
       'The file around the change now reads:',
+      '     2\tline 2',
       '     3\tline 3',
       '     4\tline 4',
       '     5\tline 5',
@@ -100,6 +102,7 @@ describe('edit', () => {
       '     8\tline 7',
       '     9\tline 8',
       '    10\tline 9',
+      '    11\tline 10',
     ].join('\n'))
   })
 
@@ -126,6 +129,7 @@ describe('edit', () => {
     expect(await s.text('edit', { file_path: 'big.txt', old_string: 'target', new_string: 'hit 1\nhit 2' })).toBe([
       `Edited ${s.path('big.txt')}: 1 replacement, 2 lines added, 1 removed.`,
       'The file around the change now reads:',
+      ' 29998\tfiller line 29998',
       ' 29999\tfiller line 29999',
       ' 30000\tfiller line 30000',
       ' 30001\tfiller line 30001',
@@ -134,6 +138,7 @@ describe('edit', () => {
       ' 30004\tafter 1',
       ' 30005\tafter 2',
       ' 30006\tafter 3',
+      ' 30007\tafter 4',
     ].join('\n'))
   })
 
@@ -178,6 +183,25 @@ describe('edit', () => {
     expect(result.error?.code).toBe('FS_AMBIGUOUS_EDIT')
     expect(result.content[0]!.text).toMatch(/; include more surrounding lines in old_string so it matches once, or set replace_all to true$/)
     expect(await readFile(s.path('a.txt'), 'utf8')).toBe('dup\ndup\n')
+  })
+
+  it('names a line that holds several occurrences once', async () => {
+    s = await stack({ policy: true })
+    await s.put('a.txt', 'x = x + 1\ny = x\n')
+    await s.call('read', { file_path: 'a.txt' })
+    const oneLine = await s.call('edit', { file_path: 'a.txt', old_string: 'x =', new_string: 'z =' })
+    expect(oneLine.isError).toBe(false)
+    const shared = await s.call('edit', { file_path: 'a.txt', old_string: 'x', new_string: 'w' })
+    expect(shared.error?.code).toBe('FS_AMBIGUOUS_EDIT')
+    // Two occurrences: line 1 (`z = x + 1`) and line 2; each line is named once.
+    expect(shared.content[0]!.text).toBe(`old_string occurs 2 times in ${s.path('a.txt')} (lines 1, 2); `
+      + 'include more surrounding lines in old_string so it matches once, or set replace_all to true')
+    await s.put('b.txt', 'a + a\n')
+    await s.call('read', { file_path: 'b.txt' })
+    const same = await s.call('edit', { file_path: 'b.txt', old_string: 'a', new_string: 'b' })
+    expect(same.content[0]!.text).toBe(`old_string occurs 2 times in ${s.path('b.txt')} (all on line 1); `
+      + 'include more surrounding lines in old_string so it matches once, or set replace_all to true')
+    expect(await readFile(s.path('b.txt'), 'utf8')).toBe('a + a\n')
   })
 
   it('says how to fix an old_string that is not in the file', async () => {

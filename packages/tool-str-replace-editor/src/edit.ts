@@ -1,14 +1,13 @@
 import { type FsEditOutcome, FsError, type FsOccurrences, type FsTarget, type FsVersion, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
-import { countLines } from '@deepseek-ai/dsh-tool-text'
+import { countLines, type LandedChange, type LineSpan, type MutationReport, renderMatchFailure, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
-import { insertLines, lineAt, occurrenceLines, snippetSpan } from './lines'
+import { insertLines, lineAt, occurrenceLines } from './lines'
 import { render } from './render'
 import { notAFile, refuse } from './refusals'
 import { type Editor, invalid, missing, withText } from './runtime'
 import type { Input } from './schema'
-import { rangeWindow, type WindowLine } from './window'
 
 /**
  * `create` always publishes with `createIfAbsent`, with or without the policy and whatever the
@@ -32,7 +31,7 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
     throw error
   }
   editor.observe(target, { kind: 'present', version }, exec)
-  return render.created(target.displayPath)
+  return renderReport({ kind: 'written', path: target.displayPath, operation: 'create', lines: countLines(input.file_text) }, 'editor', editor.window)
 }
 
 /**
@@ -43,6 +42,11 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
  * stale: the model's copy is what is wrong, and re-viewing records the absence.
  */
 export async function strReplace(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+  return renderReport(await replaced(editor, input, exec), 'editor', editor.window)
+}
+
+/** The work of `str_replace`, as data: what was replaced and where it landed. */
+async function replaced(editor: Editor, input: Input, exec: ToolExecution): Promise<MutationReport> {
   const oldStr = input.old_str
   if (oldStr === undefined) throw missing('old_str', 'str_replace')
   const newStr = input.new_str ?? ''
@@ -57,7 +61,8 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
   } catch (error) {
     if (FsError.is(error, 'FS_STALE_VERSION') && guard === undefined) throw editor.absent(target, exec)
     if (FsError.is(error, 'FS_AMBIGUOUS_EDIT')) {
-      throw withText(error, render.oldStrAmbiguous(oldStr, error.occurrences ?? await ambiguity(editor, target, oldStr, exec)))
+      const occurrences = error.occurrences ?? await ambiguity(editor, target, oldStr, exec)
+      throw withText(error, renderMatchFailure({ kind: 'ambiguous', path, needle: oldStr, occurrences }, 'editor', editor.window))
     }
     throw await refuse(editor, error, 'str_replace', target, exec, { oldStr })
   }
@@ -66,7 +71,7 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
   else editor.histories.of(exec.agent?.session).forget(target.targetKey)
 
   const { first, changed } = landing(outcome, oldStr, newStr)
-  return render.edited(path, await snippet(editor, outcome.after, first, changed), editor.window)
+  return { kind: 'edited', path, replacements: outcome.replacements, first: await landed(editor, outcome.after, first, changed) }
 }
 
 /**
@@ -95,6 +100,10 @@ function landing(outcome: FsEditOutcome, oldStr: string, newStr: string): { firs
  * provider keeps the BOM.
  */
 export async function insert(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+  return renderReport(await inserted(editor, input, exec), 'editor', editor.window)
+}
+
+async function inserted(editor: Editor, input: Input, exec: ToolExecution): Promise<MutationReport> {
   if (input.insert_line === undefined) throw missing('insert_line', 'insert')
   if (input.new_str === undefined) throw missing('new_str', 'insert')
   const target = await editor.resolve(input.path, exec)
@@ -127,7 +136,7 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   }
   editor.observe(target, { kind: 'present', version: outcome.version }, exec)
   editor.histories.of(exec.agent?.session).push(target.targetKey, text, outcome.version)
-  return render.inserted(target.displayPath, await snippet(editor, outcome.after, insertion.firstLine, insertion.lineCount), editor.window)
+  return { kind: 'inserted', path: target.displayPath, first: await landed(editor, outcome.after, insertion.firstLine, insertion.lineCount) }
 }
 
 /** The edit-intent decision; the default (no policy) is no guard. Policy refusals get their remedy. */
@@ -152,10 +161,8 @@ async function ambiguity(editor: Editor, target: FsTarget, oldStr: string, exec:
   }
 }
 
-/** Four lines around the change, numbered like `view`, with the same per-line cap. */
-async function snippet(editor: Editor, after: string, firstLine: number, changedLines: number): Promise<WindowLine[]> {
-  const { start, end } = snippetSpan(firstLine, changedLines, countLines(after))
-  if (end < start) return []
-  const limits = { ...editor.window, maxLines: end - start + 1, maxBytes: Number.POSITIVE_INFINITY }
-  return (await rangeWindow([after], start, end, limits)).lines
+/** `changed` lines from `first` of the new text, with the snippet both families show around a change. */
+async function landed(editor: Editor, after: string, first: number, changed: number): Promise<LandedChange> {
+  const span: LineSpan = { start: first, end: first + changed - 1 }
+  return { span, snippet: await snippetLines(after, span, { maxLineLength: editor.window.maxLineLength }) }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { insertLines, occurrenceLines, snippetSpan } from './lines'
+import { insertLines, occurrenceLines } from './lines'
 
 describe('insertLines', () => {
   it('inserts at the top, between lines and after the last line', () => {
@@ -34,12 +34,5 @@ describe('occurrenceLines', () => {
     expect(occurrenceLines('x\r\nfoo\r\nbar\r\nfoo\r\n', 'foo\nbar')).toEqual([2])
     expect(occurrenceLines('foo\nx\nfoo\nfoofoo', 'foo')).toEqual([1, 3, 4, 4])
     expect(occurrenceLines('aaa', 'aa')).toEqual([1])
-  })
-})
-
-describe('snippetSpan', () => {
-  it('shows four lines of context around the change, clipped to the file', () => {
-    expect(snippetSpan(10, 2, 100)).toEqual({ start: 6, end: 15 })
-    expect(snippetSpan(2, 1, 3)).toEqual({ start: 1, end: 3 })
   })
 })

@@ -52,9 +52,3 @@ export function insertLines(text: string, after: number, block: string): Inserti
   const inserted = unterminatedEnd ? eol + body : body + eol
   return { text: text.slice(0, offset) + inserted + text.slice(offset), firstLine: after + 1, lineCount }
 }
-
-/** The line span of a snippet around an edit: four lines of context on each side, as models expect. */
-export function snippetSpan(firstLine: number, changedLines: number, totalLines: number): { start: number; end: number } {
-  const context = 4
-  return { start: Math.max(1, firstLine - context), end: Math.min(totalLines, firstLine + Math.max(changedLines, 1) - 1 + context) }
-}

@@ -1,16 +1,11 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
-import { EDITOR_WORDS, inspectTarget, nearestRegion, notAFileText, readCurrentVersion } from '@deepseek-ai/dsh-tool-text'
+import {
+  closestRegion, countLines, EDITOR_WORDS, inspectTarget, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale,
+  TOUCHED_MAX_LINES, touchedLines,
+} from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
-import { lineAt } from './lines'
-import { type Command, render } from './render'
+import { render } from './render'
 import { type Editor, explain, withText } from './runtime'
-import { rangeWindow } from './window'
-
-/** Unchanged lines shown around the touched place of the current version after a stale refusal. */
-const STALE_CONTEXT = 4
-/** Lines of the current version shown when the touched place is not found in it. */
-const STALE_HEAD_LINES = 40
 
 /**
  * What `str_replace` and `insert` say when refused, looking further only on this failure path (the
@@ -36,45 +31,30 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
     const current = await readCurrentVersion(editor.ctx.fs, target, exec.signal)
     if (current.kind === 'absent') {
       editor.observe(target, { kind: 'absent' }, exec)
-      return withText(error, render.staleDeleted(command, path))
+      return withText(error, renderStale({ kind: 'stale-absent', path, call: command }, editor.window))
     }
     if (current.kind === 'present') {
-      const [start, end] = staleSpan(current.text, where)
+      const { start, end, shown } = staleSpan(current.text, where)
       const window = await rangeWindow([current.text], start, end, editor.window)
       editor.observe(target, { kind: 'present', version: current.version }, exec)
-      return withText(error, render.staleShown(command, path, window, editor.window))
+      return withText(error, renderStale({ kind: 'stale-shown', path, call: command, reason: error.message, lines: window.lines,
+        totalLines: countLines(current.text), where: shown }, editor.window))
     }
   }
   if (error.code === 'FS_EDIT_NOT_FOUND' && 'oldStr' in where) {
-    let text: string | undefined
-    try {
-      text = await editor.ctx.fs.readText(target, exec.signal)
-    } catch (failure) {
-      if (FsError.is(failure, 'FS_ABORTED') || !FsError.is(failure)) throw failure
-    }
-    const region = text === undefined ? undefined : nearestRegion(text, where.oldStr)
-    return withText(error, render.oldStrNotFound(path, where.oldStr, region, editor.window))
+    const closest = await closestRegion(editor.ctx.fs, target, where.oldStr, exec.signal)
+    return withText(error, renderMatchFailure({ kind: 'no-match', path, needle: where.oldStr, region: closest?.region }, 'editor', editor.window))
   }
   return explain(error, command, target)
 }
 
 /** The lines of the current text the refused command touches: old_str's place (or nearest), the insertion point, else the top. */
-function staleSpan(text: string, where: { oldStr: string } | { line: number }): [number, number] {
-  const around = (first: number, last: number): [number, number] => [Math.max(1, first - STALE_CONTEXT), last + STALE_CONTEXT]
-  if ('line' in where) return around(Math.max(1, where.line), Math.max(1, where.line + 1))
-  const normalized = normalizeLineEndings(text)
-  const at = normalized.indexOf(normalizeLineEndings(where.oldStr))
-  if (at >= 0) {
-    const first = lineAt(normalized, at)
-    return around(first, first + normalizeLineEndings(where.oldStr).split('\n').length - 1)
-  }
-  const near = nearestRegion(text, where.oldStr)
-  return near === undefined ? [1, STALE_HEAD_LINES] : around(near.start, near.end)
+function staleSpan(text: string, where: { oldStr: string } | { line: number }) {
+  const touched = touchedLines(text, 'line' in where ? { line: where.line } : { needle: where.oldStr })
+  const span = touched.span ?? { start: 1, end: TOUCHED_MAX_LINES }
+  return { ...span, shown: touched.where }
 }
 
-function nothingDone(command: Command): string {
-  return command === 'insert' ? 'No insertion was performed' : 'No replacement was performed'
-}
 
 /** `create` on something in the way that is not a file: named, with the path that works instead. */
 export async function notAFile(editor: Editor, error: FsError, target: FsTarget, exec: ToolExecution): Promise<FsError> {

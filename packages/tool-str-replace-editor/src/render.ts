@@ -1,24 +1,18 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
-import { type FsInfo, type FsOccurrences } from '@deepseek-ai/dsh-fs'
+import { type FsInfo } from '@deepseek-ai/dsh-fs'
 import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
-import type { NearestRegion } from '@deepseek-ai/dsh-tool-text'
-import { numberLine, type TextWindow, type WindowLimits, type WindowLine } from './window'
+import { cutNote, nothingDone, numbered as numberedLines, type TextWindow, type WindowLimits, type WindowLine } from '@deepseek-ai/dsh-tool-text'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
 
 /**
  * Numbered lines, then a note naming the lines shown cut (as `read` flags them) and the view that
- * shows the first of them whole: a one-line `view_range` shows its line up to the byte budget.
- * `whole` is false when this already is that view.
+ * shows the first of them whole. `lineView` is true when this already is that one-line view.
  */
-function numbered(lines: WindowLine[], maxLineLength: number, whole = true): string {
-  const body = lines.map(numberLine).join('\n')
-  const cut = lines.filter((line) => line.cut).map((line) => line.number)
-  if (cut.length === 0) return body
-  const which = cut.length === 1 ? `Line ${cut[0]} is` : `Lines ${cut.slice(0, 10).join(', ')}${cut.length > 10 ? ', …' : ''} are`
-  const next = whole ? ` To see all of line ${cut[0]}, view again with view_range [${cut[0]}, ${cut[0]}].` : ''
-  return `${body}\n[${which} cut: a line is shown up to ${maxLineLength} characters.${next}]`
+function numbered(lines: WindowLine[], maxLineLength: number, lineView = false): string {
+  const cut = cutNote(lines, maxLineLength, 'editor', { lineView })
+  return cut === undefined ? numberedLines(lines) : `${numberedLines(lines)}\n${cut}`
 }
 
 /** Why a window stopped early, and the exact call that shows the rest. */
@@ -31,7 +25,7 @@ function continuation(window: TextWindow, end: number | undefined, limits: Windo
 export const render = {
   viewFile(path: string, window: TextWindow, end: number | undefined, limits: WindowLimits): string {
     const single = window.lines.length === 1 && end === window.lines[0]!.number
-    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength, !single)
+    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength, single)
     return `Here's the result of running \`cat -n\` on ${path}:\n${body}${continuation(window, end, limits)}\n`
   },
 
@@ -43,19 +37,6 @@ export const render = {
       ? ''
       : `\n[Listing cut at ${cut.limit} entries; at least ${cut.omitted} more not shown. View a subdirectory to see more.]`
     return `Here's the files and directories up to 2 levels deep in ${shownPath(path)}, excluding hidden items:\n${lines.join('\n')}${quoted}${more}\n`
-  },
-
-  created: (path: string) => `File created successfully at: ${path}`,
-
-  edited(path: string, snippet: WindowLine[], limits: WindowLimits): string {
-    return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n`
-      + `${numbered(snippet, limits.maxLineLength)}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`
-  },
-
-  inserted(path: string, snippet: WindowLine[], limits: WindowLimits): string {
-    return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n`
-      + `${numbered(snippet, limits.maxLineLength)}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). `
-      + 'Edit the file again if necessary.'
   },
 
   undone(path: string, window: TextWindow, limits: WindowLimits): string {
@@ -100,37 +81,11 @@ export const render = {
     `File already exists at: ${path}. Cannot overwrite files using command \`create\`. `
     + 'View the file, then change it with `str_replace` or `insert`.',
 
-  oldStrNotFound(path: string, oldStr: string, region?: NearestRegion, limits?: WindowLimits): string {
-    const head = `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`
-    if (region === undefined || limits === undefined) return head
-    const lines = region.lines.map((text, index) => ({ number: region.start + index, text, cut: false }))
-    const span = region.start === region.end ? `line ${region.start}` : `lines ${region.start}-${region.end}`
-    const differs = region.differences.length === 0 ? '' : `\nIt differs from old_str in: ${region.differences.join('; ').replaceAll('old_string', 'old_str')}.`
-    return `${head} The closest text is ${span}:\n${numbered(cutLines(lines, limits.maxLineLength), limits.maxLineLength)}${differs}\n`
-      + 'Copy old_str exactly from these lines (without the line numbers); the match is never approximate.'
-  },
-
   oldStrEmpty: (path: string) =>
     `No replacement was performed, old_str is empty. Quote text that appears verbatim in ${path}, or use \`insert\` to add lines.`,
 
-  oldStrAmbiguous: (oldStr: string, where: FsOccurrences | undefined) =>
-    `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\``
-    + `${where === undefined ? '' : ` in lines [${where.lines.join(', ')}${where.truncated ? ', …' : ''}]`}. Please ensure it is unique`,
-
   stale(command: Command, path: string): string {
     return `${nothingDone(command)}: ${path} has changed or been deleted since you last viewed it. View the file again, then retry.`
-  },
-
-  staleDeleted(command: Command, path: string): string {
-    return `${nothingDone(command)}: ${path} has been deleted since you last viewed it. That counts as viewing it absent: `
-      + 'to make it again, use the `create` command.'
-  },
-
-  staleShown(command: Command, path: string, window: TextWindow, limits: WindowLimits): string {
-    const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
-    const next = command === 'insert' ? 'retry `insert` with `insert_line` chosen from these lines' : 'retry `str_replace` with `old_str` copied from these lines'
-    return `${nothingDone(command)}: ${path} has changed since you last viewed it. Here's the result of running \`cat -n\` on a snippet of the current file:\n`
-      + `${body}\nThis counts as viewing the current version: ${next}.`
   },
 
   notObserved(command: Command, path: string): string {
@@ -142,13 +97,6 @@ export const render = {
   undoStale: (path: string) =>
     `Cannot undo the last edit to ${path}: the file has changed since that edit, and undo never overwrites a later change. `
     + 'View the file, then revert by hand with `str_replace` if still needed.',
-}
-
-function cutLines(lines: WindowLine[], max: number): WindowLine[] {
-  return lines.map((line) => {
-    const chars = [...line.text]
-    return chars.length <= max ? line : { ...line, text: chars.slice(0, max).join(''), cut: true }
-  })
 }
 
 // C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides: a name
@@ -171,8 +119,3 @@ function formatBytes(bytes: number): string {
   return bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }
 
-function nothingDone(command: Command): string {
-  if (command === 'str_replace') return 'No replacement was performed'
-  if (command === 'insert') return 'No insertion was performed'
-  return 'Nothing was changed'
-}

@@ -5,7 +5,7 @@ import type { Context } from 'cordis'
 import { EditHistories } from './history'
 import { type Command, render } from './render'
 import type { EditorConfig } from './schema'
-import type { WindowLimits } from './window'
+import type { WindowLimits } from '@deepseek-ai/dsh-tool-text'
 
 /** What every command needs: the context (for `ctx.fs` and the `fs/*` events), limits, undo state. */
 export class Editor {

@@ -3,7 +3,7 @@ import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, withText } from './runtime'
 import type { Input } from './schema'
-import { rangeWindow } from './window'
+import { rangeWindow } from '@deepseek-ai/dsh-tool-text'
 
 /**
  * `undo_edit`: puts back the text from before this session's last `str_replace`/`insert` of the

@@ -5,7 +5,7 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid, withText } from './runtime'
 import type { Input } from './schema'
-import { rangeWindow, type TextWindow } from './window'
+import { rangeWindow, type TextWindow } from '@deepseek-ai/dsh-tool-text'
 
 /** Line starts found by earlier views, per editor (one per plugin instance, hence per provider). */
 const indexes = new WeakMap<Editor, LineIndex>()

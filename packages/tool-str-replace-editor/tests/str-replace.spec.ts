@@ -100,6 +100,21 @@ describe('str_replace with the policy', () => {
     expect(f.log.count('readText')).toBe(0)
   })
 
+  it('names a line that holds several occurrences once, with their count', async () => {
+    await setup()
+    await f.put('a.txt', 'x = x + 1\ny = 2\n')
+    await f.ok({ command: 'view', path: 'a.txt' })
+    const result = await f.call({ command: 'str_replace', path: 'a.txt', old_str: 'x', new_str: 'z' })
+    expect(result.error).toEqual({
+      code: 'FS_AMBIGUOUS_EDIT',
+      message: 'No replacement was performed. Multiple occurrences of old_str `x`: 2 occurrences on line 1. Please ensure it is unique',
+    })
+    const spread = await f.call({ command: 'str_replace', path: 'a.txt', old_str: '=', new_str: '==' })
+    expect(textOf(spread)).toContain('in lines [1, 2].')
+    expect(textOf(spread)).not.toMatch(/\[1, 1/)
+    expect((await f.bytes('a.txt'))?.toString()).toBe('x = x + 1\ny = 2\n')
+  })
+
   it('shows the snippet where the edit landed in a file above the provider\'s diff bound', async () => {
     await setup()
     // 30,001 lines (about 700 KB, above the 512 KiB diffMaxBytes) before the edited one; the new text

@@ -2,11 +2,21 @@ export {
   buildWindow, skipLines, cutCodePoints, cutUtf8, linePrefix, renderedLineBytes,
   type ReadWindow, type SkippedSource, type WindowLine, type WindowOptions,
 } from './window'
+export { rangeWindow, type TextWindow, type WindowLimits } from './range'
 export { inspectTarget, natureSentence, type TargetNature } from './nature'
 export { readCurrentVersion, type CurrentVersion } from './current'
 export { nearestRegion, type NearestRegion } from './nearest'
+export { closestRegion } from './closest'
+export { type Touch, TOUCHED_MAX_LINES, type TouchedLines, touchedLines } from './touched'
 export { notAFileText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
 export { countLines } from './lines'
+export { type LineSpan, SNIPPET_CONTEXT, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions, snippetSpan } from './snippet'
+export type {
+  EditedReport, Family, InsertedReport, LandedChange, MatchFailure, MultiEditedReport, MutationReport, StaleCall, StaleRefusal, StepReport, WrittenReport,
+} from './report'
+export { aroundChange, cutNote, nothingDone, numbered, numberList, plural, type RenderLimits, spanWords } from './render'
+export { MULTI_EDIT_SNIPPETS, renderReport } from './render-report'
+export { renderMatchFailure, renderStale } from './render-refusal'
 export { LineIndex, type Checkpoint, type LineIndexOptions } from './line-index'
 export { skipLinesIndexed, type PagedTarget } from './paging'
 export { inspectPath, mutationTarget, resolveTarget } from './paths'

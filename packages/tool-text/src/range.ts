@@ -1,6 +1,4 @@
-import { buildWindow, linePrefix, type WindowLine } from '@deepseek-ai/dsh-tool-text'
-
-export type { WindowLine } from '@deepseek-ai/dsh-tool-text'
+import { buildWindow, type WindowLine } from './window'
 
 /** Limits on one window of a file shown to the model (the same three as `read`). */
 export interface WindowLimits {
@@ -22,7 +20,7 @@ export interface TextWindow {
 
 /**
  * Lines `start..end` (1-based, inclusive; `end` undefined = to the end of the file), cut by the
- * limits. The window itself is `read`'s (`buildWindow` from dsh-tool-text): it stops consuming the
+ * limits. The window itself is `read`'s (`buildWindow`): it stops consuming the
  * stream once the window is settled, so the cost follows the window, never the rest of the file.
  */
 export async function rangeWindow(
@@ -40,9 +38,4 @@ export async function rangeWindow(
   const complete = window.end === 'eof' || (end !== undefined && window.lines.at(-1)?.number === end)
   if (complete || window.nextOffset === undefined) return { lines: window.lines, ...total }
   return { lines: window.lines, nextLine: window.nextOffset, limit: window.end === 'bytes' ? 'bytes' : 'lines', ...total }
-}
-
-/** `cat -n`, as `read` numbers lines: the number right-aligned to width 6, a tab, the text. */
-export function numberLine(line: WindowLine): string {
-  return `${linePrefix(line.number)}${line.text}`
 }

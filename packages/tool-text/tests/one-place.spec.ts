@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+
+const packages = new URL('../../', import.meta.url).pathname
+const sources = (name: string) => readdirSync(join(packages, name, 'src'))
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+  .map((file) => ({ file: `${name}/src/${file}`, text: readFileSync(join(packages, name, 'src', file), 'utf8') }))
+
+const FAMILIES = ['tool-fs', 'tool-str-replace-editor']
+
+it('leaves the shared rules to dsh-tool-text: no family defines its own line count, snippet, window or closest text', () => {
+  const own = FAMILIES.flatMap(sources).filter(({ text }) =>
+    /function (countLines|snippetSpan|snippetLines|snippetAround|nearestRegion|closestRegion|rangeWindow|buildWindow|cutNote|touchedLines)\b/.test(text))
+  expect(own.map(({ file }) => file)).toEqual([])
+})
+
+it('keeps the families apart: neither imports the other', () => {
+  const crossing = FAMILIES.flatMap((name) => sources(name).filter(({ text }) =>
+    FAMILIES.some((other) => other !== name && text.includes(`@deepseek-ai/dsh-${other}`))))
+  expect(crossing.map(({ file }) => file)).toEqual([])
+  for (const name of FAMILIES) {
+    const manifest = JSON.parse(readFileSync(join(packages, name, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    expect(Object.keys(manifest.dependencies)).toContain('@deepseek-ai/dsh-tool-text')
+    expect(Object.keys(manifest.dependencies).filter((dep) => FAMILIES.some((other) => dep === `@deepseek-ai/dsh-${other}`))).toEqual([])
+  }
+})
