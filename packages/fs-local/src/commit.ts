@@ -8,7 +8,7 @@ import type { Found } from './find'
 import { noteStagingDirectory } from './journal'
 import { type Probe, statPath } from './probe'
 import { checkReplaceable } from './protect'
-import { discard, publishCreate, publishReplace, settle, stage } from './publish'
+import { discard, publishCreate, publishReplace, settle, stage, type StagedText } from './publish'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { versionOf } from './version'
@@ -20,11 +20,11 @@ export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 export class LostRace extends FsError {}
 
 /**
- * Stages `bytes` beside the destination and publishes them. Everything that can fail without
+ * Stages `content` beside the destination and publishes them. Everything that can fail without
  * harm (abort, containment, a version that moved) is checked after staging and before the
  * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
  */
-export async function commit(core: DiskCore, found: Found, bytes: Uint8Array, mode: PublishMode, display: string, signal?: AbortSignal): Promise<FsVersion> {
+export async function commit(core: DiskCore, found: Found, content: Uint8Array | StagedText, mode: PublishMode, display: string, signal?: AbortSignal): Promise<FsVersion> {
   const { probe: current, destination } = found
   // Every step below goes through the anchored parent: a directory swapped for a symlink from
   // now on cannot move the staging, the lock or the published name out of the root.
@@ -35,7 +35,7 @@ export async function commit(core: DiskCore, found: Found, bytes: Uint8Array, mo
     // Refused here what an in-place writer would be refused; otherwise what the replacement keeps.
     const previous = current.kind === 'file' ? await checkReplaceable(anchored, current.opened.stats, display) : undefined
     await sweep(core, anchor.path, anchor.checked)
-    const staged = await stage(anchor.path, bytes, previous, display)
+    const staged = await stage(anchor.path, content, previous, display)
     try {
       await core.beforePublish?.(destination)
       throwIfAborted(signal, display)
@@ -70,7 +70,7 @@ export async function commit(core: DiskCore, found: Found, bytes: Uint8Array, mo
       await discard(staged)
     }
   } finally {
-    await own?.close()
+    void own?.close()
   }
 }
 

@@ -33,7 +33,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
       else plan = planStyledWrite(await inspectStyle(current.opened, content), content)
       found.release()
       const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
-      const version = await commit(core, found, plan.bytes, mode, display, signal)
+      const version = await commit(core, found, { text: plan.after, bom: plan.bom }, mode, display, signal)
       return {
         operation: current.kind === 'absent' ? 'create' : 'update',
         version,
@@ -42,7 +42,8 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         ...detachedLinks(current),
       } satisfies FsWriteOutcome
     } finally {
-      await found.close()
+      // Descriptors are closed in the background: nothing that follows depends on it.
+      void found.close()
     }
   }))
 }
@@ -88,7 +89,7 @@ function editOnce(core: DiskCore, target: FsTarget, edit: FsEditRequest, expecte
       return { version, ...outcome, ...detachedLinks(current) }
     } finally {
       releaseMemory()
-      await found.close()
+      void found.close()
     }
   })
 }
