@@ -24,18 +24,23 @@ export class LostRace extends FsError {}
  * harm (abort, containment, a version that moved) is checked after staging and before the
  * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
  */
-export async function commit(core: DiskCore, found: Found, content: Uint8Array | StagedText, mode: PublishMode, display: string, signal?: AbortSignal): Promise<FsVersion> {
+export async function commit(
+  core: DiskCore, found: Found, content: Promise<Uint8Array | StagedText>, mode: PublishMode, display: string, signal?: AbortSignal,
+): Promise<FsVersion> {
   const { probe: current, destination } = found
+  // A failure before `content` is awaited must not leave its rejection unhandled.
+  content.catch(() => {})
   // Every step below goes through the anchored parent: a directory swapped for a symlink from
   // now on cannot move the staging, the lock or the published name out of the root.
   const own = found.anchor === undefined ? await anchorDirectory(dirname(destination), core.containment, display) : undefined
   const anchor = (found.anchor ?? own)!
   try {
     const anchored = join(anchor.path, basename(destination))
-    // Refused here what an in-place writer would be refused; otherwise what the replacement keeps.
-    const previous = current.kind === 'file' ? await checkReplaceable(anchored, current.opened.stats, display) : undefined
     await sweep(core, anchor.path, anchor.checked)
-    const staged = await stage(anchor.path, content, previous, display)
+    // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
+    // Worked out, like the content, while the staging is made; nothing is published before both.
+    const previous = current.kind === 'file' ? checkReplaceable(anchored, current.opened.stats, display) : undefined
+    const staged = await stage(anchor.path, Promise.all([content, previous]).then(([bytes, kept]) => ({ content: bytes, previous: kept })), display)
     try {
       await core.beforePublish?.(destination)
       throwIfAborted(signal, display)

@@ -25,15 +25,18 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         throw error
       }
       // The old text is read whole only when it is reported back (`before`, for diffs); above that
-      // bound only its BOM and line-ending style are learned, from as few bytes as possible.
+      // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
+      // read runs while the publication makes its staging.
       const { diffMaxBytes, maxTextBytes } = core.options
-      let plan
-      if (current.kind !== 'file') plan = planWrite(null, content, display)
-      else if (current.info.size! <= diffMaxBytes) plan = planWrite(await readAll(current.opened, maxTextBytes, display), content, display)
-      else plan = planStyledWrite(await inspectStyle(current.opened, content), content)
-      found.release()
+      const planning = current.kind !== 'file'
+        ? Promise.resolve(planWrite(null, content, display))
+        : current.info.size! <= diffMaxBytes
+          ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+          : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
+      const planned = planning.finally(() => found.release())
       const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
-      const version = await commit(core, found, { text: plan.after, bom: plan.bom }, mode, display, signal)
+      const version = await commit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), mode, display, signal)
+      const plan = await planned
       return {
         operation: current.kind === 'absent' ? 'create' : 'update',
         version,
@@ -85,7 +88,7 @@ function editOnce(core: DiskCore, target: FsTarget, edit: FsEditRequest, expecte
       const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
       // An edit that changes no byte publishes nothing: the file and its version stay as they are.
       if (Buffer.from(plan.bytes).equals(bytes)) return { version: current.info.version, ...outcome }
-      const version = await commit(core, found, plan.bytes, 'replace-at-version', display, signal)
+      const version = await commit(core, found, Promise.resolve(plan.bytes), 'replace-at-version', display, signal)
       return { version, ...outcome, ...detachedLinks(current) }
     } finally {
       releaseMemory()

@@ -27,16 +27,30 @@ export interface StagedText {
   bom: boolean
 }
 
+/** What a staged file is made of: its content and, for a replacement, what the old file had. */
+export interface StageInputs {
+  content: Uint8Array | StagedText
+  previous: Previous | undefined
+}
+
 /**
- * Writes `bytes` to an exclusively created temp file in a fresh staging directory inside `parent`
- * (which exists: the caller anchored it, creating what was missing).
+ * Writes the content to an exclusively created temp file in a fresh staging directory inside
+ * `parent` (which exists: the caller anchored it, creating what was missing). The staging is made
+ * while `inputs` are still being worked out (the old file read, its metadata checked); if they
+ * fail, it is removed and their error is the answer.
  * A new file is created `0o666` and the kernel applies the umask, as any editor would; a replacement
  * takes what `previous` says the old file was (`applyPrevious`): mode, owner or group, extended attributes.
  */
-export async function stage(parent: string, content: Uint8Array | StagedText, previous: Previous | undefined, display: string): Promise<Staged> {
-  const { first: opened, ...staging } = await makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666))
+export async function stage(parent: string, inputs: Promise<StageInputs>, display: string): Promise<Staged> {
+  const [made, given] = await Promise.allSettled([makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666)), inputs])
+  if (made.status === 'rejected') {
+    throw given.status === 'rejected' ? given.reason : made.reason
+  }
+  const { first: opened, ...staging } = made.value
   const file = join(staging.dir, 'content')
   try {
+    if (given.status === 'rejected') throw given.reason
+    const { content, previous } = given.value
     // Bytes first: a write by a process without CAP_FSETID clears set-id bits and file capabilities.
     // What the new file got at creation (owner, mode) is asked meanwhile: a write changes neither
     // (a new file has no set-id bits to clear), and what it already has need not be set again.
