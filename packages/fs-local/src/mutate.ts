@@ -87,8 +87,9 @@ function editOnce(core: DiskCore, target: FsTarget, edit: FsEditRequest, expecte
       const before = bytes.length <= diffMaxBytes ? plan.before : null
       const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
       // An edit that changes no byte publishes nothing: the file and its version stay as they are.
-      if (Buffer.from(plan.bytes).equals(bytes)) return { version: current.info.version, ...outcome }
-      const version = await commit(core, found, Promise.resolve(plan.bytes), 'replace-at-version', display, signal)
+      // The bytes were valid UTF-8, so they are unchanged exactly when the text is.
+      if (plan.after === plan.before) return { version: current.info.version, ...outcome }
+      const version = await commit(core, found, Promise.resolve({ text: plan.after, bom: plan.bom }), 'replace-at-version', display, signal)
       return { version, ...outcome, ...detachedLinks(current) }
     } finally {
       releaseMemory()

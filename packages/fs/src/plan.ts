@@ -62,7 +62,8 @@ export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string
   const decoded = decodeText(current, path)
   const limits: SpliceLimits = { maxBytes: maxTextBytes - (decoded.bom ? 3 : 0), textBytes: current.length - (decoded.bom ? 3 : 0) }
   const { text, replacements, lines } = spliceLiteral(decoded.text, edit, path, limits)
-  return { bytes: encodeText(text, decoded.bom), before: decoded.text, after: text, bom: decoded.bom, replacements, lines }
+  // Assigned onto the plan, not spread: a spread would read `bytes` and encode the text.
+  return Object.assign(plannedWrite({ text, bom: decoded.bom }, decoded.text), { before: decoded.text, replacements, lines })
 }
 
 /** The line data of an `FsEditOutcome`, from a plan. */
