@@ -44,24 +44,24 @@ export async function commit(
     try {
       await core.beforePublish?.(destination)
       throwIfAborted(signal, display)
-      const checked = checkBeforePublication(core, anchor, destination, display)
       let stats: BigIntStats
       if (mode === 'create') {
-        await checked
+        await staged.handle.sync()
+        await checkBeforePublication(core, anchor, destination, display)
         await publishCreate(staged, anchored, display)
         ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true)])
       } else {
         // Held across processes: between another provider's re-check and its rename, ours must
-        // not run. Taken while the containment checks run; given back if they fail.
-        const [lock, check] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), checked])
-        if (check.status === 'rejected') {
-          if (lock.status === 'fulfilled') await lock.value()
-          throw check.reason
-        }
-        if (lock.status === 'rejected') throw lock.reason
+        // not run. Taken while the staged bytes are made durable (nothing is renamed before both).
+        const [lock, synced] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), staged.handle.sync()])
+        if (lock.status === 'rejected') throw synced.status === 'rejected' ? synced.reason : lock.reason
         const release = lock.value
         try {
-          await recheck(current, anchored, mode, display)
+          if (synced.status === 'rejected') throw synced.reason
+          // Right before the rename, together: where the directory is now, and the version under the lock.
+          const [inside, unmoved] = await Promise.allSettled([checkBeforePublication(core, anchor, destination, display), recheck(current, anchored, mode, display)])
+          if (inside.status === 'rejected') throw inside.reason
+          if (unmoved.status === 'rejected') throw unmoved.reason
           await publishReplace(staged, anchored, display)
         } catch (error) {
           await release()

@@ -7,8 +7,8 @@ import { applyPrevious, type Previous } from './protect'
 import { makeStaging, removeStaging, type Staging } from './staging'
 
 /**
- * Bytes written and fsynced in a private staging directory beside the destination, waiting to be
- * published. The descriptor stays open so the published inode's final metadata (its ctime moves on
+ * Bytes written in a private staging directory beside the destination, waiting to be published
+ * (the caller fsyncs them first, while it takes what publication needs). The descriptor stays open so the published inode's final metadata (its ctime moves on
  * link, rename and unlink) can be read from the inode we wrote, not from whatever holds the name.
  */
 export interface Staged {
@@ -59,7 +59,6 @@ export async function stage(parent: string, inputs: Promise<StageInputs>, displa
       previous === undefined ? undefined : opened.stat(),
     ])
     if (previous !== undefined) await applyPrevious(file, opened, previous, display, created)
-    await opened.sync()
     return { staging, file, handle: opened }
   } catch (error) {
     await opened.close().catch(() => {})
