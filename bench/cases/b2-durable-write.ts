@@ -21,7 +21,8 @@ const VARIANTS = ['dsh', 'wfa', 'plain', 'floor']
 /** The diagnosis and the fix, stated only when a target was missed (evidence: the columns above and B5). */
 const MISS_NOTES = [
   'Cause, small files: the directory fsync alone costs "floor ÷ wfa" on this disk, so ≤ 1.1× is out of reach for any writer that makes the new name durable; the rest ("dsh ÷ floor") is the extra file-system calls (B5: 25 for a create, 30 for a replace against 11 and 13), each a libuv thread-pool round trip awaited in sequence: the held parent directory (containment and its fsync), the private staging directory, and on replace the cross-process publication lock (one `symlink`, one `unlink`) and the read of the previous file.',
-  'Cause, large replaces: up to `diffMaxBytes` (512 KiB by default) dsh reads and decodes the old file so the tools can report how many lines changed (the `planWrite` column); above it, only the old file\'s BOM and line-ending style are read, from its first bytes (usually one 64 KiB read), to keep BOM and CRLF fidelity. write-file-atomic reads nothing.',
+  'Large files: up to `diffMaxBytes` (512 KiB by default) dsh reads and decodes the old file so the tools can report how many lines changed (the `planWrite` column); above it, only the old file\'s BOM and line-ending style are read, from its first bytes (usually one 64 KiB read). The new text is encoded in 1 Mi-unit slices into two reused buffers while the previous slice is written, so no buffer the size of the file is allocated (write-file-atomic encodes the whole string on the main thread before its write).',
+  'Done for issue 16: the staging is made while the old file is read and its metadata checked, the staged file\'s owner and mode are read while its bytes are written (chown/chmod only when they differ), and descriptors of a finished write close in the background.',
   'Done since the first report: the lines before a read window are skipped as bytes (B1), the lock went from a directory (≈ 15 calls) to a symlink (2), `mkdir -p` runs only when staging finds no parent, staged names are unlinked instead of removed recursively, realpath walks are not repeated, and above `diffMaxBytes` a replace reads only the first bytes of the old file for its style.',
 ]
 
@@ -91,7 +92,8 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
       const replaced = await interleave(replace, options)
       // The in-memory planning a replace does before any I/O, alone, as the local provider calls it:
       // the old text is decoded only up to `diffMaxBytes` (512 KiB, for the tools' diffs); above,
-      // BOM and line endings are read off the first bytes. Then the new text is encoded.
+      // BOM and line endings are read off the first bytes. The new text is encoded later, slice by
+      // slice while it is written (staging), so this column no longer includes the encoding.
       const previous = Buffer.from(contents[0]!)
       const planning: number[] = []
       for (let i = 0; i < 3; i++) {

@@ -59,7 +59,7 @@ export async function runB3(scratch: Scratch): Promise<CaseResult> {
         name: 'upstream',
         run: async (round: number) => expectUpstreamOk(await upstream.call('edit', { file_path: 'upstream.txt', old_string: from(round), new_string: to(round) }), 'edit'),
       }]),
-    ], config.b3)
+    ], { ...config.b3, rotate: true })
     const tool = summarize(samples.tool!)
     const provider = summarize(samples.provider!)
     const hand = summarize(samples.hand!)

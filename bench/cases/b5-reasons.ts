@@ -4,7 +4,7 @@
  */
 export const SYSCALL_REASONS: Record<string, string> = {
   readlink: 'glibc `realpath(3)` walks the path one component at a time when `resolve` mints the target key; with a containment `root` set, the publish re-checks where the held parent directory really is (`/proc/self/fd/N`, a directory swapped for a symlink) and `openRegular` learns where the opened bytes really are; without a root these are skipped',
-  statx: 'read: the tool\'s one `stat` (routing, version) and `fstat` of the opened descriptor (refuse a FIFO/device, the version matches the bytes). Writes add: the `lstat` of the name inside the opened parent (probe; a dangling symlink is in the way), the version re-check right before `rename` under the publication lock, and the final `fstat` of the published inode (its version)',
+  statx: 'read: the tool\'s one `stat` (routing, version) and `fstat` of the opened descriptor (refuse a FIFO/device, the version matches the bytes). Writes add: the `lstat` of the name inside the opened parent (probe; a dangling symlink is in the way), the version re-check right before `rename` under the publication lock, and the final `fstat` of the published inode (its version); a replace also `fstat`s its staged file while writing it (the owner and mode it got, so `fchown`/`fchmod` run only when they differ)',
   openat: 'the parent directory (held for the whole publish: containment and its fsync), the target for reading (replace/edit: `O_NOFOLLOW`, to keep BOM/CRLF and check the version), the staged temp file (`O_CREAT|O_EXCL|O_NOFOLLOW`)',
   close: 'one per descriptor opened',
   getdents64: 'the first write into a directory lists it once to reclaim dead writers\' staging and locks',
@@ -23,8 +23,9 @@ export const SYSCALL_REASONS: Record<string, string> = {
   epoll_ctl: 'libuv registers a listening liveness socket',
   rename: 'atomic replace of the target by the staged file',
   symlink: 'replace/edit, only where no liveness socket could be bound or hard-linked: the publication lock as a symlink naming the writer (boot id, PID namespace, pid, start time)',
-  fchmod: 'replace keeps the previous file\'s mode',
-  fchown: 'replace keeps the previous owner (only when running as root, as here)',
+  fchmod: 'replace keeps the previous file\'s mode (only when the staged file did not get it at creation)',
+  fchown: 'replace keeps the previous owner (as root; only when the staged file did not get it at creation)',
+  llistxattr: 'replace: the previous file\'s extended attributes (POSIX ACLs, security labels), listed to carry them over; none here, so nothing is read or set',
   chmod: 'write-file-atomic copies the mode of the file it replaces',
   chown: 'write-file-atomic copies the owner of the file it replaces (as root)',
   getrandom: 'random suffix of the staging directory (`mkdtemp`)',

@@ -32,11 +32,10 @@ export class LocalFileSystem extends FileSystem {
   static Config = Config
   readonly disk: LocalDisk
 
-  /** `disk` lets a host supply an already-built (for example instrumented) I/O core; Cordis never passes it. */
-  constructor(ctx: Context, config: LocalFileSystemConfig = {}, disk?: LocalDisk) {
+  constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
     super(ctx)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
-    this.disk = disk ?? new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes) })
+    this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes) })
   }
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {

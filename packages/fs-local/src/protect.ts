@@ -131,17 +131,20 @@ export async function checkReplaceable(path: string, stats: BigIntStats, display
  */
 export async function applyPrevious(
   path: string, owner: { chown(uid: number, gid: number): Promise<void>; chmod(mode: number): Promise<void> }, previous: Previous, display: string,
+  created?: { uid: number; gid: number; mode: number },
 ): Promise<void> {
+  // What the staged file already has from its creation (`created`, its fstat) is not set again.
+  const sameOwner = created !== undefined && created.uid === previous.uid && created.gid === previous.gid
   if (RUNNING_AS_ROOT) {
-    await owner.chown(previous.uid, previous.gid)
-  } else if (previous.chgrp) {
+    if (!sameOwner) await owner.chown(previous.uid, previous.gid)
+  } else if (previous.chgrp && !sameOwner) {
     try {
       await owner.chown(-1, previous.gid)
     } catch (error) {
       if ((previous.mode & 0o070) !== 0) throw denied(display, `belongs to group ${previous.gid}, which a replacement cannot keep`, error)
     }
   }
-  await owner.chmod(previous.mode)
+  if (!sameOwner || created === undefined || (created.mode & 0o7777) !== previous.mode) await owner.chmod(previous.mode)
   const api = xattrs()
   for (const { name, value } of previous.xattrs ?? []) {
     try {

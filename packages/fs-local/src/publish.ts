@@ -1,4 +1,5 @@
 import { FsError, fsError } from '@deepseek-ai/dsh-fs'
+import { UTF8_BOM } from '@deepseek-ai/dsh-fs/kit'
 import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, link, lstat, open, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -7,8 +8,8 @@ import { applyPrevious, type Previous } from './protect'
 import { makeStaging, removeStaging, type Staging } from './staging'
 
 /**
- * Bytes written and fsynced in a private staging directory beside the destination, waiting to be
- * published. The descriptor stays open so the published inode's final metadata (its ctime moves on
+ * Bytes written in a private staging directory beside the destination, waiting to be published
+ * (the caller fsyncs them first, while it takes what publication needs). The descriptor stays open so the published inode's final metadata (its ctime moves on
  * link, rename and unlink) can be read from the inode we wrote, not from whatever holds the name.
  */
 export interface Staged {
@@ -21,20 +22,44 @@ export interface Staged {
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 
+/** Content given as text: encoded while it is written, so a large file is never held twice in memory. */
+export interface StagedText {
+  text: string
+  bom: boolean
+}
+
+/** What a staged file is made of: its content and, for a replacement, what the old file had. */
+export interface StageInputs {
+  content: Uint8Array | StagedText
+  previous: Previous | undefined
+}
+
 /**
- * Writes `bytes` to an exclusively created temp file in a fresh staging directory inside `parent`
- * (which exists: the caller anchored it, creating what was missing).
+ * Writes the content to an exclusively created temp file in a fresh staging directory inside
+ * `parent` (which exists: the caller anchored it, creating what was missing). The staging is made
+ * while `inputs` are still being worked out (the old file read, its metadata checked); if they
+ * fail, it is removed and their error is the answer.
  * A new file is created `0o666` and the kernel applies the umask, as any editor would; a replacement
  * takes what `previous` says the old file was (`applyPrevious`): mode, owner or group, extended attributes.
  */
-export async function stage(parent: string, bytes: Uint8Array, previous: Previous | undefined, display: string): Promise<Staged> {
-  const { first: opened, ...staging } = await makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666))
+export async function stage(parent: string, inputs: Promise<StageInputs>, display: string): Promise<Staged> {
+  const [made, given] = await Promise.allSettled([makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666)), inputs])
+  if (made.status === 'rejected') {
+    throw given.status === 'rejected' ? given.reason : made.reason
+  }
+  const { first: opened, ...staging } = made.value
   const file = join(staging.dir, 'content')
   try {
+    if (given.status === 'rejected') throw given.reason
+    const { content, previous } = given.value
     // Bytes first: a write by a process without CAP_FSETID clears set-id bits and file capabilities.
-    await writeAll(opened, bytes)
-    if (previous !== undefined) await applyPrevious(file, opened, previous, display)
-    await opened.sync()
+    // What the new file got at creation (owner, mode) is asked meanwhile: a write changes neither
+    // (a new file has no set-id bits to clear), and what it already has need not be set again.
+    const [, created] = await Promise.all([
+      content instanceof Uint8Array ? writeAll(opened, content) : writeEncoded(opened, content),
+      previous === undefined ? undefined : opened.stat(),
+    ])
+    if (previous !== undefined) await applyPrevious(file, opened, previous, display, created)
     return { staging, file, handle: opened }
   } catch (error) {
     await opened.close().catch(() => {})
@@ -49,6 +74,42 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   while (offset < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
     offset += bytesWritten
+  }
+}
+
+/** UTF-16 units encoded per write of a long text (at most 3 bytes each). */
+const CHUNK_UNITS = 1024 * 1024
+const encoder = new TextEncoder()
+
+/**
+ * Writes `text` as UTF-8 (behind a BOM if asked). A long text is encoded in slices into two reused
+ * buffers, one encoded while the other is written: no buffer the size of the file is allocated,
+ * which for tens of MiB costs more in allocation and garbage collection than the write itself.
+ */
+async function writeEncoded(handle: FileHandle, { text, bom }: StagedText): Promise<void> {
+  if (text.length <= CHUNK_UNITS) {
+    const body = encoder.encode(text)
+    await writeAll(handle, bom ? Buffer.concat([UTF8_BOM, body]) : body)
+    return
+  }
+  if (bom) await writeAll(handle, UTF8_BOM)
+  const buffers = [Buffer.allocUnsafe(3 * CHUNK_UNITS), Buffer.allocUnsafe(3 * CHUNK_UNITS)] as const
+  let writing: Promise<void> | undefined
+  try {
+    for (let at = 0, turn = 0; at < text.length; turn ^= 1) {
+      let end = Math.min(text.length, at + CHUNK_UNITS)
+      // A surrogate pair is never cut in two (each half alone would be encoded as U+FFFD).
+      const last = text.charCodeAt(end - 1)
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--
+      const { written } = encoder.encodeInto(text.slice(at, end), buffers[turn])
+      at = end
+      await writing
+      writing = writeAll(handle, buffers[turn].subarray(0, written))
+    }
+    await writing
+  } finally {
+    // A write still in flight must finish before the caller closes the descriptor.
+    await writing?.catch(() => {})
   }
 }
 
@@ -120,8 +181,7 @@ export async function settle(staged: Staged, linked: boolean, released?: Promise
  * write already happened.
  */
 export async function discard(staged: Staged): Promise<void> {
-  await Promise.all([
-    staged.handle.close().catch(() => {}),
-    staged.settled ? undefined : unlink(staged.file).catch(() => {}).then(() => removeStaging(staged.staging)),
-  ])
+  // Nothing waits for the close of a published file's descriptor; unpublished staging is removed first.
+  const closed = staged.handle.close().catch(() => {})
+  if (!staged.settled) await Promise.all([closed, unlink(staged.file).catch(() => {}).then(() => removeStaging(staged.staging))])
 }

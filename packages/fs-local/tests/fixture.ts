@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll } from 'vitest'
-import { LocalDisk, LocalFileSystem, type LocalFileSystemConfig } from '../src'
+import { LocalFileSystem, type LocalFileSystemConfig } from '../src'
+import { beforeEachPublish } from '../src/instrument'
 
 export const run = promisify(execFile)
 
@@ -32,16 +33,15 @@ export interface LocalFixture extends ConformanceFixture {
 
 /**
  * A `LocalFileSystem` on a fresh temp directory, registered on a real Cordis context. The
- * publication hook reaches the I/O core through the provider's optional third constructor argument
- * (an instrumented `LocalDisk`), which Cordis itself never passes.
+ * publication hook reaches its I/O core through `src/instrument.ts`, which the package does not export.
  */
 export async function localFixture(config: Omit<LocalFileSystemConfig, 'cwd'> = {}, rootAtDir = false): Promise<LocalFixture> {
   const dir = await tempDir()
   const hooks: (() => Promise<void>)[] = []
   const options = LocalFileSystem.Config.parse({ ...config, cwd: dir, ...(rootAtDir ? { root: dir } : {}) })
-  const disk = new LocalDisk({ ...options, beforePublish: async () => { for (const hook of hooks.splice(0)) await hook() } })
   const ctx = new Context()
-  const fs = new LocalFileSystem(ctx, options, disk)
+  const fs = new LocalFileSystem(ctx, options)
+  beforeEachPublish(fs.disk, async () => { for (const hook of hooks.splice(0)) await hook() })
   const at = (name: string) => join(dir, name)
   return {
     fs,

@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalDisk, LocalFileSystem } from '../src'
+import { beforeEachPublish } from '../src/instrument'
 import { tempDir } from './fixture'
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
@@ -16,7 +17,8 @@ describe('the memory budget of whole-file edits and reads', () => {
     let pauses = 1
     const paused = new Promise<void>((resolve) => (resume = resolve))
     const options = LocalFileSystem.Config.parse({ cwd: dir })
-    const disk = new LocalDisk({ ...options, memoryBudget: budget, beforePublish: () => (pauses-- > 0 ? paused : Promise.resolve()) })
+    const disk = new LocalDisk({ ...options, memoryBudget: budget })
+    beforeEachPublish(disk, () => (pauses-- > 0 ? paused : Promise.resolve()))
     await writeFile(join(dir, 'a.txt'), 'a'.repeat(1000))
     await writeFile(join(dir, 'b.txt'), 'b'.repeat(1000))
     const edit = (letter: string) => ({ oldString: letter, newString: letter.toUpperCase(), replaceAll: true })

@@ -4,7 +4,8 @@ import { Context } from 'cordis'
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import DefaultExport, { LocalFileSystem } from '../src'
+import * as entry from '../src'
+import DefaultExport, { LocalDisk, LocalFileSystem } from '../src'
 import { tempDir } from './fixture'
 
 describe('Cordis wiring', () => {
@@ -22,6 +23,15 @@ describe('Cordis wiring', () => {
     await fiber.dispose()
     expect(ctx.get('fs')).toBeUndefined()
     await rm(dir, { recursive: true })
+  })
+
+  it('builds its own I/O core from the config: the constructor takes no test hook, and the entry exports none', async () => {
+    const dir = await tempDir()
+    const planted = new LocalDisk({ cwd: '/', diffMaxBytes: 0, maxTextBytes: 1 })
+    const fs = new (LocalFileSystem as unknown as new (...args: unknown[]) => LocalFileSystem)(new Context(), { cwd: dir }, planted)
+    expect(fs.disk).not.toBe(planted)
+    expect(fs.disk.cwd).toBe(dir)
+    expect(Object.keys(entry)).not.toContain('beforeEachPublish')
   })
 
   it('defaults every field, so a loader entry without config works', async () => {

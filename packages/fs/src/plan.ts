@@ -10,6 +10,19 @@ export interface PlannedWrite {
   bytes: Uint8Array
   before: string | null
   after: string
+  /** Whether `bytes` start with a BOM: `bytes` is `after` encoded behind it, for a provider that encodes as it writes. */
+  bom: boolean
+}
+
+/** A plan whose bytes are encoded on first use: a provider that writes `after` itself never allocates them. */
+function plannedWrite(prepared: DecodedText, before: string | null): PlannedWrite {
+  let bytes: Uint8Array | undefined
+  return {
+    get bytes() {
+      return (bytes ??= encodeText(prepared.text, prepared.bom))
+    },
+    before, after: prepared.text, bom: prepared.bom,
+  }
 }
 
 /**
@@ -25,14 +38,12 @@ export function planWrite(previous: Uint8Array | null, content: string, path?: s
       if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
     }
   }
-  const prepared = prepareOverwrite(decoded, content)
-  return { bytes: encodeText(prepared.text, prepared.bom), before: decoded?.text ?? null, after: prepared.text }
+  return plannedWrite(prepareOverwrite(decoded, content), decoded?.text ?? null)
 }
 
 /** `planWrite` when the provider has only learned the old file's style (`TextStyleProbe`); `null` = not text. */
 export function planStyledWrite(style: TextStyle | null, content: string): PlannedWrite {
-  const prepared = prepareOverwrite(style, content)
-  return { bytes: encodeText(prepared.text, prepared.bom), before: null, after: prepared.text }
+  return plannedWrite(prepareOverwrite(style, content), null)
 }
 
 export interface PlannedEdit extends PlannedWrite {
@@ -53,7 +64,8 @@ export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string
   const decoded = decodeText(current, path)
   const limits: SpliceLimits = { maxBytes: maxTextBytes - (decoded.bom ? 3 : 0), textBytes: current.length - (decoded.bom ? 3 : 0) }
   const { text, replacements, lines } = spliceLiteral(decoded.text, edit, path, limits)
-  return { bytes: encodeText(text, decoded.bom), before: decoded.text, after: text, replacements, lines }
+  // Assigned onto the plan, not spread: a spread would read `bytes` and encode the text.
+  return Object.assign(plannedWrite({ text, bom: decoded.bom }, decoded.text), { before: decoded.text, replacements, lines })
 }
 
 /** The line data of an `FsEditOutcome`, from a plan. */

@@ -16,6 +16,8 @@ const limits = { limit: 3, maxLineLength: 50, maxBytes: 4096 }
 /** Records where each stream started: the index's effect, seen from the provider. */
 class LocalRecorded extends LocalFileSystem {
   readonly starts: number[] = []
+  // Small chunks: line starts, split characters and checkpoints fall on chunk boundaries often.
+  override readonly disk = new LocalDisk({ cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24, streamChunkBytes: 7 })
 
   override streamBytesFrom(target: FsTarget, start: number, opts?: FsStreamFromOptions) {
     this.starts.push(start)
@@ -31,9 +33,7 @@ let volume: MemoryVolume
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dsh-paging-'))
   const ctx = new Context()
-  // Small chunks: line starts, split characters and checkpoints fall on chunk boundaries often.
-  const disk = new LocalDisk({ cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24, streamChunkBytes: 7 })
-  local = new LocalRecorded(ctx, { cwd: dir }, disk)
+  local = new LocalRecorded(ctx, { cwd: dir })
   volume = new MemoryVolume()
   volume.mkdir('/p')
   const memoryCtx = new Context()

@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { LocalDisk, STAGING_PREFIX } from '../../src'
+import { beforeEachPublish } from '../../src/instrument'
 import { tempDir } from '../fixture'
 
 // Regression for a lost update found by the process races: two providers that do not share the
@@ -18,8 +19,9 @@ it('lets only one of two providers without a shared lock replace from one versio
       if (++arrived === 2) release()
       await bothStaged
     }
-    const options = { cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24, beforePublish: hook }
+    const options = { cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24 }
     const providers = [new LocalDisk(options), new LocalDisk(options)]
+    for (const provider of providers) beforeEachPublish(provider, hook)
     const name = `shared-${round}.txt`
     await writeFile(join(dir, name), 'base\n')
     const version = (await providers[0]!.stat(await providers[0]!.resolve(name)))!.version

@@ -2,17 +2,16 @@
 // It stages the write, prints `staged`, waits for a line on stdin, publishes, and prints the
 // outcome as `{ ok, code? }`. The namespaces spec runs it in another PID namespace and sweeps meanwhile.
 import { createInterface } from 'node:readline'
+import { beforeEachPublish } from '../../../src/instrument'
 import { LocalDisk } from '../../../src/local-disk'
 
 const [dir, path, content] = process.argv.slice(2) as [string, string, string]
 const lines = createInterface({ input: process.stdin })
 const go = new Promise<void>((resolve) => lines.once('line', () => resolve()))
-const disk = new LocalDisk({
-  cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 64 << 20,
-  beforePublish: async () => {
-    process.stdout.write('staged\n')
-    await go
-  },
+const disk = new LocalDisk({ cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 64 << 20 })
+beforeEachPublish(disk, async () => {
+  process.stdout.write('staged\n')
+  await go
 })
 
 disk.resolve(path)

@@ -1,0 +1,129 @@
+import { FsError, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import type { BigIntStats } from 'node:fs'
+import { readdir, realpath } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { type AnchoredDir, anchorDirectory } from './anchor'
+import type { DiskCore } from './core'
+import type { Found } from './find'
+import { noteStagingDirectory } from './journal'
+import { type Probe, statPath } from './probe'
+import { checkReplaceable } from './protect'
+import { discard, publishCreate, publishReplace, settle, stage, type StagedText } from './publish'
+import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
+import { isStagingName, reclaimStaging } from './staging'
+import { versionOf } from './version'
+
+/** How a staged file is published: no-replace link, or rename guarded by the probed version or not. */
+export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
+
+/** A version that moved between the probe and the publication point (another process wrote). */
+export class LostRace extends FsError {}
+
+/**
+ * Stages `content` beside the destination and publishes them. Everything that can fail without
+ * harm (abort, containment, a version that moved) is checked after staging and before the
+ * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
+ */
+export async function commit(
+  core: DiskCore, found: Found, content: Promise<Uint8Array | StagedText>, mode: PublishMode, display: string, signal?: AbortSignal,
+): Promise<FsVersion> {
+  const { probe: current, destination } = found
+  // A failure before `content` is awaited must not leave its rejection unhandled.
+  content.catch(() => {})
+  // Every step below goes through the anchored parent: a directory swapped for a symlink from
+  // now on cannot move the staging, the lock or the published name out of the root.
+  const own = found.anchor === undefined ? await anchorDirectory(dirname(destination), core.containment, display) : undefined
+  const anchor = (found.anchor ?? own)!
+  try {
+    const anchored = join(anchor.path, basename(destination))
+    await sweep(core, anchor.path, anchor.checked)
+    // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
+    // Worked out, like the content, while the staging is made; nothing is published before both.
+    const previous = current.kind === 'file' ? checkReplaceable(anchored, current.opened.stats, display) : undefined
+    const staged = await stage(anchor.path, Promise.all([content, previous]).then(([bytes, kept]) => ({ content: bytes, previous: kept })), display)
+    try {
+      await core.beforePublish?.(destination)
+      throwIfAborted(signal, display)
+      let stats: BigIntStats
+      if (mode === 'create') {
+        await staged.handle.sync()
+        await checkBeforePublication(core, anchor, destination, display)
+        await publishCreate(staged, anchored, display)
+        ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true)])
+      } else {
+        // Held across processes: between another provider's re-check and its rename, ours must
+        // not run. Taken while the staged bytes are made durable (nothing is renamed before both).
+        const [lock, synced] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), staged.handle.sync()])
+        if (lock.status === 'rejected') throw synced.status === 'rejected' ? synced.reason : lock.reason
+        const release = lock.value
+        try {
+          if (synced.status === 'rejected') throw synced.reason
+          // Right before the rename, together: where the directory is now, and the version under the lock.
+          const [inside, unmoved] = await Promise.allSettled([checkBeforePublication(core, anchor, destination, display), recheck(current, anchored, mode, display)])
+          if (inside.status === 'rejected') throw inside.reason
+          if (unmoved.status === 'rejected') throw unmoved.reason
+          await publishReplace(staged, anchored, display)
+        } catch (error) {
+          await release()
+          throw error
+        }
+        const released = release()
+        ;[, , stats] = await Promise.all([released, anchor.sync(), settle(staged, false, released)])
+      }
+      return versionOf(stats)
+    } finally {
+      await discard(staged)
+    }
+  } finally {
+    void own?.close()
+  }
+}
+
+/**
+ * Right before publication: the bytes land in the anchored directory, which must still be inside
+ * the root; and the caller's path must still lead inside too (a directory swapped for a link
+ * fails here). Two independent lookups, made together.
+ */
+async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, destination: string, display: string): Promise<void> {
+  if (!core.containment.enabled) return
+  const name = basename(destination)
+  await Promise.all([
+    anchor.real().then((real) => core.containment.check(join(real, name), display)),
+    realpath(dirname(destination)).then((real) => core.containment.check(join(real, name), display)),
+  ])
+}
+
+/**
+ * The last look before a replacing rename, under the cross-process publication lock so no other
+ * provider can rename in between. Content computed from what was read (a guarded write, any edit)
+ * must not replace a file another process changed since the probe: that write would be lost.
+ * An unguarded write replaces whatever regular file is there.
+ */
+async function recheck(found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
+  const now = await statPath(destination)
+  if (now !== undefined && !now.isFile()) {
+    throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+  }
+  if (mode === 'replace-at-version' && found.kind === 'file' && (now === undefined || versionOf(now) !== found.info.version)) {
+    throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being written`, { path: display })
+  }
+}
+
+/** `dir` is where to look (possibly an anchored path); `key` the directory's real path, swept once. */
+async function sweep(core: DiskCore, dir: string, key: string): Promise<void> {
+  await noteStagingDirectory(key)
+  // Concurrent mutations in one directory wait for the one sweep: none publishes before it ended.
+  let swept = core.swept.get(key)
+  if (swept === undefined) {
+    if (core.swept.size > 4096) core.swept.clear()
+    swept = (async () => {
+      const names = await readdir(dir).catch(() => [] as string[])
+      if (!names.some(isStagingName)) return
+      await reclaimStaging(dir, names)
+      await reclaimDeadLocks(dir, names)
+    })().catch(() => {})
+    core.swept.set(key, swept)
+  }
+  await swept
+}

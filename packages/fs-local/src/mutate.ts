@@ -1,0 +1,97 @@
+import { FsError, type FsEditOutcome, type FsEditRequest, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import { commit, LostRace } from './commit'
+import { checkReal, type DiskCore } from './core'
+import { mapErrors } from './errors'
+import { detachedLinks, find } from './find'
+import { inspectStyle, readAll } from './probe'
+
+const EDIT_ATTEMPTS = 5
+
+export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+  const display = target.displayPath
+  return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
+    throwIfAborted(signal, display)
+    const found = await find(core, target, display)
+    const { probe: current } = found
+    try {
+      try {
+        checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+      } catch (error) {
+        // An unanchored parent was not checked yet: being outside the root is the first answer.
+        if (found.anchor === undefined) await checkReal(core, target)
+        throw error
+      }
+      // The old text is read whole only when it is reported back (`before`, for diffs); above that
+      // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
+      // read runs while the publication makes its staging.
+      const { diffMaxBytes, maxTextBytes } = core.options
+      const planning = current.kind !== 'file'
+        ? Promise.resolve(planWrite(null, content, display))
+        : current.info.size! <= diffMaxBytes
+          ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+          : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
+      const planned = planning.finally(() => found.release())
+      const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
+      const version = await commit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), mode, display, signal)
+      const plan = await planned
+      return {
+        operation: current.kind === 'absent' ? 'create' : 'update',
+        version,
+        before: plan.before,
+        after: plan.after,
+        ...detachedLinks(current),
+      } satisfies FsWriteOutcome
+    } finally {
+      // Descriptors are closed in the background: nothing that follows depends on it.
+      void found.close()
+    }
+  }))
+}
+
+export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+  return core.lock.run(target.targetKey, async () => {
+    // An unguarded edit that loses a race with another process starts over on the new content;
+    // a guarded one is stale by definition.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await editOnce(core, target, edit, expected, signal)
+      } catch (error) {
+        if (!(error instanceof LostRace) || expected !== undefined || attempt >= EDIT_ATTEMPTS) throw error
+      }
+    }
+  })
+}
+
+function editOnce(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected: { version: FsVersion } | undefined, signal?: AbortSignal): Promise<FsEditOutcome> {
+  const display = target.displayPath
+  return mapErrors('edit', display, async () => {
+    throwIfAborted(signal, display)
+    const found = await find(core, target, display)
+    const { probe: current } = found
+    let releaseMemory = () => {}
+    try {
+      // An unanchored parent was not checked yet: being outside the root is the first answer.
+      if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
+      // The guard runs before any matching: a stale edit never reports a match error.
+      checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+      if (current.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+      const { diffMaxBytes, maxTextBytes } = core.options
+      // Reserved before the file is read, held until the new bytes are published.
+      releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), `editing ${display}`, display, signal)
+      const bytes = await readAll(current.opened, maxTextBytes, display)
+      found.release()
+      const plan = planEdit(bytes, edit, display, maxTextBytes)
+      const before = bytes.length <= diffMaxBytes ? plan.before : null
+      const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+      // An edit that changes no byte publishes nothing: the file and its version stay as they are.
+      // The bytes were valid UTF-8, so they are unchanged exactly when the text is.
+      if (plan.after === plan.before) return { version: current.info.version, ...outcome }
+      const version = await commit(core, found, Promise.resolve({ text: plan.after, bom: plan.bom }), 'replace-at-version', display, signal)
+      return { version, ...outcome, ...detachedLinks(current) }
+    } finally {
+      releaseMemory()
+      void found.close()
+    }
+  })
+}
