@@ -12,7 +12,7 @@ let outside: string
 const target = (): FsTarget => ({ targetKey: root, displayPath: root }) as FsTarget
 
 /**
- * 1,200 small files in 12 directories (several batches of the prefilter), every 97th holding the
+ * 2,000 small files in 20 directories (several batches of the prefilter), every 97th holding the
  * literal, some in CRLF or upper case; plus a FIFO, a symlink out of the root to a file that holds
  * it, binary files with and without it, an ignored file, and a file larger than one read buffer
  * whose only hit is at its end.
@@ -20,7 +20,7 @@ const target = (): FsTarget => ({ targetKey: root, displayPath: root }) as FsTar
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'dsh-search-'))
   outside = await mkdtemp(join(tmpdir(), 'dsh-search-out-'))
-  for (let d = 0; d < 12; d++) {
+  for (let d = 0; d < 20; d++) {
     const dir = join(root, `d${String(d).padStart(2, '0')}`)
     await mkdir(dir)
     await Promise.all(Array.from({ length: 100 }, (_, f) => {
@@ -59,16 +59,19 @@ describe('searchDisk', () => {
       { mode: 'lines', limit: 4, offset: 5, caseInsensitive: true },
       { includeIgnored: true },
       { maxFileBytes: 100 * 1024 },
+      // A literal in every file: the helpers are let go after a few batches and the rest is read here.
+      { pattern: 'line one', mode: 'count' },
+      { pattern: 'last', mode: 'lines', limit: 2000 },
     ]
     for (const options of cases) {
       const alone = await search(options, 0)
-      const helped = await search(options, 2)
+      const helped = await search(options, 1)
       expect(helped, JSON.stringify(options)).toEqual(alone)
     }
     const all = await search({ caseInsensitive: true }, 2)
     expect(all.files.map((file) => file.path)).toContain('big.txt')
-    // 13 of the 1,200 small files hold the literal (n % 97 === 3), half of them in upper case.
-    expect(all.files.filter((file) => file.path.startsWith('d')).length).toBe(13)
+    // 21 of the 2,000 small files hold the literal (n % 97 === 3), half of them in upper case.
+    expect(all.files.filter((file) => file.path.startsWith('d')).length).toBe(21)
     expect(all.skipped).toEqual({ binary: 1, tooLarge: 0, unreadable: 0 })
     const paths = all.files.map((file) => file.path)
     expect(paths).not.toContain('link.txt')

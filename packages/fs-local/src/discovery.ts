@@ -174,7 +174,8 @@ export interface SearchTuning {
  * synchronously unless the slice is over or the file is large, so most files cost no promise.
  * Past `PARALLEL_AFTER` files, a pattern with a required literal spreads the reading over a few
  * worker threads that drop the files without it (see `PrefilterPool`); the collector still gets
- * every other file, in walk order, from this thread.
+ * every other file, in walk order, from this thread. When the literal turns out to be in most
+ * files, the helpers are let go and the search goes on alone.
  */
 export function searchDisk(
   containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal, tuning: SearchTuning = {},
@@ -202,15 +203,26 @@ export function searchDisk(
       const read = readSmall(location, collector.maxFileBytes, scratch)
       return typeof read === 'object' && !collector.mayMatch(read) ? 0 : 1
     }
-    const threads = collector.literal === undefined ? 0 : (tuning.threads ?? prefilterThreads())
+    let threads = collector.literal === undefined ? 0 : (tuning.threads ?? prefilterThreads())
     let direct = 0
     let pool: PrefilterPool | undefined
     let queue: PrefilterQueue | undefined
+    const pause = () => (slicer.due() ? slicer.pause() : undefined)
+    /** Feeds what the queue holds, lets the helpers go, and reads the rest of the tree on this thread. */
+    const alone = async (): Promise<boolean> => {
+      const rest = queue!
+      queue = undefined
+      threads = 0
+      const go = await rest.finish()
+      await pool?.close()
+      pool = undefined
+      return go
+    }
     const take = (path: string): boolean | Promise<boolean> => {
-      if (queue !== undefined) return queue.push(path)
+      if (queue !== undefined) return queue.wasteful ? alone().then((go) => go && visitFile(path)) : queue.push(path)
       if (threads === 0 || ++direct <= (tuning.parallelAfter ?? PARALLEL_AFTER)) return visitFile(path)
       pool = new PrefilterPool(threads, base, { literal: collector.literal!, ignoreCase: options.caseInsensitive ?? false, maxFileBytes: collector.maxFileBytes }, READ_FLAGS, SCRATCH_BYTES)
-      queue = new PrefilterQueue(pool, base, decideHere, visitFile)
+      queue = new PrefilterQueue(pool, base, decideHere, visitFile, pause)
       return queue.push(path)
     }
     try {

@@ -163,17 +163,29 @@ export class PrefilterQueue {
   static readonly AHEAD = 64
   readonly #queue: Batch[] = []
   #batch: string[] = []
+  #decided = 0
+  #looked = 0
 
   /**
    * `decideHere` is the same test run on the calling thread (when every worker is busy); `feed`
-   * gets each path that may match, in order, and answers false to stop.
+   * gets each path that may match, in order, and answers false to stop; `pause` gives a promise
+   * when the caller's synchronous slice is over (feeding many files must still yield).
    */
   constructor(
     private readonly pool: PrefilterPool,
     private readonly base: string,
     private readonly decideHere: (location: string) => 0 | 1,
     private readonly feed: (path: string) => boolean | Promise<boolean>,
+    private readonly pause: () => Promise<void> | undefined,
   ) {}
+
+  /**
+   * True once a quarter or more of the files decided so far (here or by a worker) may match: each of those is read twice,
+   * and the workers save less than that costs. The caller then finishes the queue and goes on alone.
+   */
+  get wasteful(): boolean {
+    return this.#decided >= 4 * PrefilterQueue.BATCH && this.#looked * 4 >= this.#decided
+  }
 
   /** Adds one path (relative to `base`); false once `feed` said stop. */
   push(path: string): boolean | Promise<boolean> {
@@ -193,25 +205,33 @@ export class PrefilterQueue {
     const paths = this.#batch
     this.#batch = []
     const job = this.pool.start(paths)
-    if (job !== undefined) this.#queue.push({ paths, job })
-    else this.#queue.push({ paths, verdicts: Uint8Array.from(paths, (path) => this.decideHere(`${this.base}/${path}`)) })
+    if (job !== undefined) return void this.#queue.push({ paths, job })
+    const verdicts = Uint8Array.from(paths, (path) => this.decideHere(`${this.base}/${path}`))
+    this.#count(verdicts)
+    this.#queue.push({ paths, verdicts })
   }
 
   /** Feeds the decided batches at the head; waits for the head when `all` or when too far ahead. */
   #drain(all: boolean): boolean | Promise<boolean> {
     while (this.#queue.length > 0) {
       const head = this.#queue[0]!
-      if (head.verdicts === undefined) head.verdicts = this.pool.poll(head.job!)
+      if (head.verdicts === undefined) {
+        head.verdicts = this.pool.poll(head.job!)
+        if (head.verdicts !== undefined) this.#count(head.verdicts)
+      }
       if (head.verdicts === undefined) {
         if (!all && this.#queue.length <= PrefilterQueue.AHEAD) return true
         return this.pool.wait(head.job!).then((verdicts) => {
           head.verdicts = verdicts
+          this.#count(verdicts)
           return this.#drain(all)
         })
       }
       this.#queue.shift()
       for (let i = 0; i < head.paths.length; i++) {
         if (head.verdicts[i] === 0) continue
+        const wait = this.pause()
+        if (wait !== undefined) return wait.then(() => this.#continue(head, i, all))
         const answer = this.feed(head.paths[i]!)
         if (answer instanceof Promise) return answer.then((go) => go && this.#continue(head, i + 1, all))
         if (!answer) return false
@@ -220,7 +240,12 @@ export class PrefilterQueue {
     return true
   }
 
-  /** The rest of a batch after a `feed` that had to wait, then the rest of the queue. */
+  #count(verdicts: Verdicts): void {
+    this.#decided += verdicts.length
+    for (const verdict of verdicts) this.#looked += verdict
+  }
+
+  /** The rest of a batch after a wait, then the rest of the queue. */
   #continue(batch: Batch, from: number, all: boolean): boolean | Promise<boolean> {
     this.#queue.unshift({ paths: batch.paths.slice(from), verdicts: batch.verdicts!.subarray(from) })
     return this.#drain(all)
