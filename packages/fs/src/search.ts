@@ -21,6 +21,7 @@ export class SearchCollector {
   #regex: RegExp
   #plain: string | undefined
   #literalBytes: Buffer | undefined
+  #literalFolded: RegExp | undefined
   #seen = 0
   #taken = 0
   #offset: number
@@ -32,7 +33,13 @@ export class SearchCollector {
     this.literal = requiredLiteral(options.pattern, options.caseInsensitive)
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_SEARCH_MAX_FILE_BYTES
     this.#offset = options.offset ?? 0
-    if (this.literal !== undefined && !options.caseInsensitive) this.#literalBytes = Buffer.from(this.literal, 'utf8')
+    if (this.literal !== undefined) {
+      if (!options.caseInsensitive) this.#literalBytes = Buffer.from(this.literal, 'utf8')
+      // `requiredLiteral` gives an ignoring-case literal only in printable ASCII, where JavaScript's
+      // `i` folds exactly as ASCII does; UTF-8 never puts an ASCII byte inside a longer character,
+      // so the test can run on the bytes read as Latin-1 (one character per byte).
+      else this.#literalFolded = new RegExp(this.literal.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'i')
+    }
   }
 
   /** True once the window is full and one result beyond it was seen: the caller stops feeding. */
@@ -50,7 +57,7 @@ export class SearchCollector {
       this.skipped.tooLarge++
       return
     }
-    if (this.#literalBytes !== undefined && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(this.#literalBytes) < 0) return
+    if (!this.mayMatch(bytes)) return
     let text: string
     try {
       text = decodeText(bytes, path).text
@@ -62,9 +69,22 @@ export class SearchCollector {
     this.addText(path, text)
   }
 
+  /**
+   * False when `bytes` lack the pattern's required literal, so no line of the file can match: the
+   * test a backend may run before keeping a file's bytes, or on a buffer it reuses. The collector
+   * never keeps `bytes` past `addBytes`.
+   */
+  mayMatch(bytes: Uint8Array): boolean {
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+    if (this.#literalBytes !== undefined) return buffer.indexOf(this.#literalBytes) >= 0
+    if (this.#literalFolded !== undefined) return this.#literalFolded.test(buffer.toString('latin1'))
+    return true
+  }
+
   addText(path: string, text: string): void {
     if (this.more) return
-    if (this.literal !== undefined && !this.options.caseInsensitive && !text.includes(this.literal)) return
+    if (this.#literalBytes !== undefined && !text.includes(this.literal!)) return
+    if (this.#literalFolded !== undefined && !this.#literalFolded.test(text)) return
     const mode = this.options.mode
     const lines = splitLines(text)
     const matching: number[] = []

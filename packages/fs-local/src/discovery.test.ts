@@ -1,0 +1,111 @@
+import { FsError, type FsSearchOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { searchDisk } from './discovery'
+import { Containment } from './identity'
+
+let root: string
+let outside: string
+const target = (): FsTarget => ({ targetKey: root, displayPath: root }) as FsTarget
+
+/**
+ * 2,000 small files in 20 directories (several batches of the prefilter), every 97th holding the
+ * literal, some in CRLF or upper case; plus a FIFO, a symlink out of the root to a file that holds
+ * it, binary files with and without it, an ignored file, and a file larger than one read buffer
+ * whose only hit is at its end.
+ */
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'dsh-search-'))
+  outside = await mkdtemp(join(tmpdir(), 'dsh-search-out-'))
+  for (let d = 0; d < 20; d++) {
+    const dir = join(root, `d${String(d).padStart(2, '0')}`)
+    await mkdir(dir)
+    await Promise.all(Array.from({ length: 100 }, (_, f) => {
+      const n = d * 100 + f
+      const hit = n % 97 === 3 ? (n % 2 === 0 ? 'say NEEDLE loudly\r\n' : 'a needle é\r\n') : ''
+      return writeFile(join(dir, `f${String(f).padStart(3, '0')}.txt`), `line one of ${n}\n${hit}last\n`)
+    }))
+  }
+  await writeFile(join(root, 'bin-hit.bin'), Buffer.concat([Buffer.from('needle'), Buffer.from([0, 0, 1])]))
+  await writeFile(join(root, 'bin-miss.bin'), Buffer.from([0, 1, 2, 3]))
+  await writeFile(join(root, 'big.txt'), `${'x'.repeat(200 * 1024)}\nneedle at the end\n`)
+  await writeFile(join(root, '.gitignore'), 'ignored.txt\n')
+  await writeFile(join(root, 'ignored.txt'), 'needle\n')
+  await writeFile(join(outside, 'secret.txt'), 'needle outside\n')
+  await symlink(join(outside, 'secret.txt'), join(root, 'link.txt'))
+  execFileSync('mkfifo', [join(root, 'pipe.txt')])
+})
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true })
+  await rm(outside, { recursive: true, force: true })
+})
+
+const search = (options: Partial<FsSearchOptions>, threads: number, signal?: AbortSignal) =>
+  searchDisk(new Containment(root, root), target(), { pattern: 'needle', mode: 'files', limit: 1000, ...options }, signal, { threads, parallelAfter: threads === 0 ? undefined : 10 })
+
+describe('searchDisk', () => {
+  it('finds the same files, lines and counts with helper threads as on the calling thread alone', async () => {
+    const cases: Array<Partial<FsSearchOptions>> = [
+      {},
+      { caseInsensitive: true },
+      { mode: 'lines', context: 1 },
+      { mode: 'count', caseInsensitive: true },
+      { pattern: 'ne+dle\\s' },
+      { limit: 3, offset: 2 },
+      { mode: 'lines', limit: 4, offset: 5, caseInsensitive: true },
+      { includeIgnored: true },
+      { maxFileBytes: 100 * 1024 },
+      // A literal in every file: the helpers are let go after a few batches and the rest is read here.
+      { pattern: 'line one', mode: 'count' },
+      { pattern: 'last', mode: 'lines', limit: 2000 },
+    ]
+    for (const options of cases) {
+      const alone = await search(options, 0)
+      const helped = await search(options, 1)
+      expect(helped, JSON.stringify(options)).toEqual(alone)
+    }
+    const all = await search({ caseInsensitive: true }, 2)
+    expect(all.files.map((file) => file.path)).toContain('big.txt')
+    // 21 of the 2,000 small files hold the literal (n % 97 === 3), half of them in upper case.
+    expect(all.files.filter((file) => file.path.startsWith('d')).length).toBe(21)
+    expect(all.skipped).toEqual({ binary: 1, tooLarge: 0, unreadable: 0 })
+    const paths = all.files.map((file) => file.path)
+    expect(paths).not.toContain('link.txt')
+    expect(paths).not.toContain('pipe.txt')
+    expect(paths).not.toContain('ignored.txt')
+    expect([...paths].sort()).toEqual(paths)
+    const lines = await search({ mode: 'lines' }, 2)
+    expect(lines.files.find((file) => file.path === 'd00/f003.txt')?.lines).toEqual([{ line: 2, text: 'a needle é', match: true }])
+    expect((await search({ maxFileBytes: 100 * 1024 }, 2)).skipped.tooLarge).toBe(1)
+  })
+
+  it('stops where the window is full, and says more', async () => {
+    const cut = await search({ limit: 2 }, 2)
+    expect(cut.files.map((file) => file.path)).toEqual(['big.txt', 'd00/f003.txt'])
+    expect(cut.more).toBe(true)
+  })
+
+  it('fails FS_ABORTED when aborted, and leaves no helper thread behind', async () => {
+    const threads = async () => (await readdir('/proc/self/task')).length
+    await search({}, 2)
+    const before = await threads()
+    // Aborted at the walk's eighth check (six directories in, helper threads running), not by a timer.
+    const controller = new AbortController()
+    let checks = 0
+    const signal = new Proxy(controller.signal, {
+      get(signal, key) {
+        if (key === 'aborted' && ++checks === 8) controller.abort()
+        const value: unknown = Reflect.get(signal, key, signal)
+        return typeof value === 'function' ? value.bind(signal) : value
+      },
+    })
+    const error = await search({}, 2, signal).then(() => undefined, (e: unknown) => e)
+    expect(FsError.is(error, 'FS_ABORTED')).toBe(true)
+    expect(checks).toBeGreaterThanOrEqual(8)
+    expect(await threads()).toBe(before)
+  })
+})
