@@ -1,7 +1,7 @@
 import {
   checkEditGuard, checkWriteGuard, decodeChunks, decodeText, EDIT_COST_PER_BYTE, editLines, FsError, KeyedLock, listingWindow,
   type MemoryBudget, planEdit, planStyledWrite, planWrite, processMemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
-  type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
+  type FsDirEntry, type FsDirListing, type FsInspection, type FsInspectOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions,
   type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { readdir, realpath } from 'node:fs/promises'
@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path'
 import { errnoCode, mapErrors, toFsError } from './errors'
 import { type AnchoredDir, anchorDirectory, anchorExisting, anchorForListing } from './anchor'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
+import { inspectTarget } from './inspect'
 import { openRegular } from './open'
 import { infoOfEntry, inspectStyle, lstatPath, type Probe, probe, readAll, statPath } from './probe'
 import { checkReplaceable } from './protect'
@@ -115,6 +116,12 @@ export class LocalDisk {
     const key = await mapErrors('resolve', path, () => realKey(absolute))
     await this.containment.check(key, path)
     return { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
+  async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const target = await this.resolve(path, opts)
+    return inspectTarget({ containment: this.containment, budget: this.#budget, maxTextBytes: this.#options.maxTextBytes }, target, opts.textUpTo, opts.signal)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

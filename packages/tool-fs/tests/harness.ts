@@ -1,4 +1,4 @@
-import type { FsStreamFromOptions, FsTarget } from '@deepseek-ai/dsh-fs'
+import { FileSystem, type FsStreamFromOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
 import * as policyModule from '@deepseek-ai/dsh-fs-policy'
 import * as toolsModule from '@deepseek-ai/dsh-tools'
@@ -43,6 +43,14 @@ async function* counted<T>(log: ProviderLog, method: CountedMethod, open: () => 
 /** A real LocalFileSystem that records each call made to it (the stat budget is counted here). */
 function countingProvider(log: ProviderLog) {
   return class CountingFileSystem extends LocalFileSystem {
+    // The contract's composed `inspect` (resolve, stat, readText) and `resolveForMutation` (resolve),
+    // not the provider's fused ones, so that each step the tools cause is counted here.
+    override inspect(...args: Parameters<LocalFileSystem['inspect']>) {
+      return FileSystem.prototype.inspect.apply(this, args)
+    }
+    override resolveForMutation(...args: Parameters<LocalFileSystem['resolveForMutation']>) {
+      return FileSystem.prototype.resolveForMutation.apply(this, args)
+    }
     override resolve(...args: Parameters<LocalFileSystem['resolve']>) {
       log.calls.push('resolve')
       return super.resolve(...args)

@@ -1,3 +1,4 @@
+import { FileSystem } from '@deepseek-ai/dsh-fs'
 import { LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
 import * as policyModule from '@deepseek-ai/dsh-fs-policy'
 import * as toolsModule from '@deepseek-ai/dsh-tools'
@@ -41,6 +42,15 @@ export class CountingFileSystem extends LocalFileSystem {
 
   /** Runs once after the next `stat`, to act as another process between a stat and what follows. */
   afterStat: (() => Promise<void>) | undefined
+
+  // The contract's composed `inspect` and `resolveForMutation`, not the provider's fused ones: their
+  // `stat` and `resolve` are what is counted and hooked.
+  override inspect(...args: Parameters<LocalFileSystem['inspect']>) {
+    return FileSystem.prototype.inspect.apply(this, args)
+  }
+  override resolveForMutation(...args: Parameters<LocalFileSystem['resolveForMutation']>) {
+    return FileSystem.prototype.resolveForMutation.apply(this, args)
+  }
 
   override async stat(...args: Parameters<LocalFileSystem['stat']>) {
     this.stats++
