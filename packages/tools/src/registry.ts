@@ -23,7 +23,22 @@ declare module 'cordis' {
 
 interface Entry {
   definition: ToolDefinition
-  listing: ToolListing
+  /** Built on the first `list()`: a JSON Schema per tool is work a process that never lists need not do at start. */
+  listing?: ToolListing
+}
+
+function listingOf(entry: Entry): ToolListing {
+  if (entry.listing !== undefined) return entry.listing
+  const { definition } = entry
+  const { name } = definition
+  entry.listing = {
+    name,
+    title: typeof definition.title === 'string' && definition.title.length > 0 ? definition.title : name,
+    description: definition.description,
+    annotations: knownHints(definition.annotations),
+    inputSchema: toInputSchema(definition.inputSchema),
+  }
+  return entry.listing
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
@@ -64,16 +79,7 @@ export class ToolRegistry extends Service {
     const { name } = definition
     if (!TOOL_NAME.test(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, _ or -`)
     if (this.entries.has(name)) throw new Error(`a tool named ${name} is already registered`)
-    const entry: Entry = {
-      definition: definition as unknown as ToolDefinition,
-      listing: {
-        name,
-        title: typeof definition.title === 'string' && definition.title.length > 0 ? definition.title : name,
-        description: definition.description,
-        annotations: knownHints(definition.annotations),
-        inputSchema: toInputSchema(definition.inputSchema),
-      },
-    }
+    const entry: Entry = { definition: definition as unknown as ToolDefinition }
     // `this.ctx` is the caller's context here (cordis traces service calls), so the effect is
     // attached to the registering plugin's fiber and cleaned up with it.
     return this.ctx.effect(() => {
@@ -90,8 +96,9 @@ export class ToolRegistry extends Service {
    */
   list(): ToolListing[] {
     return [...this.entries.values()]
-      .sort((a, b) => (a.listing.name < b.listing.name ? -1 : 1))
-      .map(({ listing }) => ({ ...listing, annotations: { ...listing.annotations } }))
+      .map(listingOf)
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map((listing) => ({ ...listing, annotations: { ...listing.annotations } }))
   }
 
   /** The registered definition, for hosts that schedule calls themselves (e.g. by concurrency). */
