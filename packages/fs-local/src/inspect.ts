@@ -1,7 +1,9 @@
-import { decodeText, type FsInspection, type MemoryBudget, TEXT_COST_PER_BYTE, type FsTarget, throwIfAborted } from '@deepseek-ai/dsh-fs'
-import type { Containment } from './identity'
-import { mapErrors } from './errors'
-import { openRegular } from './open'
+import { decodeText, FsError, type FsInspection, type MemoryBudget, TEXT_COST_PER_BYTE, type FsTarget, throwIfAborted } from '@deepseek-ai/dsh-fs'
+import type { BigIntStats } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { errnoCode, mapErrors } from './errors'
+import { absolutePath, checkPathSyntax, type Containment } from './identity'
+import { type OpenedFile, openRegular } from './open'
 import { infoOfEntry, readAll, statPath } from './probe'
 import { infoOf } from './version'
 
@@ -12,14 +14,42 @@ export interface InspectDeps {
 }
 
 /**
- * The stat and, for a regular file within `textUpTo` bytes, the text of a target `resolve` just
- * minted (so its key is a realpath checked against the root a moment ago). One `stat` decides, so
- * a FIFO or device is never opened; the text comes from the descriptor that stat led to, and the
- * info from that descriptor's `fstat`, so both name one version. The descriptor is closed after the
- * answer is on its way: nothing waits for a close that cannot change it.
+ * A `stat` of the path as given, started beside `resolve`'s realpath so that the two cost one
+ * round trip. It only ever decides whether the file may be opened (a FIFO or device never is); what
+ * `inspect` answers comes from the descriptor, or from a `stat` of the resolved key. Never rejects.
  */
-export async function inspectTarget(deps: InspectDeps, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal): Promise<FsInspection> {
+export function statAsGiven(path: string, cwd: string | undefined, providerCwd: string): Promise<BigIntStats | undefined> {
+  try {
+    checkPathSyntax(path)
+    if (cwd !== undefined) checkPathSyntax(cwd)
+    const absolute = absolutePath(path, cwd === undefined ? providerCwd : absolutePath(cwd, providerCwd))
+    return stat(absolute, { bigint: true }).catch(() => undefined)
+  } catch {
+    return Promise.resolve(undefined)
+  }
+}
+
+/**
+ * The stat and, for a regular file within `textUpTo` bytes, the text of a target `resolve` just
+ * minted (its key a realpath checked against the root a moment ago). When `given` (see
+ * `statAsGiven`) shows such a file, it is opened at once: the info then comes from that
+ * descriptor's `fstat` and the text from its bytes, so both name one version, and the descriptor's
+ * real path is checked against the root. Anything else, or a file that changed kind meanwhile, is
+ * answered from a `stat` of the key, as the separate calls would. The descriptor is closed after
+ * the answer is on its way: nothing waits for a close that cannot change it.
+ */
+export async function inspectTarget(deps: InspectDeps, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal, given?: BigIntStats): Promise<FsInspection> {
   const display = target.displayPath
+  if (given?.isFile() && textUpTo !== undefined && Number(given.size) <= textUpTo) {
+    const opened = await mapErrors('read', display, async () => {
+      throwIfAborted(signal, display)
+      return await openRegular(target.targetKey, display, { checked: given }).catch((error: unknown) => {
+        if (FsError.is(error, 'FS_NOT_REGULAR_FILE') || ['ENOENT', 'ENOTDIR'].includes(errnoCode(error) ?? '')) return undefined
+        throw error
+      })
+    })
+    if (opened !== undefined) return readOpened(deps, target, opened, textUpTo, signal)
+  }
   const stats = await mapErrors('stat', display, () => {
     throwIfAborted(signal, display)
     return statPath(target.targetKey)
@@ -27,8 +57,13 @@ export async function inspectTarget(deps: InspectDeps, target: FsTarget, textUpT
   if (stats === undefined) return { target, info: undefined }
   const info = infoOfEntry(stats)
   if (info.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+  const opened = await mapErrors('read', display, () => openRegular(target.targetKey, display, { checked: stats }))
+  return readOpened(deps, target, opened, textUpTo, signal)
+}
+
+async function readOpened(deps: InspectDeps, target: FsTarget, opened: OpenedFile, textUpTo: number, signal?: AbortSignal): Promise<FsInspection> {
+  const display = target.displayPath
   return mapErrors('read', display, async () => {
-    const opened = await openRegular(target.targetKey, display, { checked: stats })
     try {
       await deps.containment.check(opened.real, display)
       const size = Number(opened.stats.size)

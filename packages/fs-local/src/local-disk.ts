@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path'
 import { errnoCode, mapErrors, toFsError } from './errors'
 import { type AnchoredDir, anchorDirectory, anchorExisting, anchorForListing } from './anchor'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
-import { inspectTarget } from './inspect'
+import { inspectTarget, statAsGiven } from './inspect'
 import { openRegular } from './open'
 import { infoOfEntry, inspectStyle, lstatPath, type Probe, probe, readAll, statPath } from './probe'
 import { checkReplaceable } from './protect'
@@ -120,8 +120,9 @@ export class LocalDisk {
 
   /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const given = statAsGiven(path, opts.cwd, this.cwd)
     const target = await this.resolve(path, opts)
-    return inspectTarget({ containment: this.containment, budget: this.#budget, maxTextBytes: this.#options.maxTextBytes }, target, opts.textUpTo, opts.signal)
+    return inspectTarget({ containment: this.containment, budget: this.#budget, maxTextBytes: this.#options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
