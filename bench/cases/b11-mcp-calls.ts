@@ -75,7 +75,7 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
   if (build.missing.length > 0) {
     return notMeasured('B11', TITLE, BASELINE, `\`dsh\` runs the built packages and ${build.missing.join(', ')} are not built (run \`pnpm build\` first)`, target)
   }
-  const root = await scratch.dir('b10')
+  const root = await scratch.dir('b11')
   const ours = join(root, 'dsh')
   const theirs = join(root, 'official')
   const fsyncDir = join(root, 'fsync')

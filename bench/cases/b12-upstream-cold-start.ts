@@ -71,7 +71,7 @@ export async function runB12(scratch: Scratch): Promise<CaseResult> {
   if (build.missing.length > 0) return notMeasured('B12', TITLE, BASELINE, `${build.missing.join(', ')} not built (run \`pnpm build\` first)`, TARGET)
   const missing = await ensureUpstream()
   if (missing !== undefined) return notMeasured('B12', TITLE, BASELINE, missing, TARGET)
-  const dir = await scratch.dir('b11')
+  const dir = await scratch.dir('b12')
   await writeFile(join(dir, 'small.txt'), 'one\ntwo\nthree\n')
   const scripts = { ours: join(dir, 'ours.mjs'), upstream: join(dir, 'upstream.mjs') }
   await writeFile(scripts.ours, oursChild())

@@ -8,5 +8,4 @@ export default defineConfig({
   target: 'node20',
   dts: true,
   fixedExtension: false,
-  unbundle: true,
 })

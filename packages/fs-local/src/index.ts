@@ -1,7 +1,7 @@
 import {
-  FileSystem, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
-  type FsEditOutcome, type FsEditRequest, type FsInfo, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsVersion,
-  type FsWriteIntent, type FsWriteOutcome,
+  FileSystem, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
+  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
+  type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import type { Context } from 'cordis'
@@ -40,6 +40,14 @@ export class LocalFileSystem extends FileSystem {
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
     return this.disk.resolve(path, opts)
+  }
+
+  override resolveForMutation(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
+    return this.disk.resolve(path, opts)
+  }
+
+  override inspect(path: string, opts?: FsInspectOptions): Promise<FsInspection> {
+    return this.disk.inspect(path, opts)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

@@ -1,8 +1,9 @@
-import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
+import { inspectTarget, statAsGiven } from './inspect'
 import { reclaimAfterCrashes } from './journal'
 import { listDirectory } from './listing'
 import { editTarget, writeTarget } from './mutate'
@@ -37,6 +38,13 @@ export class LocalDisk {
     const key = await mapErrors('resolve', path, () => realKey(absolute))
     await this.containment.check(key, path)
     return { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
+  async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const given = statAsGiven(path, opts.cwd, this.cwd)
+    const target = await this.resolve(path, opts)
+    return inspectTarget({ containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

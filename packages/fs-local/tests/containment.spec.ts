@@ -34,6 +34,14 @@ describe('containment root', () => {
     await expectFsError(fixture.fs.resolve('dir-link/new.txt'), 'FS_OUTSIDE_ROOT')
   })
 
+  it('inspects nothing through a link that leaves the root: no info, no text', async () => {
+    await symlink(join(outside, 'secret.txt'), join(fixture.dir, 'file-link'))
+    await symlink(outside, join(fixture.dir, 'dir-link'))
+    await expectFsError(fixture.fs.inspect('file-link', { textUpTo: 1024 }), 'FS_OUTSIDE_ROOT')
+    await expectFsError(fixture.fs.inspect('dir-link/secret.txt', { textUpTo: 1024 }), 'FS_OUTSIDE_ROOT')
+    await expectFsError(fixture.fs.inspect(join(outside, 'secret.txt'), { textUpTo: 1024 }), 'FS_OUTSIDE_ROOT')
+  })
+
   it('lists a link that leaves the root as `other`, without following it', async () => {
     await symlink(outside, join(fixture.dir, 'dir-link'))
     await writeFile(join(fixture.dir, 'in.txt'), 'in')

@@ -58,7 +58,10 @@ export class LineReader {
       this.#skipped = 0
       return line
     }
-    const text = Buffer.concat(this.#parts, this.#size).toString('utf8').replace(/\r$/, '')
+    // A message that came in one chunk (the usual case) is decoded in place, without a copy.
+    const bytes = this.#parts.length === 1 ? this.#parts[0]! : Buffer.concat(this.#parts, this.#size)
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length
+    const text = bytes.toString('utf8', 0, end)
     this.#parts = []
     this.#size = 0
     return { kind: 'message', text }

@@ -26,6 +26,8 @@ export interface McpServerOptions {
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const { tools, session } = options
+  // Taken once: each call then reaches the registry without passing cordis' tracing proxy.
+  const execute = tools.executor()
   const server = new Server(
     { name: 'dsh', version },
     { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
@@ -43,7 +45,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   }))
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const result = await tools.execute({
+    const result = await execute({
       name: request.params.name,
       arguments: request.params.arguments ?? {},
       callId: `mcp_${String(extra.requestId)}`,

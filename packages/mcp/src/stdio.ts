@@ -8,6 +8,7 @@ import { createMcpServer } from './server'
 
 /** JSON-RPC "Invalid Request": the message was not taken in at all. */
 const INVALID_REQUEST = -32600
+const BLANK = /^\s*$/
 
 /**
  * Newline-delimited JSON-RPC on a pair of streams, in place of the SDK's stdio transport: that one
@@ -38,7 +39,7 @@ export class LineTransport implements Transport {
 
   #receive(line: Line): void {
     if (line.kind === 'oversize') return this.#refuse(line)
-    if (line.text.trim() === '') return
+    if (BLANK.test(line.text)) return
     let message: JSONRPCMessage
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(line.text))

@@ -1,4 +1,4 @@
-import type { FileSystem, FsStreamFromOptions, FsTarget } from '@deepseek-ai/dsh-fs'
+import { FileSystem, type FsStreamFromOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
 
 export type CountedMethod = 'resolve' | 'stat' | 'readText' | 'streamText' | 'streamBytes' | 'streamBytesFrom' | 'listDir' | 'writeText' | 'editText'
 
@@ -60,14 +60,28 @@ interface Counted {
   listDir(...args: Parameters<Method<'listDir'>>): ReturnType<Method<'listDir'>>
   writeText(...args: Parameters<Method<'writeText'>>): ReturnType<Method<'writeText'>>
   editText(...args: Parameters<Method<'editText'>>): ReturnType<Method<'editText'>>
+  inspect(...args: Parameters<FileSystem['inspect']>): ReturnType<FileSystem['inspect']>
+  resolveForMutation(...args: Parameters<FileSystem['resolveForMutation']>): ReturnType<FileSystem['resolveForMutation']>
 }
 
 // A mixin's base takes whatever its provider's constructor takes.
 type ProviderClass = new (...args: any[]) => Counted
 
-/** The real provider class `Base`, recording each call made to it in `log` (a stat budget is counted here). */
-export function countingProvider<T extends ProviderClass>(Base: T, log: CallLog): T {
+/**
+ * The real provider class `Base`, recording each call made to it in `log` (a stat budget is counted here).
+ * With `composed`, the fused `inspect` and `resolveForMutation` give way to the contract's defaults
+ * (resolve, stat, readText), so each step the tools cause is counted as the stat budget states it;
+ * leave it off where the provider's own fused steps are what is measured (E2B request counts).
+ */
+export function countingProvider<T extends ProviderClass>(Base: T, log: CallLog, options: { composed?: boolean } = {}): T {
+  const composed = options.composed === true
   class Counting extends Base {
+    override inspect(...args: Parameters<FileSystem['inspect']>) {
+      return composed ? FileSystem.prototype.inspect.apply(this, args) : super.inspect(...args)
+    }
+    override resolveForMutation(...args: Parameters<FileSystem['resolveForMutation']>) {
+      return composed ? FileSystem.prototype.resolveForMutation.apply(this, args) : super.resolveForMutation(...args)
+    }
     override resolve(...args: Parameters<FileSystem['resolve']>) {
       log.calls.push('resolve')
       return super.resolve(...args)

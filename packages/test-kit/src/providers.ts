@@ -42,7 +42,7 @@ export function memoryWorld(dir: string): World {
 /** The real local disk under `dir`, contained in it when `rooted` (as the shipped config is). */
 export function localWorld(dir: string, rooted: boolean): World {
   return {
-    load: (ctx, log) => loadProvider(ctx, countingProvider(LocalFileSystem, log), rooted ? { cwd: dir, root: dir } : { cwd: dir }),
+    load: (ctx, log) => loadProvider(ctx, countingProvider(LocalFileSystem, log, { composed: true }), rooted ? { cwd: dir, root: dir } : { cwd: dir }),
     ...diskAccess(),
     close: async () => {},
   }

@@ -1,5 +1,5 @@
-
-import type {} from '@deepseek-ai/dsh-tools'
+import type {} from '@deepseek-ai/dsh-fs'
+import { pinServices } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { Config } from './config'
@@ -34,14 +34,16 @@ export const inject = ['tools', 'fs', 'systemPrompt']
  */
 export function apply(ctx: Context, config: z.input<typeof Config>): void {
   const options = Config.parse(config)
-  ctx.tools.register(readTool(ctx, options))
-  ctx.tools.register(writeTool(ctx, options))
-  ctx.tools.register(editTool(ctx, options))
-  if (options.multiEdit) ctx.tools.register(multiEditTool(ctx, options))
+  // What the calls use, read once (registrations stay on `ctx`, so they go with this plugin).
+  const calls = pinServices(ctx, ['fs'])
+  ctx.tools.register(readTool(calls, options))
+  ctx.tools.register(writeTool(calls, options))
+  ctx.tools.register(editTool(calls, options))
+  if (options.multiEdit) ctx.tools.register(multiEditTool(calls, options))
   if (options.discoveryTools) {
-    ctx.tools.register(globTool(ctx, options))
-    ctx.tools.register(grepTool(ctx, options))
-    ctx.tools.register(listTool(ctx, options))
+    ctx.tools.register(globTool(calls, options))
+    ctx.tools.register(grepTool(calls, options))
+    ctx.tools.register(listTool(calls, options))
   }
   ctx.systemPrompt.section(FS_PROMPT_SECTION)
 }

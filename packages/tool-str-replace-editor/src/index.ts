@@ -1,5 +1,5 @@
-
-import { defineTool } from '@deepseek-ai/dsh-tools'
+import type {} from '@deepseek-ai/dsh-fs'
+import { defineTool, pinServices } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { create, insert, strReplace } from './edit'
@@ -21,7 +21,8 @@ const commands = { view, create, str_replace: strReplace, insert, undo_edit: und
 
 /** Registers `str_replace_editor` and its prompt section; undo history lives as long as the plugin. */
 export function apply(ctx: Context, config: z.input<typeof Config>): void {
-  const editor = new Editor(ctx, Config.parse(config))
+  // What the calls use, read once (the registration stays on `ctx`, so it goes with this plugin).
+  const editor = new Editor(pinServices(ctx, ['fs']), Config.parse(config))
   ctx.tools.register(defineTool({
     name: 'str_replace_editor',
     title: 'Text editor',

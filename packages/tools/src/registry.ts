@@ -23,7 +23,22 @@ declare module 'cordis' {
 
 interface Entry {
   definition: ToolDefinition
-  listing: ToolListing
+  /** Built on the first `list()`: a JSON Schema per tool is work a process that never lists need not do at start. */
+  listing?: ToolListing
+}
+
+function listingOf(entry: Entry): ToolListing {
+  if (entry.listing !== undefined) return entry.listing
+  const { definition } = entry
+  const { name } = definition
+  entry.listing = {
+    name,
+    title: typeof definition.title === 'string' && definition.title.length > 0 ? definition.title : name,
+    description: definition.description,
+    annotations: knownHints(definition.annotations),
+    inputSchema: toInputSchema(definition.inputSchema),
+  }
+  return entry.listing
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
@@ -37,9 +52,23 @@ export class ToolRegistry extends Service {
   // Plain fields, not `#private`: service methods run with `this` bound to cordis' tracing proxy.
   entries = new Map<string, Entry>()
   gate = new ConcurrencyGate()
+  /**
+   * The call path, made once from the instance itself. Every field or method a caller reaches
+   * through `ctx.tools` passes cordis' tracing proxy (a few proxies and contexts are built per
+   * access), so the per-call work reads nothing through it: see `executor()`.
+   */
+  readonly calls: { execute(call: ToolCall): Promise<ToolResult> }
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
+    // `this` is the instance here, not a proxy. The waterfall is read once: an event's listeners
+    // are looked up on each call, and which context emits does not matter (no `thisArg`).
+    const waterfall = ctx.waterfall
+    const { entries, gate } = this
+    const unknownTool = (name: string) => this.unknownTool(name)
+    this.calls = {
+      execute: (call) => executeCall(call, entries, gate, (exec, input, run) => waterfall('tools/execute', exec, input, run), unknownTool),
+    }
   }
 
   /**
@@ -50,16 +79,7 @@ export class ToolRegistry extends Service {
     const { name } = definition
     if (!TOOL_NAME.test(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, _ or -`)
     if (this.entries.has(name)) throw new Error(`a tool named ${name} is already registered`)
-    const entry: Entry = {
-      definition: definition as unknown as ToolDefinition,
-      listing: {
-        name,
-        title: typeof definition.title === 'string' && definition.title.length > 0 ? definition.title : name,
-        description: definition.description,
-        annotations: knownHints(definition.annotations),
-        inputSchema: toInputSchema(definition.inputSchema),
-      },
-    }
+    const entry: Entry = { definition: definition as unknown as ToolDefinition }
     // `this.ctx` is the caller's context here (cordis traces service calls), so the effect is
     // attached to the registering plugin's fiber and cleaned up with it.
     return this.ctx.effect(() => {
@@ -76,8 +96,9 @@ export class ToolRegistry extends Service {
    */
   list(): ToolListing[] {
     return [...this.entries.values()]
-      .sort((a, b) => (a.listing.name < b.listing.name ? -1 : 1))
-      .map(({ listing }) => ({ ...listing, annotations: { ...listing.annotations } }))
+      .map(listingOf)
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map((listing) => ({ ...listing, annotations: { ...listing.annotations } }))
   }
 
   /** The registered definition, for hosts that schedule calls themselves (e.g. by concurrency). */
@@ -85,36 +106,17 @@ export class ToolRegistry extends Service {
     return this.entries.get(name)?.definition
   }
 
-  async execute(call: ToolCall): Promise<ToolResult> {
-    const signal = call.signal ?? new AbortController().signal
-    const exec: ToolExecution = {
-      callId: call.callId ?? `call_${randomUUID()}`,
-      name: call.name,
-      signal,
-      ...(call.agent === undefined ? {} : { agent: call.agent }),
-    }
-    try {
-      throwIfAborted(signal, call.name)
-      const entry = this.entries.get(call.name)
-      if (entry === undefined) return errorResult(this.unknownTool(call.name), 'UNKNOWN_TOOL')
-      const { definition } = entry
-      const input = parseArguments(definition, call.arguments)
-      const run = async (): Promise<ToolResult> => {
-        throwIfAborted(signal, call.name)
-        const output = await definition.execute(input as Record<string, unknown>, exec)
-        return typeof output === 'string' ? textResult(output) : output
-      }
-      return await this.gate.run(call.agent?.session, definition.concurrency ?? 'exclusive', async () => {
-        try {
-          // Event name first: an object first argument would be taken as cordis' `thisArg`.
-          return await this.ctx.waterfall('tools/execute', exec, input, run)
-        } catch (error) {
-          return resultFromError(error)
-        }
-      })
-    } catch (error) {
-      return resultFromError(error)
-    }
+  execute(call: ToolCall): Promise<ToolResult> {
+    return this.calls.execute(call)
+  }
+
+  /**
+   * `execute` as a plain function, for a host that makes many calls (an MCP server): calling it
+   * passes no cordis proxy. Take it while `tools` is injected; it serves the registry's current
+   * tools for as long as the registry lives.
+   */
+  executor(): (call: ToolCall) => Promise<ToolResult> {
+    return this.calls.execute
   }
 
   unknownTool(name: string): string {
@@ -122,6 +124,40 @@ export class ToolRegistry extends Service {
     const suggestion = closestName(name, names)
     return `Unknown tool "${name}"${suggestion === undefined ? '.' : `; did you mean the dsh \`${suggestion}\` tool?`}`
       + ` Available tools: ${names.length === 0 ? '(none)' : qualifiedList(names)}.`
+  }
+}
+
+type Wrap = (exec: ToolExecution, input: unknown, run: () => Promise<ToolResult>) => Promise<ToolResult>
+
+/** One call, start to end: never throws for a failure of the call, it answers with an error result. */
+async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, gate: ConcurrencyGate, wrap: Wrap, unknownTool: (name: string) => string): Promise<ToolResult> {
+  const signal = call.signal ?? new AbortController().signal
+  const exec: ToolExecution = {
+    callId: call.callId ?? `call_${randomUUID()}`,
+    name: call.name,
+    signal,
+    ...(call.agent === undefined ? {} : { agent: call.agent }),
+  }
+  try {
+    throwIfAborted(signal, call.name)
+    const entry = entries.get(call.name)
+    if (entry === undefined) return errorResult(unknownTool(call.name), 'UNKNOWN_TOOL')
+    const { definition } = entry
+    const input = parseArguments(definition, call.arguments)
+    const run = async (): Promise<ToolResult> => {
+      throwIfAborted(signal, call.name)
+      const output = await definition.execute(input as Record<string, unknown>, exec)
+      return typeof output === 'string' ? textResult(output) : output
+    }
+    return await gate.run(call.agent?.session, definition.concurrency ?? 'exclusive', async () => {
+      try {
+        return await wrap(exec, input, run)
+      } catch (error) {
+        return resultFromError(error)
+      }
+    })
+  } catch (error) {
+    return resultFromError(error)
   }
 }
 

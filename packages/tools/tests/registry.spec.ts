@@ -198,6 +198,44 @@ describe('execute', () => {
   })
 })
 
+describe('the executor', () => {
+  it('runs the tools registered and the hooks added after it was taken, and none once they are gone', async () => {
+    const execute = root.tools.executor()
+    expect(await execute({ name: 'echo', arguments: { text: 'a' } })).toMatchObject({ isError: true, error: { code: 'UNKNOWN_TOOL' } })
+    const fiber = await root.plugin({
+      inject: ['tools'],
+      apply(ctx: Context) {
+        ctx.tools.register(echo)
+        ctx.on('tools/execute', async (_exec, _input, next) => {
+          const result = await next()
+          return { ...result, content: [{ type: 'text', text: `hooked ${result.content[0]!.text}` }] }
+        })
+      },
+    })
+    expect(await execute({ name: 'echo', arguments: { text: 'ab', times: 2 } })).toEqual({ content: [{ type: 'text', text: 'hooked abab' }], isError: false })
+    await fiber.dispose()
+    expect(await execute({ name: 'echo', arguments: { text: 'a' } })).toMatchObject({ isError: true, error: { code: 'UNKNOWN_TOOL' } })
+  })
+})
+
+describe('pinServices', () => {
+  it('gives a context whose services and events are the plugin\'s own, read once', async () => {
+    const seen: string[] = []
+    root.on('tools/pinned-test' as never, ((value: string) => seen.push(value)) as never)
+    await root.plugin({
+      inject: ['tools'],
+      apply(ctx: Context) {
+        const calls = mod.pinServices(ctx, ['tools'])
+        expect(Object.hasOwn(calls, 'tools') && Object.hasOwn(calls, 'emit')).toBe(true)
+        calls.tools.register(echo)
+        ;(calls.emit as (name: string, value: string) => void)('tools/pinned-test', 'emitted')
+      },
+    })
+    expect(seen).toEqual(['emitted'])
+    expect(root.tools.list().map((tool) => tool.name)).toEqual(['echo'])
+  })
+})
+
 describe('argument validation', () => {
   beforeEach(() => {
     root.tools.register(echo)
