@@ -74,7 +74,7 @@ describe('str_replace with the policy', () => {
     const result = await f.call({ command: 'str_replace', path: 'a.txt', old_str: 'Text', new_str: 'x' })
     expect(result.error).toEqual({
       code: 'FS_EDIT_NOT_FOUND',
-      message: `No replacement was performed, old_str \`Text\` did not appear verbatim in ${f.at('a.txt')}.`,
+      message: `No replacement was performed, old_str \`Text\` did not appear verbatim in ${f.at('a.txt')}. No line there resembles its first or last line, even ignoring whitespace and quotes; check that old_str is text of this file.`,
     })
   })
 

@@ -78,7 +78,7 @@ function noMatchFs(failure: NoMatch, limits: RenderLimits): string {
 function noMatchEditor(failure: NoMatch, limits: RenderLimits): string {
   const { path, region } = failure
   const head = `No replacement was performed, old_str \`${failure.needle}\` did not appear verbatim in ${path}.`
-  if (region === undefined) return head
+  if (region === undefined) return `${head} No line there resembles its first or last line, even ignoring whitespace and quotes; check that old_str is text of this file.`
   const lines = regionLines(region, limits.maxLineLength)
   return `${head} The closest text is ${spanWords({ start: region.start, end: region.end })}:\n${editorBlock(lines, limits.maxLineLength)}${differs(region, 'old_str')}\n`
     + `Copy old_str exactly from these lines (without the line numbers); ${NEVER_APPROXIMATE}.`
