@@ -1,4 +1,4 @@
-import { FsError, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
 import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
 import { readdir, realpath } from 'node:fs/promises'
@@ -103,7 +103,7 @@ async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, desti
 async function recheck(found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
   const now = await statPath(destination)
   if (now !== undefined && !now.isFile()) {
-    throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+    throw fsError('FS_NOT_REGULAR_FILE', { path: display })
   }
   if (mode === 'replace-at-version' && found.kind === 'file' && (now === undefined || versionOf(now) !== found.info.version)) {
     throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being written`, { path: display })

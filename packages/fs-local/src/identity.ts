@@ -1,4 +1,4 @@
-import { FsError, fsError } from '@deepseek-ai/dsh-fs'
+import { fsError } from '@deepseek-ai/dsh-fs'
 import { realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
 import { errnoCode } from './errors'
@@ -6,10 +6,10 @@ import { errnoCode } from './errors'
 /** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
 export function checkPathSyntax(path: string): void {
   if (typeof path !== 'string' || path.length === 0) {
-    throw new FsError('FS_INVALID_PATH', 'the path is empty', { path: String(path) })
+    throw fsError('FS_INVALID_PATH', { path: String(path), reason: 'the path is empty' })
   }
   if (path.includes('\0')) {
-    throw new FsError('FS_INVALID_PATH', `the path contains a NUL byte: ${JSON.stringify(path)}`, { path })
+    throw fsError('FS_INVALID_PATH', { path, reason: 'the path contains a NUL byte' })
   }
 }
 
@@ -74,7 +74,7 @@ export class Containment {
     if (this.#configured === undefined) return undefined
     this.#real ??= realpath(this.#configured).catch((error: unknown) => {
       this.#real = undefined
-      throw new FsError('FS_NOT_FOUND', `the configured root ${this.#configured} cannot be resolved`, { cause: error, path: this.#configured })
+      throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
     })
     return this.#real
   }

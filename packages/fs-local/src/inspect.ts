@@ -71,7 +71,7 @@ async function readOpened(deps: InspectDeps, target: FsTarget, opened: OpenedFil
       // Replaced between the stat and the open by a larger file: answered as the stat of what is open.
       if (size > textUpTo) return { target, info: infoOf(opened.stats) }
       const cost = TEXT_COST_PER_BYTE * Math.min(size, deps.maxTextBytes)
-      return await deps.budget.with(cost, `reading ${display}`, display, signal, async () => {
+      return await deps.budget.with(cost, 'reading', display, signal, async () => {
         const bytes = await readAll(opened, deps.maxTextBytes, display)
         throwIfAborted(signal, display)
         // A writer that appended while we read leaves the version of the open: the next guarded

@@ -1,4 +1,4 @@
-import { FsError, type FsEditOutcome, type FsEditRequest, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsEditOutcome, type FsEditRequest, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { commit, LostRace } from './commit'
 import { checkReal, type DiskCore } from './core'
@@ -75,10 +75,10 @@ function editOnce(core: DiskCore, target: FsTarget, edit: FsEditRequest, expecte
       if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
       // The guard runs before any matching: a stale edit never reports a match error.
       checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
-      if (current.kind !== 'file') throw new FsError('FS_NOT_REGULAR_FILE', `${display} is not a regular file`, { path: display })
+      if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
       const { diffMaxBytes, maxTextBytes } = core.options
       // Reserved before the file is read, held until the new bytes are published.
-      releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), `editing ${display}`, display, signal)
+      releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
       const bytes = await readAll(current.opened, maxTextBytes, display)
       found.release()
       const plan = planEdit(bytes, edit, display, maxTextBytes)

@@ -1,4 +1,4 @@
-import { FsError } from '@deepseek-ai/dsh-fs'
+import { fsError } from '@deepseek-ai/dsh-fs'
 import { createHash } from 'node:crypto'
 import { link, lstat, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -54,7 +54,7 @@ export async function acquirePublishLock(destination: string, display: string, s
     if (release !== undefined) return release
     if (await reclaimIfDead(lock)) continue
     if (Date.now() > deadline) {
-      throw new FsError('FS_IO_ERROR', `${display}: another writer kept the publication lock for ${WAIT_LIMIT_MS} ms`, { path: display })
+      throw fsError('FS_IO_ERROR', { path: display, reason: `could not be written: another writer kept its publication lock for ${WAIT_LIMIT_MS} ms` })
     }
     // The step under the lock is a stat and a rename: short, jittered waits suffice.
     await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * Math.min(2 + attempt, 20)))

@@ -1,4 +1,4 @@
-import { FsError, fsError } from '@deepseek-ai/dsh-fs'
+import { fsError } from '@deepseek-ai/dsh-fs'
 import { UTF8_BOM } from '@deepseek-ai/dsh-fs/kit'
 import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, link, lstat, open, rename, unlink } from 'node:fs/promises'
@@ -148,10 +148,10 @@ export async function publishCreate(staged: Staged, destination: string, display
     try {
       occupant = await lstat(destination, { bigint: true })
     } catch (inspectError) {
-      throw new FsError('FS_IO_ERROR', `${display}: link reported an existing entry that then vanished`, { cause: inspectError, path: display })
+      throw fsError('FS_IO_ERROR', { cause: inspectError, path: display, reason: 'could not be created: link reported an existing entry that then vanished' })
     }
     if (occupant.isFile()) throw fsError('FS_NOT_OBSERVED', { cause: error, path: display })
-    throw new FsError('FS_NOT_REGULAR_FILE', `${display} is occupied by something that is not a regular file`, { cause: error, path: display })
+    throw fsError('FS_NOT_REGULAR_FILE', { cause: error, path: display, entry: 'occupied by something else' })
   }
 }
 

@@ -1,4 +1,4 @@
-import { FsError, type FsInfo, type FsStreamFromOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { type FsInfo, type FsStreamFromOptions, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import { decodeText, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors, toFsError } from './errors'
@@ -31,7 +31,7 @@ export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal
       await core.containment.check(opened.real, display)
       const { maxTextBytes } = core.options
       const cost = TEXT_COST_PER_BYTE * Math.min(Number(opened.stats.size), maxTextBytes)
-      return await core.budget.with(cost, `reading ${display}`, display, signal, async () => {
+      return await core.budget.with(cost, 'reading', display, signal, async () => {
         const bytes = await readAll(opened, maxTextBytes, display)
         throwIfAborted(signal, display)
         return decodeText(bytes, display).text
@@ -56,7 +56,7 @@ export async function* streamFrom(core: DiskCore, target: FsTarget, start: numbe
     try {
       await core.containment.check(opened.real, display)
       if (version !== undefined && versionOf(opened.stats) !== version) {
-        throw new FsError('FS_STALE_VERSION', `${display} changed since it was last read`, { path: display })
+        throw fsError('FS_STALE_VERSION', { path: display })
       }
       // Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one
       // while the reader works on the other (which stays valid until the reader asks for more).
