@@ -39,11 +39,16 @@ async function connect(args: string[], cwd: string): Promise<{ call: Caller; clo
  * freshly written 4 KiB file and the fsync of its directory. The official server does neither, so
  * the targets for `edit` and `write` allow for exactly this.
  */
-function fsyncPair(dir: string, content: string, op: string): Variant {
+function fsyncPair(dir: string, content: string, op: string): Variant & { close(): Promise<void> } {
   let file: FileHandle | undefined
   let name: string | undefined
   return {
     name: 'fsyncs',
+    // The last round's file, once the rounds are over.
+    close: async () => {
+      await file?.close()
+      file = undefined
+    },
     // The previous round's file goes first, untimed: only the two fsyncs are measured.
     prepare: async (round) => {
       await file?.close()
@@ -116,6 +121,7 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
       if (op === 'edit') await Promise.all([ours, theirs].map((dir) => writeFile(join(dir, 'small.txt'), content)))
       if (op === 'edit') await dsh.call('read', { file_path: 'small.txt' })
       const { samples } = await interleave(variants, { rounds: config.b11.rounds, warmup: config.b11.warmup, rotate: true })
+      for (const variant of variants) if ('close' in variant) await (variant as { close(): Promise<void> }).close()
       const mine = summarize(samples.dsh!)
       const base = summarize(samples.official!)
       const syncs: Summary | undefined = samples.fsyncs ? summarize(samples.fsyncs) : undefined
