@@ -1,5 +1,4 @@
 import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
-import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -20,64 +19,87 @@ export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 /** A version that moved between the probe and the publication point (another process wrote). */
 export class LostRace extends FsError {}
 
+/** What `stageCommit` made: the staged file beside the destination, and where it will be published. */
+export interface StagedCommit {
+  /** The destination's directory, anchored. */
+  anchor: AnchoredDir
+  /** The anchor this commit made itself (closed with the commit), when the probe had none. */
+  own: AnchoredDir | undefined
+  /** The destination's name inside the anchor. */
+  anchored: string
+  staged: Awaited<ReturnType<typeof stage>>
+}
+
 /**
- * Stages `content` beside the destination and publishes them. Everything that can fail without
- * harm (abort, containment, a version that moved) is checked after staging and before the
- * publication point; once `rename`/`link` has run the write has happened and cleanup is best effort.
+ * Stages `content` beside the destination (the stage step of `publishGuarded`). Every step goes
+ * through the anchored parent: a directory swapped for a symlink from now on cannot move the
+ * staging, the lock or the published name out of the root. Nothing is visible to anyone yet.
  */
-export async function commit(
-  core: DiskCore, found: Found, content: Promise<Uint8Array | StagedText>, mode: PublishMode, display: string, signal?: AbortSignal,
-): Promise<FsVersion> {
+export async function stageCommit(core: DiskCore, found: Found, content: Promise<Uint8Array | StagedText>, display: string): Promise<StagedCommit> {
   const { probe: current, destination } = found
   // A failure before `content` is awaited must not leave its rejection unhandled.
   content.catch(() => {})
-  // Every step below goes through the anchored parent: a directory swapped for a symlink from
-  // now on cannot move the staging, the lock or the published name out of the root.
   const own = found.anchor === undefined ? await anchorDirectory(dirname(destination), core.containment, display) : undefined
   const anchor = (found.anchor ?? own)!
+  let staged: StagedCommit['staged'] | undefined
   try {
     const anchored = join(anchor.path, basename(destination))
     await sweep(core, anchor.path, anchor.checked)
     // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
     // Worked out, like the content, while the staging is made; nothing is published before both.
     const previous = current.kind === 'file' ? checkReplaceable(anchored, current.opened.stats, display) : undefined
-    const staged = await stage(anchor.path, Promise.all([content, previous]).then(([bytes, kept]) => ({ content: bytes, previous: kept })), display)
-    try {
-      await core.beforePublish?.(destination)
-      throwIfAborted(signal, display)
-      let stats: BigIntStats
-      if (mode === 'create') {
-        await staged.handle.sync()
-        await checkBeforePublication(core, anchor, destination, display)
-        await publishCreate(staged, anchored, display)
-        ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true)])
-      } else {
-        // Held across processes: between another provider's re-check and its rename, ours must
-        // not run. Taken while the staged bytes are made durable (nothing is renamed before both).
-        const [lock, synced] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), staged.handle.sync()])
-        if (lock.status === 'rejected') throw synced.status === 'rejected' ? synced.reason : lock.reason
-        const release = lock.value
-        try {
-          if (synced.status === 'rejected') throw synced.reason
-          // Right before the rename, together: where the directory is now, and the version under the lock.
-          const [inside, unmoved] = await Promise.allSettled([checkBeforePublication(core, anchor, destination, display), recheck(current, anchored, mode, display)])
-          if (inside.status === 'rejected') throw inside.reason
-          if (unmoved.status === 'rejected') throw unmoved.reason
-          await publishReplace(staged, anchored, display)
-        } catch (error) {
-          await release()
-          throw error
-        }
-        const released = release()
-        ;[, , stats] = await Promise.all([released, anchor.sync(), settle(staged, false, released)])
-      }
-      return versionOf(stats)
-    } finally {
-      await discard(staged)
-    }
-  } finally {
+    staged = await stage(anchor.path, Promise.all([content, previous]).then(([bytes, kept]) => ({ content: bytes, previous: kept })), display)
+    await core.beforePublish?.(destination)
+    return { anchor, own, anchored, staged }
+  } catch (error) {
+    if (staged !== undefined) await discard(staged)
     void own?.close()
+    throw error
   }
+}
+
+/**
+ * Publishes what `stageCommit` made (the publish step of `publishGuarded`). Everything that can fail
+ * without harm (containment, a version that moved) is checked right before the publication point;
+ * once `rename`/`link` has run the write has happened and what follows is best effort.
+ */
+export async function publishCommit(core: DiskCore, found: Found, made: StagedCommit, mode: PublishMode, display: string): Promise<FsVersion> {
+  const { probe: current, destination } = found
+  const { anchor, anchored, staged } = made
+  let stats: BigIntStats
+  if (mode === 'create') {
+    await staged.handle.sync()
+    await checkBeforePublication(core, anchor, destination, display)
+    await publishCreate(staged, anchored, display)
+    ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true)])
+  } else {
+    // Held across processes: between another provider's re-check and its rename, ours must
+    // not run. Taken while the staged bytes are made durable (nothing is renamed before both).
+    const [lock, synced] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), staged.handle.sync()])
+    if (lock.status === 'rejected') throw synced.status === 'rejected' ? synced.reason : lock.reason
+    const release = lock.value
+    try {
+      if (synced.status === 'rejected') throw synced.reason
+      // Right before the rename, together: where the directory is now, and the version under the lock.
+      const [inside, unmoved] = await Promise.allSettled([checkBeforePublication(core, anchor, destination, display), recheck(current, anchored, mode, display)])
+      if (inside.status === 'rejected') throw inside.reason
+      if (unmoved.status === 'rejected') throw unmoved.reason
+      await publishReplace(staged, anchored, display)
+    } catch (error) {
+      await release()
+      throw error
+    }
+    const released = release()
+    ;[, , stats] = await Promise.all([released, anchor.sync(), settle(staged, false, released)])
+  }
+  return versionOf(stats)
+}
+
+/** The cleanup of a commit, published or not: the staging goes, and an anchor the commit made is closed. */
+export async function endCommit(made: StagedCommit | undefined): Promise<void> {
+  if (made === undefined) return
+  await discard(made.staged)
+  void made.own?.close()
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type FsEditOutcome, type FsEditRequest, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
-import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
-import { commit, LostRace } from './commit'
+import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
+import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
 import { detachedLinks, find } from './find'
@@ -10,88 +10,101 @@ const EDIT_ATTEMPTS = 5
 
 export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
   const display = target.displayPath
+  const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
-    throwIfAborted(signal, display)
-    const found = await find(core, target, display)
-    const { probe: current } = found
-    try {
-      try {
-        checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
-      } catch (error) {
-        // An unanchored parent was not checked yet: being outside the root is the first answer.
-        if (found.anchor === undefined) await checkReal(core, target)
-        throw error
-      }
-      // The old text is read whole only when it is reported back (`before`, for diffs); above that
-      // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
-      // read runs while the publication makes its staging.
-      const { diffMaxBytes, maxTextBytes } = core.options
-      const planning = current.kind !== 'file'
-        ? Promise.resolve(planWrite(null, content, display))
-        : current.info.size! <= diffMaxBytes
-          ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
-          : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
-      const planned = planning.finally(() => found.release())
-      const mode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
-      const version = await commit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), mode, display, signal)
-      const plan = await planned
-      return {
-        operation: current.kind === 'absent' ? 'create' : 'update',
-        version,
-        before: plan.before,
-        after: plan.after,
-        ...detachedLinks(current),
-      } satisfies FsWriteOutcome
-    } finally {
-      // Descriptors are closed in the background: nothing that follows depends on it.
-      void found.close()
-    }
+    const attempt = await publishGuarded({
+      path: display,
+      signal,
+      probe: async () => {
+        const found = await find(core, target, display)
+        const { probe: current } = found
+        try {
+          try {
+            checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+          } catch (error) {
+            // An unanchored parent was not checked yet: being outside the root is the first answer.
+            if (found.anchor === undefined) await checkReal(core, target)
+            throw error
+          }
+        } catch (error) {
+          void found.close()
+          throw error
+        }
+        // The old text is read whole only when it is reported back (`before`, for diffs); above that
+        // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
+        // read runs while the publication makes its staging.
+        const { diffMaxBytes, maxTextBytes } = core.options
+        const planning = current.kind !== 'file'
+          ? Promise.resolve(planWrite(null, content, display))
+          : current.info.size! <= diffMaxBytes
+            ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+            : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
+        const planned = planning.finally(() => found.release())
+        // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
+        planned.catch(() => {})
+        return { found, planned }
+      },
+      stage: ({ found, planned }) => stageCommit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
+      publish: async ({ found, planned }, made) => ({
+        version: await publishCommit(core, found, made, mode, display),
+        plan: await planned,
+        operation: found.probe.kind === 'absent' ? 'create' as const : 'update' as const,
+        links: detachedLinks(found.probe),
+      }),
+      cleanup: async ({ found }, made) => {
+        await endCommit(made)
+        // Descriptors are closed in the background: nothing that follows depends on it.
+        void found.close()
+      },
+    })
+    const { version, plan, operation, links } = attempt
+    return { operation, version, before: plan.before, after: plan.after, ...links } satisfies FsWriteOutcome
   }))
 }
 
 export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-  return core.lock.run(target.targetKey, async () => {
-    // An unguarded edit that loses a race with another process starts over on the new content;
-    // a guarded one is stale by definition.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await editOnce(core, target, edit, expected, signal)
-      } catch (error) {
-        if (!(error instanceof LostRace) || expected !== undefined || attempt >= EDIT_ATTEMPTS) throw error
-      }
-    }
-  })
-}
-
-function editOnce(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected: { version: FsVersion } | undefined, signal?: AbortSignal): Promise<FsEditOutcome> {
   const display = target.displayPath
-  return mapErrors('edit', display, async () => {
-    throwIfAborted(signal, display)
-    const found = await find(core, target, display)
-    const { probe: current } = found
-    let releaseMemory = () => {}
-    try {
-      // An unanchored parent was not checked yet: being outside the root is the first answer.
-      if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
-      // The guard runs before any matching: a stale edit never reports a match error.
-      checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
-      if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
-      const { diffMaxBytes, maxTextBytes } = core.options
-      // Reserved before the file is read, held until the new bytes are published.
-      releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
-      const bytes = await readAll(current.opened, maxTextBytes, display)
-      found.release()
-      const plan = planEdit(bytes, edit, display, maxTextBytes)
-      const before = bytes.length <= diffMaxBytes ? plan.before : null
-      const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
-      // An edit that changes no byte publishes nothing: the file and its version stay as they are.
-      // The bytes were valid UTF-8, so they are unchanged exactly when the text is.
-      if (plan.after === plan.before) return { version: current.info.version, ...outcome }
-      const version = await commit(core, found, Promise.resolve({ text: plan.after, bom: plan.bom }), 'replace-at-version', display, signal)
-      return { version, ...outcome, ...detachedLinks(current) }
-    } finally {
+  return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
+    path: display,
+    signal,
+    probe: async () => {
+      const found = await find(core, target, display)
+      const { probe: current } = found
+      let releaseMemory = () => {}
+      try {
+        // An unanchored parent was not checked yet: being outside the root is the first answer.
+        if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
+        // The guard runs before any matching: a stale edit never reports a match error.
+        checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+        if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
+        const { diffMaxBytes, maxTextBytes } = core.options
+        // Reserved before the file is read, held until the new bytes are published.
+        releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
+        const bytes = await readAll(current.opened, maxTextBytes, display)
+        found.release()
+        const plan = planEdit(bytes, edit, display, maxTextBytes)
+        const before = bytes.length <= diffMaxBytes ? plan.before : null
+        const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+        return { found, version: current.info.version, plan, outcome, releaseMemory }
+      } catch (error) {
+        releaseMemory()
+        void found.close()
+        throw error
+      }
+    },
+    // An edit that changes no byte publishes nothing: the file and its version stay as they are.
+    // The bytes were valid UTF-8, so they are unchanged exactly when the text is.
+    stage: ({ found, plan }) => (plan.after === plan.before ? undefined : stageCommit(core, found, Promise.resolve({ text: plan.after, bom: plan.bom }), display)),
+    publish: async ({ found, version, outcome }, made) => (made === undefined
+      ? { version, ...outcome }
+      : { version: await publishCommit(core, found, made, 'replace-at-version', display), ...outcome, ...detachedLinks(found.probe) }),
+    cleanup: async ({ found, releaseMemory }, made) => {
+      await endCommit(made)
       releaseMemory()
       void found.close()
-    }
-  })
+    },
+    // An unguarded edit that loses a race with another process starts over on the new content;
+    // a guarded one is stale by definition.
+    retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < EDIT_ATTEMPTS,
+  })))
 }
