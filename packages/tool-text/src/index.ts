@@ -1,5 +1,5 @@
 export {
-  buildWindow, skipLines, cutCodePoints, cutUtf8, linePrefix, renderedLineBytes,
+  buildWindow, cutCodePoints, cutUtf8, linePrefix, renderedLineBytes,
   type ReadWindow, type SkippedSource, type WindowLine, type WindowOptions,
 } from './window'
 export { rangeWindow, type TextWindow, type WindowLimits } from './range'
@@ -18,5 +18,5 @@ export { aroundChange, cutNote, nothingDone, numbered, numberList, plural, type 
 export { MULTI_EDIT_SNIPPETS, renderReport } from './render-report'
 export { renderMatchFailure, renderStale } from './render-refusal'
 export { LineIndex, type Checkpoint, type LineIndexOptions } from './line-index'
-export { skipLinesIndexed, type PagedTarget } from './paging'
+export { skipLines, skipLinesIndexed, type PagedTarget } from './paging'
 export { inspectPath, mutationTarget, resolveTarget } from './paths'

@@ -13,6 +13,16 @@ export interface PagedTarget {
 }
 
 /**
+ * Skips the lines before `from` in a byte stream without decoding them (validating bytes is much
+ * cheaper than turning them into strings), then yields the rest as text. When the file ends before
+ * line `from`, a placeholder stands for its last, unterminated line so that `buildWindow` still
+ * counts it; the placeholder is never shown because it lies before the window.
+ */
+export function skipLines(bytes: AsyncIterable<Uint8Array>, from: number, path: string): Promise<SkippedSource> {
+  return scan(bytes, { line: 1, byte: 0 }, from, path, undefined)
+}
+
+/**
  * `skipLines` that remembers where lines start: the scan begins at the nearest line start an
  * earlier read of the same version recorded (`FileSystem.streamBytesFrom`), and leaves checkpoints
  * behind, so the next page of a large file costs the lines between the two windows, not the whole
@@ -32,7 +42,7 @@ export async function skipLinesIndexed(index: LineIndex, paged: PagedTarget, fro
   } catch (error) {
     if (!FsError.is(error, 'FS_STALE_VERSION')) throw error
     index.drop(key)
-    return scan(fs.streamBytes(target, signal), { line: 1, byte: 0 }, from, target.displayPath, undefined)
+    return skipLines(fs.streamBytes(target, signal), from, target.displayPath)
   }
 }
 

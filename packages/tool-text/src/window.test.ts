@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { skipLines, buildWindow, cutCodePoints, cutUtf8, renderedLineBytes, type WindowOptions } from './window'
+import { skipLines } from './paging'
+import { buildWindow, cutCodePoints, cutUtf8, renderedLineBytes, type WindowOptions } from './window'
 
 const defaults: WindowOptions = { offset: 1, limit: 2000, maxLineLength: 2000, maxBytes: 50 * 1024 }
 const texts = (window: Awaited<ReturnType<typeof buildWindow>>) => window.lines.map((line) => line.text)

@@ -179,50 +179,6 @@ export interface SkippedSource {
 }
 
 /**
- * Skips the lines before `from` in a byte stream without decoding them (validating bytes is much
- * cheaper than turning them into strings), then yields the rest as text. When the file ends before
- * line `from`, a placeholder stands for its last, unterminated line so that `buildWindow` still
- * counts it; the placeholder is never shown because it lies before the window.
- */
-export async function skipLines(bytes: AsyncIterable<Uint8Array>, from: number, path: string): Promise<SkippedSource> {
-  const decoder = new Utf8StreamDecoder(path)
-  const iterator = bytes[Symbol.asyncIterator]()
-  let line = 1
-  let unterminated = false
-  // The rest of the chunk in which line `from` starts (a view: valid until the next pull).
-  let first: Uint8Array = new Uint8Array(0)
-  try {
-    while (line < from) {
-      const next = await iterator.next()
-      if (next.done) {
-        decoder.end()
-        return { firstLine: line, chunks: unterminated ? ['\u0000'] : [] }
-      }
-      const chunk = next.value
-      let position = 0
-      while (line < from) {
-        const newline = chunk.indexOf(0x0a, position)
-        if (newline < 0) break
-        line++
-        position = newline + 1
-      }
-      if (line < from) {
-        decoder.skip(chunk)
-        if (position < chunk.length) unterminated = true
-        else if (position > 0) unterminated = false
-      } else {
-        decoder.skip(chunk.subarray(0, position))
-        first = chunk.subarray(position)
-      }
-    }
-  } catch (error) {
-    await iterator.return?.()
-    throw error
-  }
-  return { firstLine: line, chunks: decodeRest(decoder, first, iterator) }
-}
-
-/**
  * The text of `first` and then of the rest of `iterator`, decoded in slices so that a window that
  * fills early costs a slice, not a whole provider chunk. Closes the provider's stream when the
  * consumer stops (`buildWindow` stops once the window is full).

@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LineIndex } from '../src/line-index'
 import { skipLinesIndexed } from '../src/paging'
-import { buildWindow, skipLines } from '../src/window'
+import { skipLines } from '../src/paging'
+import { buildWindow } from '../src/window'
 
 const limits = { limit: 3, maxLineLength: 50, maxBytes: 4096 }
 
