@@ -102,9 +102,10 @@ describe('view of a file', () => {
     try {
       await small.put('a.txt', 'short\n0123456789\n0123456789abcdefghij\n')
       expect(await small.ok({ command: 'view', path: 'a.txt', view_range: [2, 2] })).toContain('     2\t0123456789\n')
-      // Longer than the byte budget: cut there, and no hint that would send the model back to this same view.
+      // Longer than the byte budget: cut there, the count shown exact (12, not the 20 of the budget),
+      // and no hint that would send the model back to this same view.
       const cut = await small.ok({ command: 'view', path: 'a.txt', view_range: [3, 3] })
-      expect(cut).toContain('     3\t0123456789ab\n[Line 3 is cut: a line is shown up to 20 characters.]')
+      expect(cut).toContain('     3\t0123456789ab\n[Line 3 is cut: its first 12 characters are shown, all that one view holds.]')
       expect(cut).not.toContain('view again')
     } finally {
       await small.dispose()

@@ -30,7 +30,11 @@ export function cutNote(lines: readonly WindowLine[], maxLineLength: number, fam
   const first = cut[0]!
   // The editor has no column argument: a one-line view_range shows its line whole (up to the byte
   // budget), so that is the next step, unless this already is that view.
-  if (family === 'editor') return options.lineView === true ? `${head}]` : `${head} To see all of line ${first.number}, view again with view_range [${first.number}, ${first.number}].]`
+  if (family === 'editor') {
+    // In that view the line is cut by the view's byte budget, not by `maxLineLength`: say exactly what is shown.
+    if (options.lineView === true) return `[Line ${first.number} is cut: its first ${[...first.text].length} characters are shown, all that one view holds.]`
+    return `${head} To see all of line ${first.number}, view again with view_range [${first.number}, ${first.number}].]`
+  }
   const next = (first.column ?? 1) + [...first.text].length
   return `${head} To see more of line ${first.number}, call the dsh \`read\` tool with offset=${first.number}, limit=1, column=${next}.]`
 }
