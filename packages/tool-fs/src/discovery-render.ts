@@ -179,7 +179,7 @@ function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined 
         return 'fix the pattern: it is a JavaScript regular expression, so escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally'
       }
       return 'fix the glob: it is relative to path, like **/*.ts or src/*.{js,ts}; escape [ ] { } ( ) * ? with a backslash to match them literally'
-    case 'FS_NOT_FOUND': return `check the path; list shows what exists`
+    case 'FS_NOT_FOUND': return 'check the path: the dsh `list` tool with no path shows what exists in the working directory'
     case 'FS_NOT_DIRECTORY': return tool === 'grep'
       ? 'path must be a directory; to search one file, pass its directory as path and its name as glob'
       : 'path must be a directory; pass the directory that contains it'

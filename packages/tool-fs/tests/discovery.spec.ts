@@ -100,6 +100,17 @@ describe('grep', () => {
 })
 
 describe('list', () => {
+  it('answers a missing path FS_NOT_FOUND and names the dsh list tool as the way to see what exists', async () => {
+    s = await stack({ policy: true })
+    for (const [name, args] of [['grep', { pattern: 'x', path: 'gone' }], ['glob', { pattern: '*', path: 'gone' }], ['list', { path: 'gone' }]] as const) {
+      const result = await s.call(name, args)
+      expect(result.error?.code, name).toBe('FS_NOT_FOUND')
+      expect(result.content[0]!.text, name).toContain('the dsh `list` tool with no path shows what exists in the working directory')
+    }
+    // The call it names works.
+    expect((await s.call('list', {})).error).toBeUndefined()
+  })
+
   it('shows a tree with types and sizes to the given depth, leaving out ignore patterns', async () => {
     s = await stack({ policy: false })
     await tree({ 'a/b/c.txt': 'deep', 'a/one.txt': '1', 'z.log': 'zz' })
