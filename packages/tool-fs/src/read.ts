@@ -1,4 +1,4 @@
-import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import { countLines } from '@deepseek-ai/dsh-tool-text'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
@@ -47,7 +47,7 @@ export function readTool(ctx: Context, config: Config) {
         const path = target.displayPath
         if (info === undefined) {
           ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
-          throw new FsError('FS_NOT_FOUND', `${path} does not exist`, { path })
+          throw fsError('FS_NOT_FOUND', { path })
         }
         if (info.type === 'directory') {
           // Shown as a listing, so the next call can name a file in it; nothing is recorded as read.
@@ -55,7 +55,7 @@ export function readTool(ctx: Context, config: Config) {
         }
         if (info.type !== 'file') {
           // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
-          return renderFailure('read', new FsError('FS_NOT_REGULAR_FILE', path, { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
+          return renderFailure('read', fsError('FS_NOT_REGULAR_FILE', { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
         }
         const offset = input.offset ?? 1
         // Large files: the lines before the window are skipped as bytes, never decoded.
