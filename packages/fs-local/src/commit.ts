@@ -1,6 +1,7 @@
 import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
 import type { BigIntStats } from 'node:fs'
-import { readdir, realpath } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
+import { realpath } from './calls'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { DiskCore } from './core'

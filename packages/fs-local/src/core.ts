@@ -1,5 +1,6 @@
 import { type FsTarget, type FsTargetKey } from '@deepseek-ai/dsh-fs'
 import { KeyedLock, type MemoryBudget, processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
+import { enlistProvider, type InlineCalls } from './calls'
 import { absolutePath, Containment, realKey } from './identity'
 
 export interface LocalDiskOptions {
@@ -15,6 +16,8 @@ export interface LocalDiskOptions {
   streamChunkBytes?: number
   /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
+  /** Whether lookups and directory-entry changes may run on the loop thread (`calls.ts`); default `auto`. */
+  inlineCalls?: InlineCalls
 }
 
 /** What every operation of one `LocalDisk` shares: its options, root, memory budget and locks. */
@@ -36,6 +39,7 @@ const cores = new WeakMap<object, DiskCore>()
 
 export function createCore(owner: object, options: LocalDiskOptions): DiskCore {
   const cwd = absolutePath(options.cwd, process.cwd())
+  enlistProvider(options.root === undefined ? cwd : absolutePath(options.root, cwd), options.inlineCalls ?? 'auto')
   const core: DiskCore = {
     options,
     cwd,

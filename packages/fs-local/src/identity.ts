@@ -1,5 +1,5 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
-import { realpath } from 'node:fs/promises'
+import { realpath } from './calls'
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
 import { errnoCode } from './errors'
 

@@ -1,7 +1,7 @@
 import { FsError, type FsInspection, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { decodeText, type MemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { stat } from './calls'
 import { errnoCode, mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment } from './identity'
 import { type OpenedFile, openRegular } from './open'

@@ -1,6 +1,7 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
-import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
+import { readlink, realpath, stat } from './calls'
 import { errnoCode } from './errors'
 
 export interface OpenedFile {

@@ -1,7 +1,7 @@
 import { FsError, fsError, type FsInfo } from '@deepseek-ai/dsh-fs'
 import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
-import { lstat, stat } from 'node:fs/promises'
+import { lstat, stat } from './calls'
 import { errnoCode } from './errors'
 import { type OpenedFile, openRegular } from './open'
 import { infoOf, versionOf } from './version'

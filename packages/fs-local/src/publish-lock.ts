@@ -1,6 +1,7 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
 import { createHash } from 'node:crypto'
-import { link, lstat, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { link, lstat, readlink, rename, symlink, unlink } from './calls'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode } from './errors'
 import { pidVerdict, probeLiveness, selfIdentity, type WriterIdentity } from './liveness'

@@ -1,5 +1,6 @@
 import { constants, existsSync } from 'node:fs'
-import { link, lstat, mkdtemp, open, readdir, rename, rm, rmdir } from 'node:fs/promises'
+import { open, readdir, rm } from 'node:fs/promises'
+import { link, lstat, mkdtemp, rename, rmdir } from './calls'
 import { errnoCode } from './errors'
 import { join } from 'node:path'
 import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, sharedLiveness, type WriterIdentity } from './liveness'

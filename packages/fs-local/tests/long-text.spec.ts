@@ -28,4 +28,20 @@ describe('writing a text longer than one encoding slice', () => {
     await fx.fs.writeText(await fx.fs.resolve('bom.txt'), text)
     expect((await readFile(fx.path('bom.txt'))).equals(Buffer.concat([Buffer.of(0xef, 0xbb, 0xbf), Buffer.from(text)]))).toBe(true)
   })
+
+  // Texts past a few KiB are encoded into pooled buffers reused from write to write: a buffer still
+  // in use by one write must never receive another's bytes.
+  it('gives every write its own bytes while encode buffers are reused, concurrently and in turn', async () => {
+    const fx = await localFixture({ diffMaxBytes: 0 })
+    await fx.external.write('bom.txt', Uint8Array.of(0xef, 0xbb, 0xbf, 0x6f, 0x0a))
+    const text = (n: number) => `${n}:${`line ${n} → é 😀\n`.repeat(6000 + n * 97)}`
+    await Promise.all(Array.from({ length: 9 }, async (_, n) => {
+      await fx.fs.writeText(await fx.fs.resolve(`f${n}.txt`), text(n), { kind: 'createIfAbsent' })
+    }))
+    for (let n = 0; n < 9; n++) expect((await readFile(fx.path(`f${n}.txt`))).equals(Buffer.from(text(n)))).toBe(true)
+    for (const n of [3, 1, 2]) {
+      await fx.fs.writeText(await fx.fs.resolve('bom.txt'), text(n))
+      expect((await readFile(fx.path('bom.txt'))).equals(Buffer.concat([Buffer.of(0xef, 0xbb, 0xbf), Buffer.from(text(n))]))).toBe(true)
+    }
+  })
 })
