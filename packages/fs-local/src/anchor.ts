@@ -1,6 +1,6 @@
 import { constants, existsSync } from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
-import { mkdir, realpath } from './calls'
+import { type FileHandle, open, mkdir } from 'node:fs/promises'
+import { realpath } from './calls'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode } from './errors'
 import type { Containment } from './identity'

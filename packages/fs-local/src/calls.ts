@@ -1,19 +1,22 @@
 import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
 
 /**
- * How fs-local makes the file-system calls whose cost does not depend on the input: lookups
- * (`lstat`, `stat`, `realpath`, `readlink`) and single directory-entry changes (`link`, `unlink`,
- * `rename`, `mkdir`, `mkdtemp`, `rmdir`, `symlink`). Through `fs.promises` each is a round trip
- * through libuv's thread pool: on this kind of machine 50–100 µs of handing over and waking up
- * for a call the kernel answers in 2–15 µs, and a small write makes a dozen of them in sequence.
+ * How fs-local makes the lookups whose cost does not depend on the input: `lstat`, `stat`,
+ * `fstat`, `realpath` and `readlink`. Through `fs.promises` each is a round trip through libuv's thread
+ * pool: on this kind of machine 50–100 µs of handing over and waking up for a call the kernel
+ * answers from its caches in 2–10 µs, and a small write makes several of them in sequence.
  *
- * So on a local filesystem they run synchronously on the loop thread, with the same errors. Nothing
- * that reads or writes file data, fsyncs, lists a directory or opens a file goes this way: their
- * cost grows with the input, or they can block (a FIFO, a device). On anything else (NFS, SMB,
- * FUSE, 9p, an unknown type) a lookup may take as long as the server likes, so every call stays in
- * the thread pool; so does every call once any provider in the process asked for that
- * (`inlineCalls: 'never'`) or stands on such a filesystem.
+ * So on a local filesystem they run synchronously on the loop thread, with the same errors. Calls
+ * that change directory entries (`link`, `rename`, `mkdir`, `unlink`…) stay in the thread pool:
+ * they need a journal handle, and on ext4 one waits behind a running commit (measured: a `rename`
+ * or `rmdir` issued beside an fsync held the loop 0.4 ms). So does everything that reads or writes
+ * file data, fsyncs, lists a directory or opens a file: its cost grows with the input, or it can
+ * block (a FIFO, a device). On any other filesystem (NFS, SMB, FUSE, 9p, an unknown type) a lookup
+ * may take as long as the server likes, so every call stays in the thread pool; so does every call
+ * once any provider in the process asked for that (`inlineCalls: 'never'`) or stands on such a
+ * filesystem.
  */
 export type InlineCalls = 'auto' | 'never'
 
@@ -76,10 +79,11 @@ export const stat = either(fsp.stat, (path, options) => fs.statSync(path, option
 // `fs.promises.realpath` is realpath(3); `realpathSync.native` is the same call.
 export const realpath = either(fsp.realpath, (path, options) => fs.realpathSync.native(path, options))
 export const readlink = either(fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
-export const link = either(fsp.link, (existing, created) => fs.linkSync(existing, created))
-export const unlink = either(fsp.unlink, (path) => fs.unlinkSync(path))
-export const rename = either(fsp.rename, (from, to) => fs.renameSync(from, to))
-export const rmdir = either(fsp.rmdir, (path) => fs.rmdirSync(path))
-export const symlink = either(fsp.symlink, (target, path, type) => fs.symlinkSync(target, path, type as fs.symlink.Type))
-export const mkdtemp = either(fsp.mkdtemp, (prefix, options) => fs.mkdtempSync(prefix, options as fs.EncodingOption))
-export const mkdir = either(fsp.mkdir, (path, options) => fs.mkdirSync(path, options))
+
+/** `handle.stat()`, asked of the descriptor the handle holds. */
+export function fstat(handle: FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
+export function fstat(handle: FileHandle): Promise<fs.Stats>
+export function fstat(handle: FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
+  if (!callsInline()) return options === undefined ? handle.stat() : handle.stat(options)
+  return settled(() => (options === undefined ? fs.fstatSync(handle.fd) : fs.fstatSync(handle.fd, options)))
+}

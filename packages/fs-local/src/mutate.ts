@@ -39,7 +39,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
           : current.info.size! <= diffMaxBytes
             ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
             : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
-        const planned = planning.finally(() => found.release())
+        const planned = planning
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planned.catch(() => {})
         return { found, planned }
@@ -81,7 +81,6 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
         // Reserved before the file is read, held until the new bytes are published.
         releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
         const bytes = await readAll(current.opened, maxTextBytes, display)
-        found.release()
         const plan = planEdit(bytes, edit, display, maxTextBytes)
         const before = bytes.length <= diffMaxBytes ? plan.before : null
         const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }

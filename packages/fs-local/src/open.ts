@@ -1,7 +1,7 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
-import { readlink, realpath, stat } from './calls'
+import { fstat, readlink, realpath, stat } from './calls'
 import { errnoCode } from './errors'
 
 export interface OpenedFile {
@@ -51,7 +51,7 @@ export async function openRegular(path: string, display: string, hints: OpenHint
   try {
     // Independent questions about one descriptor: asked together.
     const [stats, real] = await Promise.all([
-      handle.stat({ bigint: true }),
+      fstat(handle, { bigint: true }),
       hints.real ?? descriptorPath(handle, path),
     ])
     if (!stats.isFile()) throw notRegular(display, describe(stats))

@@ -1,8 +1,8 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
 import { UTF8_BOM } from '@deepseek-ai/dsh-fs/kit'
 import { constants, type BigIntStats } from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
-import { link, lstat, rename, unlink } from './calls'
+import { type FileHandle, open, link, rename, unlink } from 'node:fs/promises'
+import { fstat, lstat } from './calls'
 import { join } from 'node:path'
 import { errnoCode } from './errors'
 import { applyPrevious, type Previous } from './protect'
@@ -58,7 +58,7 @@ export async function stage(parent: string, inputs: Promise<StageInputs>, displa
     // (a new file has no set-id bits to clear), and what it already has need not be set again.
     const [, created] = await Promise.all([
       content instanceof Uint8Array ? writeAll(opened, content) : writeEncoded(opened, content),
-      previous === undefined ? undefined : opened.stat(),
+      previous === undefined ? undefined : fstat(opened),
     ])
     if (previous !== undefined) await applyPrevious(file, opened, previous, display, created)
     return { staging, file, handle: opened }
@@ -198,7 +198,7 @@ export async function settle(staged: Staged, linked: boolean, released?: Promise
   const unnamed = live === undefined ? undefined : unlink(live.path).catch(() => {})
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
   const [stats] = await Promise.all([
-    staged.handle.stat({ bigint: true }),
+    fstat(staged.handle, { bigint: true }),
     Promise.all([Promise.resolve(released).catch(() => {}), unnamed]).then(() => removeStaging(staged.staging)),
   ])
   staged.settled = true

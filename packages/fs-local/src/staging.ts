@@ -1,6 +1,6 @@
 import { constants, existsSync } from 'node:fs'
-import { open, readdir, rm } from 'node:fs/promises'
-import { link, lstat, mkdtemp, rename, rmdir } from './calls'
+import { open, readdir, rm, link, mkdtemp, rename, rmdir } from 'node:fs/promises'
+import { lstat } from './calls'
 import { errnoCode } from './errors'
 import { join } from 'node:path'
 import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, sharedLiveness, type WriterIdentity } from './liveness'
