@@ -3,6 +3,8 @@ import { type FileHandle, mkdir, open, unlink, writeFile } from 'node:fs/promise
 import { join } from 'node:path'
 import { Client } from '../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'
 import { StdioClientTransport } from '../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'
+import writeFileAtomic from 'write-file-atomic'
+import { atomicWriteDirSync } from '../harness/baselines'
 import { buildState } from '../harness/build-state'
 import { type CaseResult, fmtBytes, fmtMs, fmtRatio, notMeasured, type Verdict } from '../harness/case'
 import { config } from '../harness/config'
@@ -109,11 +111,17 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
         { name: 'dsh', run: (round) => dsh.call('edit', { file_path: 'small.txt', old_string: from(round), new_string: to(round) }) },
         { name: 'official', run: (round) => official.call('edit_file', { path: officialPath, edits: [{ oldText: from(round), newText: to(round) }] }) },
         fsyncPair(fsyncDir, content, 'edit'),
+        // What the official edit does to the disk (temp file + rename, no fsync), and the same made durable.
+        { name: 'unsynced', run: (round) => writeFileAtomic(join(fsyncDir, 'edit-unsynced.txt'), written(round), { fsync: false }) },
+        { name: 'floor', run: (round) => atomicWriteDirSync(join(fsyncDir, 'edit-floor.txt'), written(round)) },
       ]],
       ['write', [
         { name: 'dsh', run: (round) => dsh.call('write', { file_path: 'small.txt', content: written(round) }) },
         { name: 'official', run: (round) => official.call('write_file', { path: officialPath, content: written(round) }) },
         fsyncPair(fsyncDir, content, 'write'),
+        // What the official write does to the disk (`fs.writeFile` in place), and a durable atomic write.
+        { name: 'unsynced', run: (round) => writeFile(join(fsyncDir, 'write-unsynced.txt'), written(round)) },
+        { name: 'floor', run: (round) => atomicWriteDirSync(join(fsyncDir, 'write-floor.txt'), written(round)) },
       ]],
     ]
     for (const [op, variants] of ops) {
@@ -127,7 +135,11 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
       const syncs: Summary | undefined = samples.fsyncs ? summarize(samples.fsyncs) : undefined
       const r = mine.median / base.median
       const allowed = syncs === undefined ? READ_LIMIT * base.median : WRITE_LIMIT * base.median + syncs.median
-      rows.push([`\`${op}\``, String(mine.n), fmtMs(mine, 3), fmtMs(base, 3), fmtRatio(r), syncs ? fmtMs(syncs, 3) : '—', `${allowed.toFixed(3)} ms`])
+      // The official server's figure with its disk work replaced by the cheapest durable atomic
+      // write (write-file-atomic + directory fsync), both measured in process in the same rounds.
+      const durable = samples.floor && samples.unsynced ? base.median + summarize(samples.floor).median - summarize(samples.unsynced).median : undefined
+      rows.push([`\`${op}\``, String(mine.n), fmtMs(mine, 3), fmtMs(base, 3), fmtRatio(r), syncs ? fmtMs(syncs, 3) : '—', `${allowed.toFixed(3)} ms`,
+        durable === undefined ? '—' : `${durable.toFixed(3)} ms; dsh ÷ it ${fmtRatio(mine.median / durable)}`])
       verdicts.push({
         target: syncs === undefined ? `\`read\` ≤ ${READ_LIMIT}× official` : `\`${op}\` ≤ ${WRITE_LIMIT}× official + two fsyncs`,
         measured: `${mine.median.toFixed(3)} ms vs ${allowed.toFixed(3)} ms allowed (${fmtRatio(r)} official)`,
@@ -141,12 +153,13 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
     id: 'B11', title: TITLE, baseline: BASELINE,
     tables: [{
       caption: `One ${fmtBytes(bytes)} file per server; each round calls dsh, the official server and (for edit and write) the fsync pair, in rotating order. \`dsh start\` with the default \`cordis.yml\` (built packages, policy loaded); the official server \`${OFFICIAL.split('node_modules/')[1]}\` rooted at its own folder.`,
-      header: ['call', 'rounds', 'dsh', 'official', 'dsh ÷ official', 'fsync of the file + of its directory', 'allowed by the target'],
+      header: ['call', 'rounds', 'dsh', 'official', 'dsh ÷ official', 'fsync of the file + of its directory', 'allowed by the target', 'official with its disk work made durable and atomic (+ floor − its own disk work)'],
       rows,
     }],
     verdicts,
     notes: [
       'The official server writes with `fs.writeFile` (edit: temp file + rename) and never fsyncs; dsh publishes atomically and fsyncs the file and its directory, which the allowance adds back at the cost measured in the same rounds.',
+      'Last column: the two fsyncs are not all that durable atomic publication costs. A new inode is allocated and journaled, the rename and the directory fsync commit it, the replaced inode is freed. The column takes the official figure, removes the official server\'s own disk work (`fs.writeFile` in place for write; temp file + rename without fsync for edit, via write-file-atomic `fsync: false`) and adds the cheapest durable atomic write (write-file-atomic + directory fsync). All three are measured in process, in the same rounds, on the same content. What remains between dsh and that figure is dsh\'s own cost: the version guard, the staging directory, the publication lock, the BOM/CRLF read and the rendered reply.',
       ...(build.stale.length > 0 ? [`The built lib/ of ${build.stale.join(', ')} was older than its sources when this ran: \`pnpm build\` before \`pnpm bench\` to measure the current code.`] : []),
     ],
   }

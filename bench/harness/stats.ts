@@ -31,3 +31,16 @@ export function summarize(samples: readonly number[]): Summary {
 export function ratio(subject: Summary, baseline: Summary): number {
   return subject.median / baseline.median
 }
+
+/**
+ * The same ratio in each of `blocks` consecutive stretches of two interleaved series (round i of
+ * one beside round i of the other): how far the figure moves from one part of the run to the
+ * next, which min–max of single samples does not show. `undefined` for series too short to split.
+ */
+export function blockRatios(subject: readonly number[], baseline: readonly number[], blocks = 5): { min: number; max: number; blocks: number; size: number } | undefined {
+  const size = Math.floor(Math.min(subject.length, baseline.length) / blocks)
+  if (size < 5) return undefined
+  const ratios: number[] = []
+  for (let b = 0; b < blocks; b++) ratios.push(median(subject.slice(b * size, (b + 1) * size)) / median(baseline.slice(b * size, (b + 1) * size)))
+  return { min: Math.min(...ratios), max: Math.max(...ratios), blocks, size }
+}

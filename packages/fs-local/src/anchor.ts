@@ -1,6 +1,6 @@
 import { constants, existsSync } from 'node:fs'
-import { type FileHandle, open, mkdir } from 'node:fs/promises'
-import { realpath } from './calls'
+import { type FileHandle, mkdir, open } from 'node:fs/promises'
+import { readlink, realpath } from './calls'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode } from './errors'
 import type { Containment } from './identity'
@@ -44,14 +44,97 @@ function anchored(held: FileHandle, dir: string, checked: string): AnchoredDir {
 }
 
 /**
+ * Directories anchored for mutations stay open for a moment after their last use, so a burst of
+ * writes into one directory (an agent editing a module, a test writing its fixtures) opens it
+ * once. A held descriptor is handed out again only when the kernel still names it at the same
+ * path (`/proc/self/fd/<n>` reads back `dir`): a directory moved, replaced or deleted since is
+ * opened afresh, exactly as without the cache. At most `HELD_MAX` idle ones, each closed after
+ * `HELD_IDLE_MS` without use.
+ */
+const HELD_MAX = 16
+const HELD_IDLE_MS = 2_000
+
+interface Held {
+  handle: FileHandle
+  users: number
+  timer?: NodeJS.Timeout
+}
+
+const held = new Map<string, Held>()
+
+function lease(dir: string, entry: Held, real: string): AnchoredDir {
+  entry.users++
+  clearTimeout(entry.timer)
+  let released = false
+  return {
+    path: `/proc/self/fd/${entry.handle.fd}`,
+    checked: real,
+    real: () => descriptorPath(entry.handle, dir),
+    sync: () => syncHandle(entry.handle),
+    close: async () => {
+      if (released) return
+      released = true
+      if (--entry.users > 0) return
+      if (held.get(dir) !== entry) return void entry.handle.close().catch(() => {})
+      entry.timer = setTimeout(() => retire(dir, entry), HELD_IDLE_MS).unref()
+    },
+  }
+}
+
+function retire(dir: string, entry: Held): void {
+  if (held.get(dir) === entry) held.delete(dir)
+  if (entry.users === 0) void entry.handle.close().catch(() => {})
+}
+
+/** Makes room for one more held directory; `false` when every one held is in use. */
+function room(): boolean {
+  if (held.size < HELD_MAX) return true
+  for (const [dir, entry] of held) {
+    if (entry.users > 0) continue
+    clearTimeout(entry.timer)
+    retire(dir, entry)
+    return true
+  }
+  return false
+}
+
+/** The held descriptor of `dir`, if it still names the directory at that path now. */
+async function heldAt(dir: string): Promise<Held | undefined> {
+  const entry = held.get(dir)
+  if (entry === undefined) return undefined
+  // The kernel's own name for the held directory; a deleted one reads back with ` (deleted)`.
+  const now = await readlink(`/proc/self/fd/${entry.handle.fd}`).catch(() => undefined)
+  if (now === dir) return entry
+  // Moved, replaced or deleted since: forgotten (and closed once its last user is done).
+  held.delete(dir)
+  if (entry.users === 0) {
+    clearTimeout(entry.timer)
+    void entry.handle.close().catch(() => {})
+  }
+  return undefined
+}
+
+/**
  * Anchors `dir` only if it exists already (nothing is created): `undefined` when it, or a
  * component of its path, is missing, and always where descriptors cannot be anchored. The
  * directory's real location is checked against the root before the anchor is handed out; `also`
  * runs beside that check (a lookup through the anchor that reads no bytes, so it may run before
- * the verdict) and its result is returned with the anchor.
+ * the verdict) and its result is returned with the anchor. `dir` is a real path (a target key's
+ * directory), which is what a held descriptor is compared with.
  */
 export async function anchorExisting<T>(dir: string, containment: Containment, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
   if (!CAN_ANCHOR) return undefined
+  const reused = await heldAt(dir)
+  if (reused !== undefined) {
+    const anchor = lease(dir, reused, dir)
+    try {
+      const [, result] = await Promise.all([containment.check(dir, display), also(anchor.path)])
+      return { anchor, also: result }
+    } catch (error) {
+      await anchor.close()
+      throw error
+    }
+  }
   let handle: FileHandle
   try {
     handle = await open(dir, DIR_FLAGS)
@@ -67,7 +150,10 @@ export async function anchorExisting<T>(dir: string, containment: Containment, d
       also(path),
     ])
     await containment.check(real, display)
-    return { anchor: anchored(handle, dir, real), also: result }
+    if (real !== dir || held.has(dir) || !room()) return { anchor: anchored(handle, dir, real), also: result }
+    const entry: Held = { handle, users: 0 }
+    held.set(dir, entry)
+    return { anchor: lease(dir, entry, real), also: result }
   } catch (error) {
     await handle.close().catch(() => {})
     throw error

@@ -69,22 +69,29 @@ export async function publishCommit(core: DiskCore, found: Found, made: StagedCo
   const { anchor, anchored, staged } = made
   let stats: BigIntStats
   if (mode === 'create') {
-    await staged.handle.sync()
-    await checkBeforePublication(core, anchor, destination, display)
+    // Where the directory is, asked while the bytes are made durable (lookups only: on a local disk
+    // they answer before the fsync does). Nothing is linked before both.
+    const [synced, inside] = await Promise.allSettled([staged.handle.sync(), checkBeforePublication(core, anchor, destination, display)])
+    if (inside.status === 'rejected') throw inside.reason
+    if (synced.status === 'rejected') throw synced.reason
     await publishCreate(staged, anchored, display)
     ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true)])
   } else {
     // Held across processes: between another provider's re-check and its rename, ours must
-    // not run. Taken while the staged bytes are made durable (nothing is renamed before both).
-    const [lock, synced] = await Promise.allSettled([acquirePublishLock(anchored, display, staged.staging.live?.path), staged.handle.sync()])
-    if (lock.status === 'rejected') throw synced.status === 'rejected' ? synced.reason : lock.reason
+    // not run. Taken while the staged bytes are made durable, and where the directory is now is
+    // asked meanwhile (nothing is renamed before all three).
+    const [lock, synced, inside] = await Promise.allSettled([
+      acquirePublishLock(anchored, display, staged.staging.live?.path),
+      staged.handle.sync(),
+      checkBeforePublication(core, anchor, destination, display),
+    ])
+    if (lock.status === 'rejected') throw inside.status === 'rejected' ? inside.reason : synced.status === 'rejected' ? synced.reason : lock.reason
     const release = lock.value
     try {
-      if (synced.status === 'rejected') throw synced.reason
-      // Right before the rename, together: where the directory is now, and the version under the lock.
-      const [inside, unmoved] = await Promise.allSettled([checkBeforePublication(core, anchor, destination, display), recheck(current, anchored, mode, display)])
       if (inside.status === 'rejected') throw inside.reason
-      if (unmoved.status === 'rejected') throw unmoved.reason
+      if (synced.status === 'rejected') throw synced.reason
+      // Right before the rename, under the lock: the version another process may have moved.
+      await recheck(current, anchored, mode, display)
       await publishReplace(staged, anchored, display)
     } catch (error) {
       await release()
