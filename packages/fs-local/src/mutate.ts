@@ -80,23 +80,37 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
         const { diffMaxBytes, maxTextBytes } = core.options
         // Reserved before the file is read, held until the new bytes are published.
         releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
-        const bytes = await readAll(current.opened, maxTextBytes, display)
-        const plan = planEdit(bytes, edit, display, maxTextBytes)
-        const before = bytes.length <= diffMaxBytes ? plan.before : null
-        const outcome = { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
-        return { found, version: current.info.version, plan, outcome, releaseMemory }
+        // Read and matched while the staging is made (see `stage`).
+        const planning = readAll(current.opened, maxTextBytes, display).then((bytes) => {
+          const plan = planEdit(bytes, edit, display, maxTextBytes)
+          const before = bytes.length <= diffMaxBytes ? plan.before : null
+          return { plan, outcome: { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) } }
+        })
+        // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
+        planning.catch(() => {})
+        return { found, version: current.info.version, planning, releaseMemory }
       } catch (error) {
         releaseMemory()
         void found.close()
         throw error
       }
     },
-    // An edit that changes no byte publishes nothing: the file and its version stay as they are.
-    // The bytes were valid UTF-8, so they are unchanged exactly when the text is.
-    stage: ({ found, plan }) => (plan.after === plan.before ? undefined : stageCommit(core, found, Promise.resolve({ text: plan.after, bom: plan.bom }), display)),
-    publish: async ({ found, version, outcome }, made) => (made === undefined
-      ? { version, ...outcome }
-      : { version: await publishCommit(core, found, made, 'replace-at-version', display), ...outcome, ...detachedLinks(found.probe) }),
+    // The staging is made while the old bytes are read and the edit planned; a failed match is the
+    // answer and the staging goes. An edit that changes no byte publishes nothing: the file and its
+    // version stay as they are (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
+    stage: async ({ found, planning }) => {
+      const made = stageCommit(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
+      const planned = await planning.catch(() => undefined)
+      if (planned === undefined || planned.plan.after !== planned.plan.before) return made
+      await endCommit(await made)
+      return undefined
+    },
+    publish: async ({ found, version, planning }, made) => {
+      const { outcome } = await planning
+      return made === undefined
+        ? { version, ...outcome }
+        : { version: await publishCommit(core, found, made, 'replace-at-version', display), ...outcome, ...detachedLinks(found.probe) }
+    },
     cleanup: async ({ found, releaseMemory }, made) => {
       await endCommit(made)
       releaseMemory()
