@@ -5,7 +5,7 @@
 export const SYSCALL_REASONS: Record<string, string> = {
   readlink: 'glibc `realpath(3)` walks the path one component at a time when `resolve` mints the target key; with a containment `root` set, the publish re-checks where the held parent directory really is (`/proc/self/fd/N`, a directory swapped for a symlink) and `openRegular` learns where the opened bytes really are; without a root these are skipped',
   statx: 'read: the tool\'s one `stat` (routing, version) and `fstat` of the opened descriptor (refuse a FIFO/device, the version matches the bytes). Writes add: the `lstat` of the name inside the opened parent (probe; a dangling symlink is in the way), the version re-check right before `rename` under the publication lock, and the final `fstat` of the published inode (its version); a replace also `fstat`s its staged file while writing it (the owner and mode it got, so `fchown`/`fchmod` run only when they differ)',
-  openat: 'the parent directory (held for the whole publish: containment and its fsync), the target for reading (replace/edit: `O_NOFOLLOW`, to keep BOM/CRLF and check the version), the staged temp file (`O_CREAT|O_EXCL|O_NOFOLLOW`)',
+  openat: 'the parent directory (held for the whole publish: containment and its fsync; kept open up to 2 s for the next write into it, so a burst of writes opens it once), the target for reading (replace/edit: `O_NOFOLLOW`, to keep BOM/CRLF and check the version), the staged temp file (`O_CREAT|O_EXCL|O_NOFOLLOW`)',
   close: 'one per descriptor opened',
   getdents64: 'the first write into a directory lists it once to reclaim dead writers\' staging and locks',
   newfstatat: 'Node\'s `fs` helpers stat a path before some operations (rare on the common path)',
