@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises'
 
 /**
  * How fs-local makes the lookups whose cost does not depend on the input: `lstat`, `stat`,
- * `fstat`, `realpath` and `readlink`. Through `fs.promises` each is a round trip through libuv's thread
+ * `fstat`, `realpath`, `readlink`, `access` (and listing extended attributes, in `protect.ts`). Through `fs.promises` each is a round trip through libuv's thread
  * pool: on this kind of machine 50–100 µs of handing over and waking up for a call the kernel
  * answers from its caches in 2–10 µs, and a small write makes several of them in sequence.
  *
@@ -78,6 +78,7 @@ export const lstat = either(fsp.lstat, (path, options) => fs.lstatSync(path, opt
 export const stat = either(fsp.stat, (path, options) => fs.statSync(path, options))
 // `fs.promises.realpath` is realpath(3); `realpathSync.native` is the same call.
 export const realpath = either(fsp.realpath, (path, options) => fs.realpathSync.native(path, options))
+export const access = either(fsp.access, (path, mode) => fs.accessSync(path, mode))
 export const readlink = either(fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
 
 /** `handle.stat()`, asked of the descriptor the handle holds. */

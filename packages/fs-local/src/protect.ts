@@ -1,6 +1,6 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
-import { access } from 'node:fs/promises'
+import { access, callsInline } from './calls'
 import { createRequire } from 'node:module'
 import { errnoCode } from './errors'
 
@@ -36,7 +36,9 @@ export interface Previous {
 
 interface XattrApi {
   listAttributes(path: string): Promise<string[]>
+  listAttributesSync(path: string): string[]
   getAttribute(path: string, name: string): Promise<Buffer | null>
+  getAttributeSync(path: string, name: string): Buffer | null
   setAttribute(path: string, name: string, value: Buffer): Promise<void>
 }
 
@@ -71,14 +73,16 @@ const NO_XATTRS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 async function readXattrs(path: string): Promise<Xattr[] | undefined> {
   const api = xattrs()
   if (api === null) return undefined
+  // Reading attributes is a lookup: on a local filesystem it runs inline like the others (`calls.ts`).
+  const inline = callsInline()
   let names: string[]
   try {
-    names = await api.listAttributes(path)
+    names = inline ? api.listAttributesSync(path) : await api.listAttributes(path)
   } catch (error) {
     if (NO_XATTRS.has(errnoCode(error) ?? '')) return []
     throw error
   }
-  const values = await Promise.all(names.map((name) => api.getAttribute(path, name)))
+  const values = inline ? names.map((name) => api.getAttributeSync(path, name)) : await Promise.all(names.map((name) => api.getAttribute(path, name)))
   return names.flatMap((name, i) => (values[i] === null ? [] : [{ name, value: values[i]! }]))
 }
 
