@@ -14,7 +14,7 @@ export interface OpenedFile {
 // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer, and a
 // device driver may not sleep in open. O_NOCTTY: a terminal never becomes our controlling tty.
 // The flag has no effect on reads of a regular file, which is all we ever read.
-const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
+export const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
 
 function notRegular(path: string, what: string): FsError {
   return fsError('FS_NOT_REGULAR_FILE', { path, entry: what })
