@@ -124,7 +124,8 @@ async function inspectInline(deps: InspectDeps, target: FsTarget, textUpTo: numb
     // time, so nothing is reserved from the memory budget.
     const bytes = Buffer.allocUnsafe(size + 1)
     let length = 0
-    for (let read = -1; read !== 0 && length < bytes.length;) {
+    // One read for a file that still has the size of its fstat (the byte more shows one that grew).
+    for (let read = -1; read !== 0 && length < bytes.length && !(length === size && length > 0);) {
       read = readSync(fd, bytes, length, bytes.length - length, null)
       length += read
     }
