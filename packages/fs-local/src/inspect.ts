@@ -1,10 +1,10 @@
 import { FsError, type FsInspection, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { decodeText, type MemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
-import { closeSync, fstatSync, openSync, readlinkSync, readSync, type BigIntStats } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs'
 import { callsInline, stat } from './calls'
 import { errnoCode, mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment } from './identity'
-import { type OpenedFile, openRegular, READ_FLAGS } from './open'
+import { descriptorPath, type OpenedFile, openRegular, READ_FLAGS } from './open'
 import { infoOfEntry, readAll, statPath } from './probe'
 import { infoOf } from './version'
 
@@ -116,9 +116,7 @@ async function inspectInline(deps: InspectDeps, target: FsTarget, textUpTo: numb
     const stats = fstatSync(fd, { bigint: true })
     const size = Number(stats.size)
     if (!stats.isFile() || size > INLINE_READ_BYTES) return undefined
-    const real = readlinkSync(`/proc/self/fd/${fd}`)
-    if (!real.startsWith('/') || real.endsWith(' (deleted)')) return undefined
-    await deps.containment.check(real, display)
+    await deps.containment.check(await descriptorPath({ fd }, target.targetKey), display)
     if (size > textUpTo) return { target, info: infoOf(stats) }
     // Read, decoded and released before any other call runs: at most one such buffer (64 KiB) at a
     // time, so nothing is reserved from the memory budget.

@@ -34,12 +34,11 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
         // read runs while the publication makes its staging.
         const { diffMaxBytes, maxTextBytes } = core.options
-        const planning = current.kind !== 'file'
+        const planned = current.kind !== 'file'
           ? Promise.resolve(planWrite(null, content, display))
           : current.info.size! <= diffMaxBytes
             ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
             : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
-        const planned = planning
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planned.catch(() => {})
         return { found, planned }

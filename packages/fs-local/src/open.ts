@@ -67,9 +67,9 @@ export async function openRegular(path: string, display: string, hints: OpenHint
  * so a directory swapped for a symlink after any earlier check cannot hide where we are; elsewhere
  * the realpath of the opened name is the best available answer.
  */
-export async function descriptorPath(handle: FileHandle, path: string): Promise<string> {
+export async function descriptorPath(descriptor: { fd: number }, path: string): Promise<string> {
   try {
-    const real = await readlink(`/proc/self/fd/${handle.fd}`)
+    const real = await readlink(`/proc/self/fd/${descriptor.fd}`)
     if (real.startsWith('/') && !real.endsWith(' (deleted)')) return real
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw error
