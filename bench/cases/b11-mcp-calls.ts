@@ -1,11 +1,12 @@
 import { constants } from 'node:fs'
-import { type FileHandle, mkdir, open, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client } from '../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'
 import { StdioClientTransport } from '../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'
 import writeFileAtomic from 'write-file-atomic'
 import { atomicWriteDirSync } from '../harness/baselines'
 import { buildState } from '../harness/build-state'
+import { now } from '../harness/clock'
 import { type CaseResult, fmtBytes, fmtMs, fmtRatio, notMeasured, type Verdict } from '../harness/case'
 import { config } from '../harness/config'
 import { interleave, type Variant } from '../harness/interleave'
@@ -37,35 +38,40 @@ async function connect(args: string[], cwd: string): Promise<{ call: Caller; clo
 }
 
 /**
- * What dsh's two durability steps cost on this disk, measured beside the calls: the fsync of a
- * freshly written 4 KiB file and the fsync of its directory. The official server does neither, so
- * the targets for `edit` and `write` allow for exactly this.
+ * What dsh's two durability steps cost on this disk, measured beside the calls, as dsh makes them:
+ * the fsync of a freshly written 4 KiB file, then (after the untimed rename of that file over the
+ * target) the fsync of the directory the rename changed. The official server does neither, so the
+ * targets for `edit` and `write` allow for exactly this. Without the rename in between, the file's
+ * fsync would commit the directory's new entry too and leave the directory's fsync nothing to do.
  */
 function fsyncPair(dir: string, content: string, op: string): Variant & { close(): Promise<void> } {
-  let file: FileHandle | undefined
-  let name: string | undefined
+  const target = join(dir, `fsync-${op}.txt`)
+  let staged: string | undefined
   return {
     name: 'fsyncs',
-    // The last round's file, once the rounds are over.
+    timesItself: true,
     close: async () => {
-      await file?.close()
-      file = undefined
+      if (staged !== undefined) await unlink(staged).catch(() => undefined)
     },
-    // The previous round's file goes first, untimed: only the two fsyncs are measured.
+    // A fresh file beside the target, written but not yet synced (untimed).
     prepare: async (round) => {
-      await file?.close()
-      if (name !== undefined) await unlink(name)
-      name = join(dir, `fsync-${op}-${round}.txt`)
-      file = await open(name, 'wx')
-      await file.writeFile(content)
+      staged = join(dir, `.fsync-${op}-${round}.tmp`)
+      await writeFile(staged, content, { flag: 'wx' })
     },
     run: async () => {
-      await file!.sync()
+      const file = await open(staged!, constants.O_RDONLY)
       const parent = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
       try {
+        const a = now()
+        await file.sync()
+        const fileSync = now() - a
+        await rename(staged!, target)
+        staged = undefined
+        const b = now()
         await parent.sync()
+        return fileSync + (now() - b)
       } finally {
-        await parent.close()
+        await Promise.all([file.close(), parent.close()])
       }
     },
   }
@@ -154,7 +160,7 @@ export async function runB11(scratch: Scratch): Promise<CaseResult> {
     id: 'B11', title: TITLE, baseline: BASELINE,
     tables: [{
       caption: `One ${fmtBytes(bytes)} file per server; each round calls dsh, the official server and (for edit and write) the fsync pair, in rotating order. \`dsh start\` with the default \`cordis.yml\` (built packages, policy loaded); the official server \`${OFFICIAL.split('node_modules/')[1]}\` rooted at its own folder.`,
-      header: ['call', 'rounds', 'dsh', 'official', 'dsh ÷ official', 'dsh ÷ official in each fifth of the rounds (min–max)', 'fsync of the file + of its directory', 'allowed by the target', 'official with its disk work made durable and atomic (+ floor − its own disk work)'],
+      header: ['call', 'rounds', 'dsh', 'official', 'dsh ÷ official', 'dsh ÷ official in each fifth of the rounds (min–max)', 'fsync of a fresh file + of its directory after the rename into it', 'allowed by the target', 'official with its disk work made durable and atomic (+ floor − its own disk work)'],
       rows,
     }],
     verdicts,

@@ -5,6 +5,11 @@ export interface Variant {
   name: string
   prepare?: (round: number) => Promise<void> | void
   run: (round: number) => Promise<unknown>
+  /**
+   * `run` times itself and resolves to the milliseconds that count, for a step that must sit
+   * between two measured ones without being measured (a rename between two fsyncs).
+   */
+  timesItself?: boolean
 }
 
 export interface InterleaveOptions {
@@ -37,8 +42,8 @@ export async function interleave(variants: readonly Variant[], options: Interlea
       const variant = variants[options.rotate ? (k + round) % variants.length : k]!
       await variant.prepare?.(round)
       const start = now()
-      await variant.run(round)
-      const elapsed = now() - start
+      const returned = await variant.run(round)
+      const elapsed = variant.timesItself ? (returned as number) : now() - start
       order.push(variant.name)
       if (round >= options.warmup) samples[variant.name]!.push(elapsed)
     }
