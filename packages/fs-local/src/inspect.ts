@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node
 import { callsInline, stat } from './calls'
 import { errnoCode, mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment } from './identity'
-import { descriptorPath, type OpenedFile, openRegular, READ_FLAGS } from './open'
+import { descriptorPath, INLINE_OPEN_BYTES, type OpenedFile, openRegular, READ_FLAGS } from './open'
 import { infoOfEntry, readAll, statPath } from './probe'
 import { infoOf } from './version'
 
@@ -93,7 +93,7 @@ async function readOpened(deps: InspectDeps, target: FsTarget, opened: OpenedFil
  * (`calls.ts`): a page-cached read of a few KiB costs microseconds, the open, read and close
  * through the thread pool two to three round trips. The bound keeps the one read short.
  */
-const INLINE_READ_BYTES = 64 * 1024
+const INLINE_READ_BYTES = Number(INLINE_OPEN_BYTES)
 
 /**
  * `inspect` of a small regular file on one descriptor held only inside this call, with the same

@@ -106,12 +106,17 @@ async function linkShared(path: string): Promise<Liveness | undefined> {
   }
 }
 
-/** Removes a staging directory this process made, its socket first (closing a bound one unlinks `live`). */
-export async function removeStaging(staging: Staging): Promise<void> {
+/**
+ * Removes a staging directory this process made, its socket first (closing a bound one unlinks
+ * `live`). A socket that may still serve as a publication lock is closed only once `socketUntil`
+ * (the lock's release) has settled; the directory goes meanwhile, its socket's name already gone.
+ */
+export async function removeStaging(staging: Staging, socketUntil?: Promise<unknown>): Promise<void> {
   if (staging.removed) return
   staging.removed = true
-  staging.live?.close()
+  const closed = socketUntil === undefined ? staging.live?.close() : socketUntil.catch(() => {}).then(() => staging.live?.close())
   await rmdir(staging.dir).catch(() => rm(staging.dir, { recursive: true, force: true })).catch(() => {})
+  await closed
   live--
 }
 
