@@ -9,7 +9,7 @@ import type { Found } from './find'
 import { noteStagingDirectory } from './journal'
 import { type Probe, statPath } from './probe'
 import { checkReplaceable } from './protect'
-import { discard, publishCreate, publishReplace, settle, stage, type StagedText } from './publish'
+import { discard, publishCreate, publishReplace, settle, stage, type StagedText, unnameSocket } from './publish'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { versionOf } from './version'
@@ -62,9 +62,10 @@ export async function stageCommit(core: DiskCore, found: Found, content: Promise
 /**
  * Publishes what `stageCommit` made (the publish step of `publishGuarded`). Everything that can fail
  * without harm (containment, a version that moved) is checked right before the publication point;
- * once `rename`/`link` has run the write has happened and what follows is best effort.
+ * once `rename`/`link` has run the write has happened and what follows is best effort. `settled`
+ * hears the new version as soon as it is known, while the directory may still be syncing.
  */
-export async function publishCommit(core: DiskCore, found: Found, made: StagedCommit, mode: PublishMode, display: string): Promise<FsVersion> {
+export async function publishCommit(core: DiskCore, found: Found, made: StagedCommit, mode: PublishMode, display: string, settled?: (version: FsVersion) => void): Promise<FsVersion> {
   const { probe: current, destination } = found
   const { anchor, anchored, staged } = made
   let stats: BigIntStats
@@ -74,8 +75,8 @@ export async function publishCommit(core: DiskCore, found: Found, made: StagedCo
     const [synced, inside] = await Promise.allSettled([staged.handle.sync(), checkBeforePublication(core, anchor, destination, display)])
     if (inside.status === 'rejected') throw inside.reason
     if (synced.status === 'rejected') throw synced.reason
-    await publishCreate(staged, anchored, display)
-    ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true)])
+    await Promise.all([publishCreate(staged, anchored, display), unnameSocket(staged)])
+    ;[, stats] = await Promise.all([anchor.sync(), settle(staged, true, undefined, (stats) => tell(settled, stats))])
   } else {
     // Held across processes: between another provider's re-check and its rename, ours must
     // not run. Taken while the staged bytes are made durable, and where the directory is now is
@@ -92,15 +93,22 @@ export async function publishCommit(core: DiskCore, found: Found, made: StagedCo
       if (synced.status === 'rejected') throw synced.reason
       // Right before the rename, under the lock: the version another process may have moved.
       await recheck(current, anchored, mode, display)
-      await publishReplace(staged, anchored, display)
+      await Promise.all([publishReplace(staged, anchored, display), unnameSocket(staged)])
     } catch (error) {
       await release()
       throw error
     }
     const released = release()
-    ;[, , stats] = await Promise.all([released, anchor.sync(), settle(staged, false, released)])
+    ;[, , stats] = await Promise.all([released, anchor.sync(), settle(staged, false, released, (stats) => tell(settled, stats))])
   }
   return versionOf(stats)
+}
+
+/** Passes the published version on to `settled`, whose failure is not the write's. */
+function tell(settled: ((version: FsVersion) => void) | undefined, stats: BigIntStats): void {
+  try {
+    settled?.(versionOf(stats))
+  } catch {}
 }
 
 /** The cleanup of a commit, published or not: the staging goes, and an anchor the commit made is closed. */

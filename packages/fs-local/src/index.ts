@@ -1,6 +1,6 @@
 import {
   FileSystem, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
-  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
+  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
@@ -72,12 +72,12 @@ export class LocalFileSystem extends FileSystem {
     return this.disk.listDir(target, signal, opts)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
-    return this.disk.writeText(target, content, expected, signal)
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
+    return this.disk.writeText(target, content, expected, signal, hooks)
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.disk.editText(target, edit, expected, signal)
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+    return this.disk.editText(target, edit, expected, signal, hooks)
   }
 
   override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {

@@ -1,4 +1,4 @@
-import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
@@ -69,11 +69,11 @@ export class LocalDisk {
     return listDirectory(this.#core, target, signal, opts)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
-    return writeTarget(this.#core, target, content, expected, signal)
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
+    return writeTarget(this.#core, target, content, expected, signal, hooks)
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return editTarget(this.#core, target, edit, expected, signal)
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+    return editTarget(this.#core, target, edit, expected, signal, hooks)
   }
 }

@@ -1,4 +1,4 @@
-import { type FsEditOutcome, type FsEditRequest, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import { type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
 import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
 import { checkReal, type DiskCore } from './core'
@@ -8,7 +8,7 @@ import { inspectStyle, readAll } from './probe'
 
 const EDIT_ATTEMPTS = 5
 
-export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
   const display = target.displayPath
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
@@ -44,24 +44,26 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         return { found, planned }
       },
       stage: ({ found, planned }) => stageCommit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
-      publish: async ({ found, planned }, made) => ({
-        version: await publishCommit(core, found, made, mode, display),
-        plan: await planned,
-        operation: found.probe.kind === 'absent' ? 'create' as const : 'update' as const,
-        links: detachedLinks(found.probe),
-      }),
+      publish: async ({ found, planned }, made) => {
+        // Resolved before staging wrote a byte; awaited here so the outcome is whole when the version is.
+        const plan = await planned
+        const operation = found.probe.kind === 'absent' ? 'create' as const : 'update' as const
+        const links = detachedLinks(found.probe)
+        const outcome = (version: FsVersion): FsWriteOutcome => ({ operation, version, before: plan.before, after: plan.after, ...links })
+        const published = hooks?.published
+        return outcome(await publishCommit(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
+      },
       cleanup: async ({ found }, made) => {
         await endCommit(made)
         // Descriptors are closed in the background: nothing that follows depends on it.
         void found.close()
       },
     })
-    const { version, plan, operation, links } = attempt
-    return { operation, version, before: plan.before, after: plan.after, ...links } satisfies FsWriteOutcome
+    return attempt
   }))
 }
 
-export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
   const display = target.displayPath
   return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
     path: display,
@@ -106,9 +108,11 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
     },
     publish: async ({ found, version, planning }, made) => {
       const { outcome } = await planning
-      return made === undefined
-        ? { version, ...outcome }
-        : { version: await publishCommit(core, found, made, 'replace-at-version', display), ...outcome, ...detachedLinks(found.probe) }
+      if (made === undefined) return { version, ...outcome }
+      const links = detachedLinks(found.probe)
+      const published = hooks?.published
+      const settled = published && ((now: FsVersion) => published({ version: now, ...outcome, ...links }))
+      return { version: await publishCommit(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
     },
     cleanup: async ({ found, releaseMemory }, made) => {
       await endCommit(made)

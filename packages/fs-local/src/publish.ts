@@ -19,6 +19,8 @@ export interface Staged {
   handle: FileHandle
   /** Set once published and settled: the staged name is gone. */
   settled?: boolean
+  /** The unlink of the staging's socket name, once started (`unnameSocket`). */
+  unnamed?: Promise<void>
 }
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
@@ -186,20 +188,32 @@ export async function publishCreate(staged: Staged, destination: string, display
 }
 
 /**
+ * Drops the name of the staging's liveness socket, started beside the `rename`/`link` that
+ * publishes: from then on the staging directory is emptied, and its removal need not wait for two
+ * more round trips in a row. The socket itself listens on (it may be the publication lock), and a
+ * staging directory that just lost an entry is left alone by any sweep for `GRACE_MS`.
+ */
+export function unnameSocket(staged: Staged): Promise<void> {
+  const live = staged.staging.live
+  return (staged.unnamed ??= live === undefined ? Promise.resolve() : unlink(live.path).catch(() => {}))
+}
+
+/**
  * After publication: drops the staging name (a `link` left it; a `rename` took it away), then
  * reads the published inode's metadata through the still-open descriptor (unlinking the staged
  * name moves ctime, so the version is taken after it) and removes the staging directory beside
  * that. Its socket may be the publication lock: it is closed only once `released` (the lock's
- * release) has settled.
+ * release) has settled. `known` hears the metadata as soon as it is read.
  */
-export async function settle(staged: Staged, linked: boolean, released?: Promise<unknown>): Promise<BigIntStats> {
-  // The socket's name goes now, in the thread pool; the socket itself listens until it is closed.
-  const live = staged.staging.live
-  const unnamed = live === undefined ? undefined : unlink(live.path).catch(() => {})
+export async function settle(staged: Staged, linked: boolean, released?: Promise<unknown>, known?: (stats: BigIntStats) => void): Promise<BigIntStats> {
+  const unnamed = unnameSocket(staged)
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
   const [stats] = await Promise.all([
-    fstat(staged.handle, { bigint: true }),
-    Promise.all([Promise.resolve(released).catch(() => {}), unnamed]).then(() => removeStaging(staged.staging)),
+    fstat(staged.handle, { bigint: true }).then((stats) => {
+      known?.(stats)
+      return stats
+    }),
+    unnamed.then(() => removeStaging(staged.staging, released)),
   ])
   staged.settled = true
   return stats

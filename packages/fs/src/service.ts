@@ -2,7 +2,7 @@ import { type Context, Service } from 'cordis'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
 import type {
-  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
+  FsDirListing, FsEditOutcome, FsEditRequest, FsMutationHooks, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
   FsWriteIntent, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
@@ -117,16 +117,17 @@ export abstract class FileSystem extends Service {
    *   point, so a competitor that appears after any earlier probe survives;
    * - `replaceIfVersion`: a moved version or a missing file fails `FS_STALE_VERSION` (never recreates).
    * Over an existing file the BOM is kept, and CRLF is kept when the file used it throughout and the
-   * new content has bare LF only.
+   * new content has bare LF only. `hooks.published` may hear the outcome before the call resolves.
    */
-  abstract writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome>
+  abstract writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome>
 
   /**
    * Replaces `oldString` literally. The version guard is checked before matching (a stale edit never
    * reports a match error); a missing target fails `FS_STALE_VERSION` with or without a guard.
    * Matching happens with line endings normalised to LF; only the matched spans are rewritten.
+   * `hooks.published` may hear the outcome before the call resolves.
    */
-  abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome>
+  abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome>
 
   /*
    * Discovery and multi-edit: optional for a provider. The defaults are built from the methods

@@ -40,6 +40,20 @@ export type FsWriteIntent =
   | { kind: 'createIfAbsent' }
   | { kind: 'replaceIfVersion'; version: FsVersion }
 
+/**
+ * What a caller of `writeText` or `editText` may hear before the call resolves, to overlap its
+ * own work (rendering a reply) with the provider's last steps. Optional on both sides.
+ */
+export interface FsMutationHooks<O> {
+  /**
+   * Called at most once, with the outcome the call will resolve to, as soon as the new content is
+   * published and the outcome known, while the provider may still be making it durable (the
+   * directory's fsync). The call still resolves only after that, or rejects if it fails. A provider
+   * may never call it; what the hook throws is ignored.
+   */
+  published?(outcome: O): void
+}
+
 export interface FsEditRequest {
   oldString: string
   newString: string

@@ -38,14 +38,19 @@ export function editTool(ctx: Context, config: Config) {
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
+        // The reply is rendered as soon as the provider knows the outcome, while it syncs the directory.
+        const { displayPath } = target
+        const reply = (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config).then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }))
+        let early: Promise<string> | undefined
         const outcome = await ctx.fs.editText(
           target,
           { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all },
           expected,
           exec.signal,
+          { published: (outcome) => void (early = reply(outcome)).catch(() => {}) },
         )
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        return renderReport(await editedReport(target.displayPath, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
+        return await (early ?? reply(outcome))
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, oldString: input.old_string })
         throw error

@@ -36,9 +36,13 @@ export function writeTool(ctx: Context, config: Config) {
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
-        const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal)
+        // The reply is rendered as soon as the provider knows the outcome, while it syncs the directory.
+        const { displayPath } = target
+        const reply = (outcome: FsWriteOutcome) => writtenReport(displayPath, outcome, config).then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }))
+        let early: Promise<string> | undefined
+        const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal, { published: (outcome) => void (early = reply(outcome)).catch(() => {}) })
         ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        return renderReport(await writtenReport(target.displayPath, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
+        return await (early ?? reply(outcome))
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })
         throw error

@@ -76,4 +76,31 @@ export function fusedClauses(h: Harness): void {
     expect([await h.external.read('one.txt'), await h.external.read('two.txt')].map((bytes) => new TextDecoder().decode(bytes)))
       .toEqual(['one', 'two'])
   })
+
+  it('tells hooks.published, if at all, once and before resolving, exactly the outcome of the write or edit', async () => {
+    const heard: unknown[] = []
+    const listen = { published: (outcome: unknown) => void heard.push(structuredClone(outcome)) }
+    const target = await h.target('hooked.txt')
+    const created = h.fs.writeText(target, 'one\n', { kind: 'createIfAbsent' }, undefined, listen)
+    const outcomes: unknown[] = [await created]
+    expect(heard.length).toBeLessThanOrEqual(1)
+    const replaced = await h.fs.writeText(target, 'two\n', { kind: 'replaceIfVersion', version: (await h.fs.stat(target))!.version }, undefined, listen)
+    outcomes.push(replaced)
+    outcomes.push(await h.fs.editText(target, { oldString: 'two', newString: 'three', replaceAll: false }, { version: replaced.version }, undefined, listen))
+    if (heard.length === 0) return
+    expect(heard).toEqual(outcomes)
+    expect(await h.fs.readText(target)).toBe('three\n')
+  })
+
+  it('refuses a stale write or edit without telling hooks.published', async () => {
+    await h.external.write('stale.txt', 'a\n')
+    const target = await h.target('stale.txt')
+    const seen = (await h.fs.stat(target))!.version
+    await h.external.write('stale.txt', 'b and more\n')
+    const heard: unknown[] = []
+    const listen = { published: (outcome: unknown) => void heard.push(outcome) }
+    await expectFsError(h.fs.writeText(target, 'c\n', { kind: 'replaceIfVersion', version: seen }, undefined, listen), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.editText(target, { oldString: 'b', newString: 'c', replaceAll: false }, { version: seen }, undefined, listen), 'FS_STALE_VERSION')
+    expect(heard).toEqual([])
+  })
 }
