@@ -114,8 +114,14 @@ function tell(settled: ((version: FsVersion) => void) | undefined, stats: BigInt
 /** The cleanup of a commit, published or not: the staging goes, and an anchor the commit made is closed. */
 export async function endCommit(made: StagedCommit | undefined): Promise<void> {
   if (made === undefined) return
-  await discard(made.staged)
-  void made.own?.close()
+  const { staged, own } = made
+  if (staged.settled) {
+    // Published: only descriptors are left, closed after the answer is on its way.
+    setImmediate(() => void Promise.all([discard(staged), own?.close()]))
+    return
+  }
+  await discard(staged)
+  void own?.close()
 }
 
 /**

@@ -3,7 +3,7 @@ import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdi
 import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
-import { detachedLinks, find } from './find'
+import { detachedLinks, find, type Found } from './find'
 import { inspectStyle, readAll } from './probe'
 
 const EDIT_ATTEMPTS = 5
@@ -56,7 +56,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
       cleanup: async ({ found }, made) => {
         await endCommit(made)
         // Descriptors are closed in the background: nothing that follows depends on it.
-        void found.close()
+        closeSoon(found)
       },
     })
     return attempt
@@ -117,10 +117,18 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
     cleanup: async ({ found, releaseMemory }, made) => {
       await endCommit(made)
       releaseMemory()
-      void found.close()
+      closeSoon(found)
     },
     // An unguarded edit that loses a race with another process starts over on the new content;
     // a guarded one is stale by definition.
     retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < EDIT_ATTEMPTS,
   })))
+}
+
+/**
+ * Closes what a finished mutation held once the answer is on its way: the descriptors' closes are
+ * handed to the thread pool after the current callbacks, not before the caller hears the outcome.
+ */
+function closeSoon(found: Found): void {
+  setImmediate(() => void found.close())
 }

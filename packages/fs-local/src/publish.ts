@@ -208,12 +208,14 @@ export function unnameSocket(staged: Staged): Promise<void> {
 export async function settle(staged: Staged, linked: boolean, released?: Promise<unknown>, known?: (stats: BigIntStats) => void): Promise<BigIntStats> {
   const unnamed = unnameSocket(staged)
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
+  // The removal is started first: what hears the metadata may keep the loop thread a while.
+  const removed = unnamed.then(() => removeStaging(staged.staging, released))
   const [stats] = await Promise.all([
     fstat(staged.handle, { bigint: true }).then((stats) => {
       known?.(stats)
       return stats
     }),
-    unnamed.then(() => removeStaging(staged.staging, released)),
+    removed,
   ])
   staged.settled = true
   return stats
