@@ -35,9 +35,18 @@ export const LEASE_MS = 5_000
 /** `link(2)` or `symlink(2)` refused by the filesystem itself (not by the lock being held). */
 const UNSUPPORTED = new Set(['EPERM', 'EOPNOTSUPP', 'ENOTSUP', 'ENOSYS', 'EMLINK', 'EXDEV'])
 
+// Lock names of recently written names: a burst of writes to one file hashes its name once.
+const lockNames = new Map<string, string>()
+
 export function lockPathOf(destination: string): string {
-  const hash = createHash('sha256').update(basename(destination)).digest('hex').slice(0, 16)
-  return join(dirname(destination), `${LOCK_PREFIX}${hash}`)
+  const name = basename(destination)
+  let lock = lockNames.get(name)
+  if (lock === undefined) {
+    if (lockNames.size >= 256) lockNames.clear()
+    lock = `${LOCK_PREFIX}${createHash('sha256').update(name).digest('hex').slice(0, 16)}`
+    lockNames.set(name, lock)
+  }
+  return join(dirname(destination), lock)
 }
 
 /** Releases a held publication lock. */
