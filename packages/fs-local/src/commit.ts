@@ -49,7 +49,8 @@ export async function stageCommit(core: DiskCore, found: Found, content: Promise
     // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
     // Worked out, like the content, while the staging is made; nothing is published before both.
     const previous = current.kind === 'file' ? checkReplaceable(anchored, current.opened.stats, display) : undefined
-    staged = await stage(anchor.path, Promise.all([content, previous]).then(([bytes, kept]) => ({ content: bytes, previous: kept })), display)
+    const replacing = current.kind === 'file' ? Number(current.opened.stats.mode) & 0o7777 : undefined
+    staged = await stage(anchor.path, Promise.all([content, previous]).then(([bytes, kept]) => ({ content: bytes, previous: kept })), display, replacing)
     await core.beforePublish?.(destination)
     return { anchor, own, anchored, staged }
   } catch (error) {

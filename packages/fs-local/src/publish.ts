@@ -6,15 +6,17 @@ import { fstat, lstat } from './calls'
 import { join } from 'node:path'
 import { errnoCode } from './errors'
 import { applyPrevious, type Previous } from './protect'
-import { makeStaging, removeStaging, type Staging } from './staging'
+import { makeStagedFile, makeStaging, releaseStagedFile, removeStaging, type StagedFile, type Staging } from './staging'
 
 /**
- * Bytes written in a private staging directory beside the destination, waiting to be published
- * (the caller fsyncs them first, while it takes what publication needs). The descriptor stays open so the published inode's final metadata (its ctime moves on
- * link, rename and unlink) can be read from the inode we wrote, not from whatever holds the name.
+ * Bytes written beside the destination, waiting to be published (the caller fsyncs them first,
+ * while it takes what publication needs): in a private staging directory (a new file), or in a
+ * staged file of its own (a replacement, see `staging.ts`). The descriptor stays open so the
+ * published inode's final metadata (its ctime moves on link, rename and unlink) can be read from
+ * the inode we wrote, not from whatever holds the name.
  */
 export interface Staged {
-  staging: Staging
+  staging: Staging | StagedFile
   file: string
   handle: FileHandle
   /** Set once published and settled: the staged name is gone. */
@@ -38,38 +40,56 @@ export interface StageInputs {
 }
 
 /**
- * Writes the content to an exclusively created temp file in a fresh staging directory inside
- * `parent` (which exists: the caller anchored it, creating what was missing). The staging is made
- * while `inputs` are still being worked out (the old file read, its metadata checked); if they
- * fail, it is removed and their error is the answer.
- * A new file is created `0o666` and the kernel applies the umask, as any editor would; a replacement
- * takes what `previous` says the old file was (`applyPrevious`): mode, owner or group, extended attributes.
+ * Writes the content to an exclusively created temp file beside the destination inside `parent`
+ * (which exists: the caller anchored it, creating what was missing). The staging is made while
+ * `inputs` are still being worked out (the old file read, its metadata checked); if they fail, it
+ * is removed and their error is the answer.
+ * A new file is created `0o666` in a private staging directory and the kernel applies the umask, as
+ * any editor would. A replacement (`replacing`: the mode of the file it replaces) is staged in a
+ * file of its own, readable by its owner only until it takes what `previous` says the old file
+ * was (`applyPrevious`): mode, owner or group, extended attributes.
  */
-export async function stage(parent: string, inputs: Promise<StageInputs>, display: string): Promise<Staged> {
-  const [made, given] = await Promise.allSettled([makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666)), inputs])
+export async function stage(parent: string, inputs: Promise<StageInputs>, display: string, replacing?: number): Promise<Staged> {
+  const making = replacing === undefined
+    ? makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666)).then(({ first, ...staging }) => ({ staging, file: join(staging.dir, 'content'), handle: first }))
+    : makeStagedFile(parent, replacing & 0o700).then(({ handle, ...staging }) => ({ staging, file: staging.file, handle }))
+  const [made, given] = await Promise.allSettled([making, inputs])
   if (made.status === 'rejected') {
     throw given.status === 'rejected' ? given.reason : made.reason
   }
-  const { first: opened, ...staging } = made.value
-  const file = join(staging.dir, 'content')
+  const { staging, file, handle: opened } = made.value
   try {
     if (given.status === 'rejected') throw given.reason
     const { content, previous } = given.value
     // Bytes first: a write by a process without CAP_FSETID clears set-id bits and file capabilities.
     // What the new file got at creation (owner, mode) is asked meanwhile: a write changes neither
     // (a new file has no set-id bits to clear), and what it already has need not be set again.
-    const [, created] = await Promise.all([
+    // A staged file of the old file's owner and group takes a mode without set-id bits beside the write.
+    const created = previous === undefined ? undefined : await fstat(opened)
+    const early = created !== undefined && previous !== undefined && created.uid === previous.uid && created.gid === previous.gid
+      && (previous.mode & 0o6000) === 0 && (created.mode & 0o7777) !== previous.mode
+    await Promise.all([
       content instanceof Uint8Array ? writeAll(opened, content) : writeEncoded(opened, content),
-      previous === undefined ? undefined : fstat(opened),
+      early ? opened.chmod(previous.mode) : undefined,
     ])
-    if (previous !== undefined) await applyPrevious(file, opened, previous, display, created)
+    if (previous !== undefined) await applyPrevious(file, opened, previous, display, early ? { ...created!, mode: previous.mode } : created)
     return { staging, file, handle: opened }
   } catch (error) {
     await opened.close().catch(() => {})
     await unlink(file).catch(() => {})
-    await removeStaging(staging)
+    await release(staging)
     throw error
   }
+}
+
+function inDirectory(staging: Staging | StagedFile): staging is Staging {
+  return 'dir' in staging
+}
+
+/** Removes a staging directory, or gives back a staged file's socket (its file is the caller's). */
+function release(staging: Staging | StagedFile, unnamed?: Promise<void>, socketUntil?: Promise<unknown>): Promise<void> {
+  if (inDirectory(staging)) return (unnamed ?? Promise.resolve()).then(() => removeStaging(staging, socketUntil))
+  return releaseStagedFile(staging, unnamed, socketUntil)
 }
 
 async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
@@ -191,7 +211,8 @@ export async function publishCreate(staged: Staged, destination: string, display
  * Drops the name of the staging's liveness socket, started beside the `rename`/`link` that
  * publishes: from then on the staging directory is emptied, and its removal need not wait for two
  * more round trips in a row. The socket itself listens on (it may be the publication lock), and a
- * staging directory that just lost an entry is left alone by any sweep for `GRACE_MS`.
+ * staging directory that just lost an entry is left alone by any sweep for `GRACE_MS` (a staged
+ * file without its socket, the same).
  */
 export function unnameSocket(staged: Staged): Promise<void> {
   const live = staged.staging.live
@@ -209,7 +230,7 @@ export async function settle(staged: Staged, linked: boolean, released?: Promise
   const unnamed = unnameSocket(staged)
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
   // The removal is started first: what hears the metadata may keep the loop thread a while.
-  const removed = unnamed.then(() => removeStaging(staged.staging, released))
+  const removed = release(staged.staging, unnamed, released)
   const [stats] = await Promise.all([
     fstat(staged.handle, { bigint: true }).then((stats) => {
       known?.(stats)
@@ -229,5 +250,5 @@ export async function settle(staged: Staged, linked: boolean, released?: Promise
 export async function discard(staged: Staged): Promise<void> {
   // Nothing waits for the close of a published file's descriptor; unpublished staging is removed first.
   const closed = staged.handle.close().catch(() => {})
-  if (!staged.settled) await Promise.all([closed, unlink(staged.file).catch(() => {}).then(() => removeStaging(staged.staging))])
+  if (!staged.settled) await Promise.all([closed, unlink(staged.file).catch(() => {}).then(() => release(staged.staging))])
 }

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { selfIdentity } from './liveness'
-import { isStagingName, makeStaging, parseStagingName, reclaimStaging, removeStaging, STAGING_PREFIX } from './staging'
+import { listenLiveness, selfIdentity } from './liveness'
+import { isStagingName, makeStagedFile, makeStaging, parseStagedFileName, parseStagingName, reclaimStaging, releaseStagedFile, removeStaging, STAGING_PREFIX } from './staging'
 
 async function scratch(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'dsh-fs-local-staging-'))
@@ -97,5 +97,65 @@ describe('staging sweep', () => {
     // Bytes in `content` are only ever written after `listen`: now the refusal is proof.
     await writeFile(join(dir, name, 'content'), 'x')
     expect(await reclaimStaging(dir)).toBe(1)
+  })
+})
+
+describe('staged files of replacements', () => {
+  it('are named for their writer, hidden, and made with their socket beside them before any byte', async () => {
+    const dir = await scratch()
+    const staged = await makeStagedFile(dir, 0o600)
+    const name = staged.file.slice(dir.length + 1)
+    expect(parseStagedFileName(name)).toEqual({ ...selfIdentity(), socket: false })
+    expect(parseStagedFileName(`${name}.live`)).toEqual({ ...selfIdentity(), socket: true })
+    expect(parseStagingName(name)).toBeUndefined()
+    expect(isStagingName(name) && isStagingName(`${name}.live`)).toBe(true)
+    for (const user of [`${STAGING_PREFIX}f.notes`, `${name}.txt`, `${name}x`]) expect(isStagingName(user), user).toBe(false)
+    expect((await readdir(dir)).sort()).toEqual([name, `${name}.live`])
+    expect((await lstat(join(dir, `${name}.live`))).isSocket()).toBe(true)
+    expect((await lstat(staged.file)).mode & 0o777).toBe(0o600)
+    // This process is alive: a sweep keeps both.
+    expect(await reclaimStaging(dir)).toBe(0)
+    await staged.handle.close()
+    await unlink(staged.file)
+    await releaseStagedFile(staged)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('are removed with their socket once their writer is dead, and a socket left alone too', async () => {
+    const dir = await scratch()
+    const me = selfIdentity()
+    const gone = spawn(process.execPath, ['-e', ''])
+    await new Promise((resolve) => gone.once('close', resolve))
+    const dead = `${STAGING_PREFIX}f.${me.boot}.${me.ns}.${gone.pid}.1.abcdef`
+    const lone = `${STAGING_PREFIX}f.${me.boot}.${me.ns}.${gone.pid}.1.ghijkl.live`
+    await writeFile(join(dir, dead), 'staged')
+    const socket = listenLiveness(join(dir, `${dead}.live`))!
+    // A dead writer's socket whose file is gone, and a plain file of a socket's name (not our shape).
+    const leftAlone = listenLiveness(join(dir, lone))!
+    const plain = dead.replace('abcdef', 'mnopqr')
+    await writeFile(join(dir, plain), 'staged too')
+    await writeFile(join(dir, `${plain}.live`), 'mine')
+    expect(await reclaimStaging(dir)).toBe(3)
+    expect(await readdir(dir)).toEqual([`${plain}.live`])
+    socket.close()
+    leftAlone.close()
+  })
+
+  it('of another PID namespace are judged by their socket: kept while it listens, removed once it refuses', async () => {
+    const dir = await scratch()
+    const staged = await makeStagedFile(dir, 0o600)
+    const me = selfIdentity()
+    const name = staged.file.slice(dir.length + 1).replace(`.${me.ns}.${me.pid}.`, '.1.1.')
+    // The socket bound by the writer itself (not a link to its shared one), so it can be closed here.
+    await Promise.all([rename(staged.file, join(dir, name)), unlink(`${staged.file}.live`)])
+    const socket = listenLiveness(join(dir, `${name}.live`))!
+    await writeFile(join(dir, name), 'in flight')
+    expect(await reclaimStaging(dir)).toBe(0)
+    socket.close()
+    // Closing unlinks a bound socket's name: the file alone, with bytes, is young and stays.
+    expect(await readdir(dir)).toEqual([name])
+    expect(await reclaimStaging(dir)).toBe(0)
+    await staged.handle.close()
+    await releaseStagedFile(staged)
   })
 })

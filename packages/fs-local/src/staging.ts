@@ -1,11 +1,18 @@
 import { constants, existsSync } from 'node:fs'
-import { open, readdir, rm, link, mkdtemp, rename, rmdir } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { type FileHandle, open, readdir, rm, link, mkdtemp, rename, rmdir, unlink } from 'node:fs/promises'
 import { lstat } from './calls'
 import { errnoCode } from './errors'
 import { join } from 'node:path'
 import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, sharedLiveness, type WriterIdentity } from './liveness'
 
 /**
+ * A replacement is staged in a file beside its target, `.dsh-staging.f.<boot>.<pidns>.<pid>.<start>.<random>`
+ * (created exclusively, readable by its owner only until it takes the old file's mode), with its
+ * writer's liveness socket linked beside it as the same name plus `.live` before a byte is
+ * written: no directory to make and remove around a write. Everything else (a new file, whose
+ * mode and default ACL must come from its creation in the directory) is staged in a directory.
+ *
  * Staging directories are named `.dsh-staging.<kind>.<boot>.<pidns>.<pid>.<start>.<random>` and
  * made `0700` by `mkdtemp`. Kind `s` holds a liveness socket `live`, bound before anything else is
  * put in the directory; kind `p` (where no socket fits or binds) is judged by its pid alone, which
@@ -17,6 +24,7 @@ import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, p
 export const STAGING_PREFIX = '.dsh-staging.'
 
 const PATTERN = /^\.dsh-staging\.([sp])\.([0-9a-f]{8}|nobootid)\.(\d+|x)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}$/
+const FILE_PATTERN = /^\.dsh-staging\.f\.([0-9a-f]{8}|nobootid)\.(\d+|x)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}(\.live)?$/
 const LOCK_PATTERN = /^\.dsh-staging\.lock\.[0-9a-f]{16}$/
 // Earlier versions named staging without kind and PID namespace: removed only once its boot ended.
 const LEGACY_PATTERN = /^\.dsh-staging\.([0-9a-f]{8}|nobootid)\.(\d+)\.(\d+|x)\.[A-Za-z0-9]{6}$/
@@ -28,6 +36,7 @@ export interface StagingName extends WriterIdentity {
   kind: 's' | 'p'
 }
 
+/** A staging directory's name, parsed (`undefined` for every other name, staged files included). */
 export function parseStagingName(name: string): StagingName | undefined {
   const legacy = LEGACY_PATTERN.exec(name)
   if (legacy) return { kind: 'p', boot: legacy[1]!, ns: '?', pid: Number(legacy[2]), start: legacy[3]! }
@@ -36,9 +45,16 @@ export function parseStagingName(name: string): StagingName | undefined {
   return { kind: match[1] as 's' | 'p', boot: match[2]!, ns: match[3]!, pid: Number(match[4]), start: match[5]! }
 }
 
-/** Whether `name` is one dsh makes (staging, tomb holder or publication lock): hidden from listings. */
+/** A staged file's name (or its socket's, `socket` set), parsed. */
+export function parseStagedFileName(name: string): (WriterIdentity & { socket: boolean }) | undefined {
+  const match = FILE_PATTERN.exec(name)
+  if (!match) return undefined
+  return { boot: match[1]!, ns: match[2]!, pid: Number(match[3]), start: match[4]!, socket: match[5] !== undefined }
+}
+
+/** Whether `name` is one dsh makes (staging, staged file, tomb holder or publication lock): hidden from listings. */
 export function isStagingName(name: string): boolean {
-  return name.startsWith(STAGING_PREFIX) && (PATTERN.test(name) || LOCK_PATTERN.test(name) || LEGACY_PATTERN.test(name))
+  return name.startsWith(STAGING_PREFIX) && (PATTERN.test(name) || FILE_PATTERN.test(name) || LOCK_PATTERN.test(name) || LEGACY_PATTERN.test(name))
 }
 
 /** A private staging directory, and the socket that shows its writer is alive. */
@@ -56,7 +72,7 @@ export function liveStagingCount(): number {
   return live
 }
 
-function prefixOf(dir: string, kind: 's' | 'p'): string {
+function prefixOf(dir: string, kind: 's' | 'p' | 'f'): string {
   const me = selfIdentity()
   return join(dir, `${STAGING_PREFIX}${kind}.${me.boot}.${me.ns}.${me.pid}.${me.start}.`)
 }
@@ -106,6 +122,57 @@ async function linkShared(path: string): Promise<Liveness | undefined> {
   }
 }
 
+/** A replacement staged in a file beside its target, with the socket that shows its writer alive. */
+export interface StagedFile {
+  file: string
+  live: Liveness | undefined
+  /** Set once its count was given back (`releaseStagedFile`). */
+  released?: boolean
+}
+
+const STAGED_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
+
+function randomName(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+  let name = ''
+  for (const byte of randomBytes(6)) name += alphabet[byte % alphabet.length]
+  return name
+}
+
+/**
+ * Creates the staged file of a replacement inside `dir` (exclusively, never through a link, with
+ * `mode`), and links this process's socket beside it meanwhile (or binds one there). Nothing is
+ * written into the file before both are done, so bytes in it mean the socket was listening.
+ */
+export async function makeStagedFile(dir: string, mode: number): Promise<StagedFile & { handle: FileHandle }> {
+  const file = `${prefixOf(dir, 'f')}${randomName()}`
+  live++
+  const socket = `${file}.live`
+  const fits = Buffer.byteLength(socket) <= MAX_SOCKET_PATH
+  const [opened, linked] = await Promise.allSettled([open(file, STAGED_FILE_FLAGS, mode), fits ? linkShared(socket) : undefined])
+  const staged: StagedFile = { file, live: linked.status === 'fulfilled' ? linked.value : undefined }
+  if (fits && staged.live === undefined) staged.live = listenLiveness(socket)
+  if (opened.status === 'rejected') {
+    await releaseStagedFile(staged)
+    throw opened.reason
+  }
+  return { ...staged, handle: opened.value }
+}
+
+/**
+ * Gives back what a staged file held once it is published or removed: its socket's name (unlinked
+ * unless already gone), then, once `socketUntil` (a publication lock taken on it) has settled, the
+ * socket itself. The staged name is the caller's (renamed away, or unlinked first).
+ */
+export async function releaseStagedFile(staged: StagedFile, unnamed?: Promise<void>, socketUntil?: Promise<unknown>): Promise<void> {
+  if (staged.released) return
+  staged.released = true
+  const { live: socket } = staged
+  if (socket !== undefined) void Promise.resolve(socketUntil).catch(() => {}).then(() => socket.close())
+  await (unnamed ?? (socket === undefined ? undefined : unlink(socket.path).catch(() => {})))
+  live--
+}
+
 /**
  * Removes a staging directory this process made, its socket first (closing a bound one unlinks
  * `live`). A socket that may still serve as a publication lock is closed only once `socketUntil`
@@ -149,6 +216,32 @@ async function isAbandoned(dir: string, name: string): Promise<boolean> {
   return Date.now() - (await lstat(socket)).ctimeMs >= GRACE_MS
 }
 
+/** Unlinks `path` if it is a socket of our user (a staged file's, left by its dead writer). */
+async function removeSocket(path: string): Promise<void> {
+  const stats = await lstat(path).catch(() => undefined)
+  if (stats?.isSocket() && (EUID < 0 || stats.uid === EUID)) await unlink(path).catch(() => {})
+}
+
+/**
+ * Whether the staged file (or lone socket) `name` in `dir` is provably ours and provably abandoned:
+ * of our user and of the shape we make, and its writer proven dead by its pid (same boot and PID
+ * namespace) or by its socket refusing connections. A file whose socket refuses, but which holds
+ * no byte yet, may be between the socket's `bind` and `listen`; one without a socket may be before
+ * it: both are left alone for `GRACE_MS`.
+ */
+async function isAbandonedFile(dir: string, name: string, owner: WriterIdentity & { socket: boolean }): Promise<boolean> {
+  const stats = await lstat(join(dir, name))
+  if (EUID >= 0 && stats.uid !== EUID) return false
+  if (owner.socket ? !stats.isSocket() : !stats.isFile()) return false
+  const byPid = await pidVerdict(owner)
+  if (byPid !== 'unknown') return byPid === 'dead'
+  const socketPath = owner.socket ? join(dir, name) : join(dir, `${name}.live`)
+  const socket = owner.socket ? stats : await lstat(socketPath).catch(() => undefined)
+  if (socket === undefined) return Date.now() - stats.ctimeMs >= GRACE_MS
+  if (!socket.isSocket() || (await probeLiveness(socketPath)) !== 'dead') return false
+  return owner.socket || stats.size > 0 || Date.now() - socket.ctimeMs >= GRACE_MS
+}
+
 /**
  * Runs `work` with a short path naming `dir` (`/proc/self/fd/<n>` of a descriptor held meanwhile),
  * so socket paths below it fit `sun_path` however deep `dir` is.
@@ -170,8 +263,19 @@ export async function reclaimStaging(dir: string, listed?: string[]): Promise<nu
       const names = listed ?? await readdir(path)
       let removed = 0
       for (const name of names) {
-        if (parseStagingName(name) === undefined) continue
         try {
+          const file = parseStagedFileName(name)
+          if (file !== undefined) {
+            // A staged file is judged with its socket; a socket alone (its file renamed away when
+            // the writer died) by itself.
+            if (file.socket && names.includes(name.slice(0, -'.live'.length))) continue
+            if (!(await isAbandonedFile(path, name, file))) continue
+            await unlink(join(path, name))
+            if (!file.socket) await removeSocket(join(path, `${name}.live`))
+            removed++
+            continue
+          }
+          if (parseStagingName(name) === undefined) continue
           if (!(await isAbandoned(path, name))) continue
           await rm(join(path, name), { recursive: true, force: true })
           removed++

@@ -170,6 +170,35 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     child.kill('SIGKILL')
   })
 
+  it('is never removed while its writer lives when it is a staged replacement beside the target', async () => {
+    const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
+    const dir = await tempDir('dsh-reliability-holder-')
+    const state = await tempDir('dsh-reliability-state-')
+    await writeFile(join(dir, 'held.txt'), 'before\n')
+    const child = startNode(holder, [dir, 'held.txt', 'from the other namespace\n'], true, { ...process.env, XDG_STATE_HOME: state })
+    const lines = createInterface({ input: child.stdout! })
+    const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
+    expect(await next()).toBe('staged')
+    const staged = stagingIn(await readdir(dir)).sort()
+    expect(staged).toHaveLength(2)
+    const [file, socket] = staged as [string, string]
+    expect(socket).toBe(`${file}.live`)
+    const local = disk(dir)
+    await local.writeText(await local.resolve('here.txt'), 'ours\n')
+    expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt', 'here.txt'])
+    expect(await reclaimStaging(dir)).toBe(0)
+    expect(stagingIn(await readdir(dir)).sort()).toEqual(staged)
+    expect(await readFile(join(dir, file), 'utf8')).toBe('from the other namespace\n')
+    // Its socket is a hard link to the one socket of that process, kept in its journal.
+    const [journal] = await readdir(join(state, 'dsh', 'staging'))
+    expect((await lstat(join(dir, socket))).ino).toBe((await lstat(join(state, 'dsh', 'staging', journal!, 'live'))).ino)
+    child.stdin!.write('go\n')
+    expect(JSON.parse(await next())).toEqual({ ok: true })
+    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from the other namespace\n')
+    expect(stagingIn(await readdir(dir))).toEqual([])
+    child.kill('SIGKILL')
+  })
+
   it('is removed by the next listing here once that writer is SIGKILLed mid-write', async () => {
     const writer = await bundleEntry(join(import.meta.dirname, '..', 'children', 'writer.ts'), out)
     const dir = await tempDir('dsh-reliability-crashed-')
@@ -177,11 +206,13 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     await writeFile(join(dir, 'big.txt'), 'A'.repeat(size))
     const child = startNode(writer, ['loop', dir, 'big.txt', String(size), '0'], true)
     await new Promise((resolve) => child.stdout!.once('data', resolve))
-    // Kill it while `content` is being written in its staging directory (bytes in it: past `listen`).
+    // Kill it while its replacement is being written into the staged file beside the target (bytes
+    // in it: its socket was listening before).
     const deadline = Date.now() + 20_000
+    const stagedFile = (names: string[]) => stagingIn(names).find((name) => !name.endsWith('.live'))
     while (Date.now() < deadline) {
-      const staged = stagingIn(await readdir(dir))
-      const size = staged.length === 0 ? 0 : await lstat(join(dir, staged[0]!, 'content')).then((stats) => stats.size, () => 0)
+      const staged = stagedFile(await readdir(dir))
+      const size = staged === undefined ? 0 : await lstat(join(dir, staged)).then((stats) => stats.size, () => 0)
       if (size > 0) break
       await new Promise((resolve) => setTimeout(resolve, 1))
     }
@@ -190,7 +221,12 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     await closed
     const residue = stagingIn(await readdir(dir))
     expect(residue.length, 'the kill landed while staging existed').toBeGreaterThan(0)
-    for (const name of residue) expect((await lstat(join(dir, name))).isDirectory()).toBe(true)
+    // The staged file and, beside it, the dead writer's socket.
+    const kinds = await Promise.all(residue.map(async (name) => {
+      const stats = await lstat(join(dir, name))
+      return name.endsWith('.live') ? stats.isSocket() && 'socket' : stats.isFile() && stats.size > 0 && 'file'
+    }))
+    expect(kinds.sort()).toEqual(['file', 'socket'])
     const local = disk(dir)
     expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['big.txt'])
     expect(stagingIn(await readdir(dir))).toEqual([])
