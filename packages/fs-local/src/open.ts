@@ -106,18 +106,23 @@ async function openInline(path: string, display: string, flags: number, hints: O
  */
 function descriptorHandle(fd: number): ReadHandle {
   let closed: Promise<void> | undefined
-  let pending: Promise<unknown> = Promise.resolve()
+  let inFlight = 0
+  let drained: (() => void) | undefined
   const call = <T>(work: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> => {
     if (closed !== undefined) return Promise.reject(Object.assign(new Error('EBADF: bad file descriptor, the file is closed'), { code: 'EBADF' }))
-    const result = new Promise<T>((resolve, reject) => work((error, value) => (error ? reject(error) : resolve(value as T))))
-    pending = Promise.all([pending, result]).catch(() => {})
-    return result
+    inFlight++
+    return new Promise<T>((resolve, reject) => work((error, value) => {
+      if (--inFlight === 0) drained?.()
+      if (error) reject(error)
+      else resolve(value as T)
+    }))
   }
+  const closeNow = () => new Promise<void>((resolve, reject) => fs.close(fd, (error) => (error ? reject(error) : resolve())))
   return {
     fd,
     read: (buffer, offset, length, position) => call((done) => fs.read(fd, buffer, offset, length, position, (error, bytesRead) => done(error, { bytesRead }))),
     stat: (options) => call((done) => fs.fstat(fd, options, done)),
-    close: () => (closed ??= pending.then(() => new Promise<void>((resolve, reject) => fs.close(fd, (error) => (error ? reject(error) : resolve()))))),
+    close: () => (closed ??= inFlight === 0 ? closeNow() : new Promise<void>((resolve) => (drained = resolve)).then(closeNow)),
   }
 }
 

@@ -132,10 +132,23 @@ export interface StagedFile {
 
 const STAGED_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+// Random bytes drawn from the system in batches: one draw per 128 names instead of one per name.
+let pool = Buffer.alloc(0)
+let drawn = 0
+
+/** Six random letters or digits (62⁶ names), unpredictable as `mkdtemp`'s. */
 function randomName(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
   let name = ''
-  for (const byte of randomBytes(6)) name += alphabet[byte % alphabet.length]
+  // 248 = 4 × 62: bytes above it would favour the first letters, and are drawn again.
+  while (name.length < 6) {
+    if (drawn === pool.length) {
+      pool = randomBytes(6 * 128)
+      drawn = 0
+    }
+    const byte = pool[drawn++]!
+    if (byte < 248) name += ALPHABET[byte % 62]
+  }
   return name
 }
 
