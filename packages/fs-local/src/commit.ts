@@ -9,7 +9,7 @@ import type { Found } from './find'
 import { noteStagingDirectory } from './journal'
 import { type Probe, statPath } from './probe'
 import { checkReplaceable } from './protect'
-import { discard, publishCreate, publishReplace, settle, stage, type StagedText, unnameSocket } from './publish'
+import { discard, lockSocketOf, publishCreate, publishReplace, settle, stage, type StagedText, unnameSocket } from './publish'
 import { acquirePublishLock, reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 import { versionOf } from './version'
@@ -83,7 +83,7 @@ export async function publishCommit(core: DiskCore, found: Found, made: StagedCo
     // not run. Taken while the staged bytes are made durable, and where the directory is now is
     // asked meanwhile (nothing is renamed before all three).
     const [lock, synced, inside] = await Promise.allSettled([
-      acquirePublishLock(anchored, display, staged.staging.live?.path),
+      acquirePublishLock(anchored, display, lockSocketOf(staged)),
       staged.handle.sync(),
       checkBeforePublication(core, anchor, destination, display),
     ])

@@ -6,7 +6,7 @@ import { fstat, lstat } from './calls'
 import { join } from 'node:path'
 import { errnoCode } from './errors'
 import { applyPrevious, type Previous } from './protect'
-import { makeStagedFile, makeStaging, releaseStagedFile, removeStaging, type StagedFile, type Staging } from './staging'
+import { makeStagedFile, makeStaging, releaseStagedFile, removeStaging, type StagedFile, type Staging, unnameStagedFile } from './staging'
 
 /**
  * Bytes written beside the destination, waiting to be published (the caller fsyncs them first,
@@ -52,7 +52,7 @@ export interface StageInputs {
 export async function stage(parent: string, inputs: Promise<StageInputs>, display: string, replacing?: number): Promise<Staged> {
   const making = replacing === undefined
     ? makeStaging(parent, (dir) => open(join(dir, 'content'), CREATE, 0o666)).then(({ first, ...staging }) => ({ staging, file: join(staging.dir, 'content'), handle: first }))
-    : makeStagedFile(parent, replacing & 0o700).then(({ handle, ...staging }) => ({ staging, file: staging.file, handle }))
+    : makeStagedFile(parent, replacing & 0o700).then((staging) => ({ staging, file: staging.file, handle: staging.handle }))
   const [made, given] = await Promise.allSettled([making, inputs])
   if (made.status === 'rejected') {
     throw given.status === 'rejected' ? given.reason : made.reason
@@ -89,7 +89,7 @@ function inDirectory(staging: Staging | StagedFile): staging is Staging {
 /** Removes a staging directory, or gives back a staged file's socket (its file is the caller's). */
 function release(staging: Staging | StagedFile, unnamed?: Promise<void>, socketUntil?: Promise<unknown>): Promise<void> {
   if (inDirectory(staging)) return (unnamed ?? Promise.resolve()).then(() => removeStaging(staging, socketUntil))
-  return releaseStagedFile(staging, unnamed, socketUntil)
+  return releaseStagedFile(staging, socketUntil)
 }
 
 async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
@@ -215,8 +215,16 @@ export async function publishCreate(staged: Staged, destination: string, display
  * file without its socket, the same).
  */
 export function unnameSocket(staged: Staged): Promise<void> {
-  const live = staged.staging.live
+  const { staging } = staged
+  if (!inDirectory(staging)) return unnameStagedFile(staging)
+  const { live } = staging
   return (staged.unnamed ??= live === undefined ? Promise.resolve() : unlink(live.path).catch(() => {}))
+}
+
+/** The socket a publication lock of this staging links to (a writer's liveness socket), if any. */
+export function lockSocketOf(staged: Staged): string | undefined {
+  const { staging } = staged
+  return staging.live?.path ?? (inDirectory(staging) ? undefined : staging.lockSocket)
 }
 
 /**

@@ -101,7 +101,7 @@ describe('staging sweep', () => {
 })
 
 describe('staged files of replacements', () => {
-  it('are named for their writer, hidden, and made with their socket beside them before any byte', async () => {
+  it('are named for their writer, hidden, and (with no shared socket to link later) made with a socket bound beside them', async () => {
     const dir = await scratch()
     const staged = await makeStagedFile(dir, 0o600)
     const name = staged.file.slice(dir.length + 1)

@@ -1,7 +1,7 @@
-import { constants, existsSync } from 'node:fs'
+import { constants, existsSync, statSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { type FileHandle, open, readdir, rm, link, mkdtemp, rename, rmdir, unlink } from 'node:fs/promises'
-import { lstat } from './calls'
+import { callsInline, lstat } from './calls'
 import { errnoCode } from './errors'
 import { join } from 'node:path'
 import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, probeLiveness, selfIdentity, sharedLiveness, type WriterIdentity } from './liveness'
@@ -126,9 +126,25 @@ async function linkShared(path: string): Promise<Liveness | undefined> {
 export interface StagedFile {
   file: string
   live: Liveness | undefined
-  /** Set once its count was given back (`releaseStagedFile`). */
+  /**
+   * The socket a publication lock links to while `live` is not linked yet: this process's shared
+   * one, on the same filesystem as the staged file.
+   */
+  lockSocket?: string
+  /** The timer that links `live` for a write still staged after `SOCKET_AFTER_MS`, and that link. */
+  later?: NodeJS.Timeout
+  linking?: Promise<void>
+  /** Set once the socket may no longer be linked (publication started), and once given back. */
+  unnamed?: Promise<void>
   released?: boolean
 }
+
+/**
+ * How long a staged replacement may go without its socket beside it. A sweep leaves a staged file
+ * without a socket alone for `GRACE_MS` after its last change, so a write that publishes sooner
+ * (nearly every one) never links it: two calls fewer per replacement.
+ */
+export const SOCKET_AFTER_MS = 1_000
 
 const STAGED_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 
@@ -152,37 +168,81 @@ function randomName(): string {
   return name
 }
 
+let sharedDevice: { path: string; dev: number } | undefined
+
+/**
+ * Whether the shared socket can be hard-linked into `dir` (the same filesystem), asked on the loop
+ * thread only where lookups are inline; elsewhere `false`, and the socket is linked at once.
+ */
+function linkableLater(dir: string): string | undefined {
+  const socket = sharedLiveness()
+  if (socket === undefined || linksRefused || !callsInline()) return undefined
+  try {
+    if (sharedDevice?.path !== socket) sharedDevice = { path: socket, dev: statSync(socket).dev }
+    return statSync(dir).dev === sharedDevice.dev ? socket : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Creates the staged file of a replacement inside `dir` (exclusively, never through a link, with
- * `mode`), and links this process's socket beside it meanwhile (or binds one there). Nothing is
- * written into the file before both are done, so bytes in it mean the socket was listening.
+ * `mode`). Where this process's shared socket is on the same filesystem, the socket is linked
+ * beside the file only if the write is still staged after `SOCKET_AFTER_MS`, and a publication
+ * lock links to the shared socket itself. Elsewhere the socket is linked (or bound) beside it
+ * meanwhile, and nothing is written into the file before, so bytes in it mean the socket was
+ * listening.
  */
 export async function makeStagedFile(dir: string, mode: number): Promise<StagedFile & { handle: FileHandle }> {
   const file = `${prefixOf(dir, 'f')}${randomName()}`
   live++
   const socket = `${file}.live`
   const fits = Buffer.byteLength(socket) <= MAX_SOCKET_PATH
-  const [opened, linked] = await Promise.allSettled([open(file, STAGED_FILE_FLAGS, mode), fits ? linkShared(socket) : undefined])
+  const shared = fits ? linkableLater(dir) : undefined
+  const [opened, linked] = await Promise.allSettled([open(file, STAGED_FILE_FLAGS, mode), fits && shared === undefined ? linkShared(socket) : undefined])
   const staged: StagedFile = { file, live: linked.status === 'fulfilled' ? linked.value : undefined }
-  if (fits && staged.live === undefined) staged.live = listenLiveness(socket)
+  if (shared !== undefined) {
+    staged.lockSocket = shared
+    staged.later = setTimeout(() => {
+      staged.later = undefined
+      // The shared socket listens already: linked at any moment, it is proof as soon as it is there.
+      staged.linking = link(shared, socket).then(() => void (staged.live = { path: socket, close: () => {} }), () => {})
+    }, SOCKET_AFTER_MS).unref()
+  } else if (fits && staged.live === undefined) {
+    staged.live = listenLiveness(socket)
+  }
   if (opened.status === 'rejected') {
     await releaseStagedFile(staged)
     throw opened.reason
   }
-  return { ...staged, handle: opened.value }
+  // The same object: the timer sets `live` on it.
+  return Object.assign(staged, { handle: opened.value })
 }
 
 /**
- * Gives back what a staged file held once it is published or removed: its socket's name (unlinked
- * unless already gone), then, once `socketUntil` (a publication lock taken on it) has settled, the
- * socket itself. The staged name is the caller's (renamed away, or unlinked first).
+ * Drops the socket beside a staged file, once: no later link is made, one in flight is waited for,
+ * and a linked name is unlinked. Started beside the publishing `rename`.
  */
-export async function releaseStagedFile(staged: StagedFile, unnamed?: Promise<void>, socketUntil?: Promise<unknown>): Promise<void> {
+export function unnameStagedFile(staged: StagedFile): Promise<void> {
+  return (staged.unnamed ??= (async () => {
+    clearTimeout(staged.later)
+    staged.later = undefined
+    await staged.linking
+    if (staged.live !== undefined) await unlink(staged.live.path).catch(() => {})
+  })())
+}
+
+/**
+ * Gives back what a staged file held once it is published or removed: its socket's name, then,
+ * once `socketUntil` (a publication lock taken on it) has settled, the socket itself. The staged
+ * name is the caller's (renamed away, or unlinked first).
+ */
+export async function releaseStagedFile(staged: StagedFile, socketUntil?: Promise<unknown>): Promise<void> {
   if (staged.released) return
   staged.released = true
+  await unnameStagedFile(staged)
   const { live: socket } = staged
   if (socket !== undefined) void Promise.resolve(socketUntil).catch(() => {}).then(() => socket.close())
-  await (unnamed ?? (socket === undefined ? undefined : unlink(socket.path).catch(() => {})))
   live--
 }
 
