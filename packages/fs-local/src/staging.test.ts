@@ -10,12 +10,17 @@ async function scratch(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'dsh-fs-local-staging-'))
 }
 
+/** The pid of a process of this boot and namespace that has exited. */
+async function deadPid(): Promise<number> {
+  const gone = spawn(process.execPath, ['-e', ''])
+  await new Promise((resolve) => gone.once('close', resolve))
+  return gone.pid!
+}
+
 /** A staging name of a process of this boot and namespace that has exited. */
 async function deadName(): Promise<string> {
   const me = selfIdentity()
-  const gone = spawn(process.execPath, ['-e', ''])
-  await new Promise((resolve) => gone.once('close', resolve))
-  return `${STAGING_PREFIX}s.${me.boot}.${me.ns}.${gone.pid}.1.abcdef`
+  return `${STAGING_PREFIX}s.${me.boot}.${me.ns}.${await deadPid()}.1.abcdef`
 }
 
 describe('staging names', () => {
@@ -124,10 +129,9 @@ describe('staged files of replacements', () => {
   it('are removed with their socket once their writer is dead, and a socket left alone too', async () => {
     const dir = await scratch()
     const me = selfIdentity()
-    const gone = spawn(process.execPath, ['-e', ''])
-    await new Promise((resolve) => gone.once('close', resolve))
-    const dead = `${STAGING_PREFIX}f.${me.boot}.${me.ns}.${gone.pid}.1.abcdef`
-    const lone = `${STAGING_PREFIX}f.${me.boot}.${me.ns}.${gone.pid}.1.ghijkl.live`
+    const pid = await deadPid()
+    const dead = `${STAGING_PREFIX}f.${me.boot}.${me.ns}.${pid}.1.abcdef`
+    const lone = `${STAGING_PREFIX}f.${me.boot}.${me.ns}.${pid}.1.ghijkl.live`
     await writeFile(join(dir, dead), 'staged')
     const socket = listenLiveness(join(dir, `${dead}.live`))!
     // A dead writer's socket whose file is gone, and a plain file of a socket's name (not our shape).

@@ -5,6 +5,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import { fromRegions, lineChanges } from './changes'
 import type { Config } from './config'
+import { answerWhenPublished } from './answer'
 import { mutationTarget } from './paths'
 import { refusal } from './refusals'
 
@@ -38,27 +39,11 @@ export function editTool(ctx: Context, config: Config) {
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
-        // The outcome is recorded and the reply rendered as soon as the provider knows the outcome,
-        // while it still syncs the directory.
-        const mutated = target
         const { displayPath } = target
-        const reply = (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config).then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }))
-        let early: Promise<string> | undefined
-        const published = (outcome: FsEditOutcome) => {
-          ctx.emit('fs/observed', mutated, { kind: 'present', version: outcome.version }, exec)
-          early = reply(outcome)
-          early.catch(() => {})
-        }
-        const outcome = await ctx.fs.editText(
-          target,
-          { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all },
-          expected,
-          exec.signal,
-          { published },
-        )
-        if (early !== undefined) return await early
-        ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        return await reply(outcome)
+        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config)
+          .then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })))
+        const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
+        return await answer.finish(await ctx.fs.editText(target, edit, expected, exec.signal, answer.hooks))
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, oldString: input.old_string })
         throw error

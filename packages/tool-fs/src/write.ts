@@ -5,6 +5,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
+import { answerWhenPublished } from './answer'
 import { snippetOptions } from './edit'
 import { mutationTarget } from './paths'
 import { refusal } from './refusals'
@@ -36,21 +37,10 @@ export function writeTool(ctx: Context, config: Config) {
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
-        // The outcome is recorded and the reply rendered as soon as the provider knows the outcome,
-        // while it still syncs the directory.
-        const mutated = target
         const { displayPath } = target
-        const reply = (outcome: FsWriteOutcome) => writtenReport(displayPath, outcome, config).then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }))
-        let early: Promise<string> | undefined
-        const published = (outcome: FsWriteOutcome) => {
-          ctx.emit('fs/observed', mutated, { kind: 'present', version: outcome.version }, exec)
-          early = reply(outcome)
-          early.catch(() => {})
-        }
-        const outcome = await ctx.fs.writeText(target, input.content, expected, exec.signal, { published })
-        if (early !== undefined) return await early
-        ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
-        return await reply(outcome)
+        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsWriteOutcome) => writtenReport(displayPath, outcome, config)
+          .then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })))
+        return await answer.finish(await ctx.fs.writeText(target, input.content, expected, exec.signal, answer.hooks))
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })
         throw error

@@ -31,6 +31,38 @@ function stagingIn(names: string[]): string[] {
   return names.filter((name) => name.startsWith(STAGING_PREFIX) && !name.startsWith(`${STAGING_PREFIX}lock.`))
 }
 
+/**
+ * Starts the holder in another PID namespace on a replacement of `held.txt` (which holds
+ * `before`), and returns once it has staged `content` and waits before publishing.
+ */
+async function holdReplacement(prefix: string, content: string) {
+  const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
+  const dir = await tempDir(prefix)
+  const state = await tempDir('dsh-reliability-state-')
+  await writeFile(join(dir, 'held.txt'), 'before\n')
+  const child = startNode(holder, [dir, 'held.txt', content], true, { ...process.env, XDG_STATE_HOME: state })
+  const lines = createInterface({ input: child.stdout! })
+  const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
+  expect(await next()).toBe('staged')
+  return { dir, state, child, next }
+}
+
+/** What each residue entry is: a staged file holding bytes, or a socket beside one. */
+async function residueKinds(dir: string, names: string[]): Promise<Array<string | false>> {
+  const kinds = await Promise.all(names.map(async (name) => {
+    const stats = await lstat(join(dir, name))
+    return name.endsWith('.live') ? stats.isSocket() && 'socket' : stats.isFile() && stats.size > 0 && 'file'
+  }))
+  return kinds.sort()
+}
+
+/** Waits until `name` shows up in `dir` (a staged file's socket, linked once it is held past SOCKET_AFTER_MS). */
+async function untilListed(dir: string, name: string): Promise<void> {
+  for (const deadline = Date.now() + SOCKET_AFTER_MS + 5_000; !(await readdir(dir)).includes(name) && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 const disk = (dir: string) => new LocalDisk({ cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 64 << 20 })
 let out: string
 
@@ -172,22 +204,13 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
   })
 
   it('is never removed while its writer lives when it is a staged replacement beside the target', async () => {
-    const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
-    const dir = await tempDir('dsh-reliability-holder-')
-    const state = await tempDir('dsh-reliability-state-')
-    await writeFile(join(dir, 'held.txt'), 'before\n')
-    const child = startNode(holder, [dir, 'held.txt', 'from the other namespace\n'], true, { ...process.env, XDG_STATE_HOME: state })
-    const lines = createInterface({ input: child.stdout! })
-    const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
-    expect(await next()).toBe('staged')
+    const { dir, state, child, next } = await holdReplacement('dsh-reliability-holder-', 'from the other namespace\n')
     // A replacement that publishes within SOCKET_AFTER_MS never links its socket; one held longer does.
     const [file] = stagingIn(await readdir(dir)) as [string]
     expect(file.endsWith('.live')).toBe(false)
     expect(await reclaimStaging(dir)).toBe(0)
     const socket = `${file}.live`
-    for (const deadline = Date.now() + SOCKET_AFTER_MS + 5_000; !(await readdir(dir)).includes(socket) && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    await untilListed(dir, socket)
     const staged = stagingIn(await readdir(dir)).sort()
     expect(staged).toEqual([file, socket])
     const local = disk(dir)
@@ -207,27 +230,15 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
   })
 
   it('is removed by the next listing here once that writer is SIGKILLed mid-write', async () => {
-    const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
-    const dir = await tempDir('dsh-reliability-crashed-')
-    const state = await tempDir('dsh-reliability-state-')
-    await writeFile(join(dir, 'held.txt'), 'before\n')
-    const child = startNode(holder, [dir, 'held.txt', 'the replacement\n'], true, { ...process.env, XDG_STATE_HOME: state })
-    const lines = createInterface({ input: child.stdout! })
-    expect(await new Promise<string>((resolve) => lines.once('line', resolve))).toBe('staged')
+    const { dir, child } = await holdReplacement('dsh-reliability-crashed-', 'the replacement\n')
     // Held past SOCKET_AFTER_MS: its socket is beside the staged file, which holds the new bytes.
     const [file] = stagingIn(await readdir(dir)) as [string]
-    for (const deadline = Date.now() + SOCKET_AFTER_MS + 5_000; !(await readdir(dir)).includes(`${file}.live`) && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    await untilListed(dir, `${file}.live`)
     const closed = new Promise((resolve) => child.once('close', resolve))
     child.kill('SIGKILL')
     await closed
     const residue = stagingIn(await readdir(dir))
-    const kinds = await Promise.all(residue.map(async (name) => {
-      const stats = await lstat(join(dir, name))
-      return name.endsWith('.live') ? stats.isSocket() && 'socket' : stats.isFile() && stats.size > 0 && 'file'
-    }))
-    expect(kinds.sort()).toEqual(['file', 'socket'])
+    expect(await residueKinds(dir, residue)).toEqual(['file', 'socket'])
     // Its pid means nothing here; its socket now refuses, and bytes were written: proof.
     const local = disk(dir)
     expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt'])
