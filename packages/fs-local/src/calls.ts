@@ -13,8 +13,10 @@ import type { FileHandle } from 'node:fs/promises'
  * they need a journal handle, and on ext4 one waits behind a running commit (measured: a `rename`
  * or `rmdir` issued beside an fsync held the loop 0.4 ms). So does everything that reads or writes
  * file data, fsyncs, lists a directory or opens a file: its cost grows with the input, or it can
- * block (a FIFO, a device). One exception, in `inspect.ts`: a regular file of at most 64 KiB, seen
- * by a lookup a moment before, is opened non-blocking, read and closed inline (one short read). On any other filesystem (NFS, SMB, FUSE, 9p, an unknown type) a lookup
+ * block (a FIFO, a device). One exception, in `open.ts`: a regular file of at most 64 KiB, seen by
+ * a lookup a moment before, is opened non-blocking inline, and `inspect` reads it there in one
+ * positioned read (`readSmallInline`); a mutation's reads of it stay in the thread pool. On any
+ * other filesystem (NFS, SMB, FUSE, 9p, an unknown type) a lookup
  * may take as long as the server likes, so every call stays in the thread pool; so does every call
  * once any provider in the process asked for that (`inlineCalls: 'never'`) or stands on such a
  * filesystem.

@@ -9,10 +9,11 @@ import { join } from 'node:path'
 import { mapErrors } from './errors'
 import type { Containment } from './identity'
 import { prefilterThreads, PrefilterPool, PrefilterQueue } from './prefilter'
+import { READ_FLAGS as OPEN_FLAGS } from './open'
 import { isStagingName } from './staging'
 
-// Never blocks on a FIFO or device (O_NONBLOCK), never follows a final symlink (O_NOFOLLOW).
-const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_NOFOLLOW
+// The reads of `openRegular` (never blocking on a FIFO or device), and never through a final symlink.
+const READ_FLAGS = OPEN_FLAGS | constants.O_NOFOLLOW
 
 /**
  * Small directories and files are read synchronously, in slices of at most `SLICE_MS` after which

@@ -1,11 +1,11 @@
 import { FsError, type FsInspection, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { decodeText, type MemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
-import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs'
-import { callsInline, stat } from './calls'
+import type { BigIntStats } from 'node:fs'
+import { stat } from './calls'
 import { errnoCode, mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment } from './identity'
-import { descriptorPath, INLINE_OPEN_BYTES, type OpenedFile, openRegular, READ_FLAGS } from './open'
-import { infoOfEntry, readAll, statPath } from './probe'
+import { type OpenedFile, openRegular } from './open'
+import { infoOfEntry, readAll, readSmallInline, statPath } from './probe'
 import { infoOf } from './version'
 
 export interface InspectDeps {
@@ -41,10 +41,6 @@ export function statAsGiven(path: string, cwd: string | undefined, providerCwd: 
  */
 export async function inspectTarget(deps: InspectDeps, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal, given?: BigIntStats): Promise<FsInspection> {
   const display = target.displayPath
-  if (given?.isFile() && textUpTo !== undefined && Number(given.size) <= Math.min(textUpTo, INLINE_READ_BYTES) && callsInline()) {
-    const answer = await mapErrors('read', display, () => inspectInline(deps, target, textUpTo, signal))
-    if (answer !== undefined) return answer
-  }
   if (given?.isFile() && textUpTo !== undefined && Number(given.size) <= textUpTo) {
     const opened = await mapErrors('read', display, async () => {
       throwIfAborted(signal, display)
@@ -74,66 +70,23 @@ async function readOpened(deps: InspectDeps, target: FsTarget, opened: OpenedFil
       const size = Number(opened.stats.size)
       // Replaced between the stat and the open by a larger file: answered as the stat of what is open.
       if (size > textUpTo) return { target, info: infoOf(opened.stats) }
-      const cost = TEXT_COST_PER_BYTE * Math.min(size, deps.maxTextBytes)
-      return await deps.budget.with(cost, 'reading', display, signal, async () => {
-        const bytes = await readAll(opened, deps.maxTextBytes, display)
+      // A writer that appended while we read leaves the version of the open: the next guarded
+      // write is then refused as stale, never allowed over bytes that were not shown.
+      const answer = (bytes: Uint8Array): FsInspection => {
         throwIfAborted(signal, display)
-        // A writer that appended while we read leaves the version of the open: the next guarded
-        // write is then refused as stale, never allowed over bytes that were not shown.
         return { target, info: infoOf(opened.stats), text: decodeText(bytes, display).text }
-      })
+      }
+      // A small file opened on the loop thread is read there too, in one read, and released before
+      // any other call runs: at most one such buffer at a time, so nothing is reserved for it.
+      const small = readSmallInline(opened)
+      if (small !== undefined) {
+        opened.handle.closeInline?.()
+        return answer(small)
+      }
+      const cost = TEXT_COST_PER_BYTE * Math.min(size, deps.maxTextBytes)
+      return await deps.budget.with(cost, 'reading', display, signal, async () => answer(await readAll(opened, deps.maxTextBytes, display)))
     } finally {
       void opened.handle.close().catch(() => {})
     }
   })
-}
-
-/**
- * Files up to this size are opened, read and closed on the loop thread when lookups are inline
- * (`calls.ts`): a page-cached read of a few KiB costs microseconds, the open, read and close
- * through the thread pool two to three round trips. The bound keeps the one read short.
- */
-const INLINE_READ_BYTES = Number(INLINE_OPEN_BYTES)
-
-/**
- * `inspect` of a small regular file on one descriptor held only inside this call, with the same
- * checks as the thread-pool path: opened non-blocking (a FIFO swapped in after the stat returns at
- * once), refused unless its `fstat` shows a regular file, and its real path (the kernel's name for
- * the descriptor) checked against the root before a byte is read. `undefined` sends the caller to
- * the path that answers from a `stat` (the file changed kind, grew past the bound, or vanished).
- */
-async function inspectInline(deps: InspectDeps, target: FsTarget, textUpTo: number, signal?: AbortSignal): Promise<FsInspection | undefined> {
-  const display = target.displayPath
-  throwIfAborted(signal, display)
-  let fd: number
-  try {
-    fd = openSync(target.targetKey, READ_FLAGS)
-  } catch (error) {
-    if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errnoCode(error) ?? '')) return undefined
-    throw error
-  }
-  try {
-    const stats = fstatSync(fd, { bigint: true })
-    const size = Number(stats.size)
-    if (!stats.isFile() || size > INLINE_READ_BYTES) return undefined
-    await deps.containment.check(await descriptorPath({ fd }, target.targetKey), display)
-    if (size > textUpTo) return { target, info: infoOf(stats) }
-    // Read, decoded and released before any other call runs: at most one such buffer (64 KiB) at a
-    // time, so nothing is reserved from the memory budget.
-    const bytes = Buffer.allocUnsafe(size + 1)
-    let length = 0
-    // One read for a file that still has the size of its fstat (the byte more shows one that grew).
-    for (let read = -1; read !== 0 && length < bytes.length && !(length === size && length > 0);) {
-      read = readSync(fd, bytes, length, bytes.length - length, null)
-      length += read
-    }
-    // Grown while read: the thread-pool path reads it whole, within its limits.
-    if (length > size) return undefined
-    throwIfAborted(signal, display)
-    // A writer that appended or truncated while we read leaves the version of the open, as on the
-    // thread-pool path: the next guarded write is then refused as stale.
-    return { target, info: infoOf(stats), text: decodeText(bytes.subarray(0, length), display).text }
-  } finally {
-    closeSync(fd)
-  }
 }

@@ -1,9 +1,10 @@
-import { mkdtempSync, statfsSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, statfsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { callsInline, enlistProvider } from './calls'
 import { INLINE_OPEN_BYTES, openRegular } from './open'
+import { readAll, readSmallInline } from './probe'
 
 const dir = mkdtempSync(join(tmpdir(), 'dsh-open-'))
 const local = process.platform === 'linux' && [0xef53, 0x58465342, 0x9123683e, 0x01021994].includes(Number(statfsSync(dir).type))
@@ -26,6 +27,11 @@ describe.runIf(local)('a file opened inline', () => {
     await closing
     await expect(opened.handle.read(buffer, 0, 16, 0)).rejects.toMatchObject({ code: 'EBADF' })
     await expect(opened.handle.stat({ bigint: true })).rejects.toMatchObject({ code: 'EBADF' })
+    // Closed on the loop thread instead: the same refusals afterwards.
+    const again = await openRegular(join(dir, 'small.txt'), 'small.txt')
+    again.handle.closeInline!()
+    await expect(again.handle.read(buffer, 0, 16, 0)).rejects.toMatchObject({ code: 'EBADF' })
+    await again.handle.close()
   })
 
   it('closes only after the reads in flight have returned', async () => {
@@ -41,5 +47,17 @@ describe.runIf(local)('a file opened inline', () => {
     const opened = await openRegular(join(dir, 'large.txt'), 'large.txt')
     expect(opened.handle.constructor.name).toBe('FileHandle')
     await opened.handle.close()
+  })
+
+  it('is read whole in one positioned read, or left to readAll from its start once it grew', async () => {
+    writeFileSync(join(dir, 'small.txt'), 'abc\n')
+    const same = await openRegular(join(dir, 'small.txt'), 'small.txt')
+    expect(Buffer.from(readSmallInline(same)!).toString()).toBe('abc\n')
+    await same.handle.close()
+    const grown = await openRegular(join(dir, 'small.txt'), 'small.txt')
+    appendFileSync(join(dir, 'small.txt'), 'def\n')
+    expect(readSmallInline(grown)).toBeUndefined()
+    expect(Buffer.from(await readAll(grown, 1 << 20, 'small.txt')).toString()).toBe('abc\ndef\n')
+    await grown.handle.close()
   })
 })

@@ -14,6 +14,11 @@ export interface ReadHandle {
   read(buffer: Uint8Array, offset: number, length: number, position: number | null): Promise<{ bytesRead: number }>
   stat(options: { bigint: true }): Promise<BigIntStats>
   close(): Promise<void>
+  /**
+   * A bare descriptor's close on the loop thread, for a file only read and not replaced meanwhile
+   * (its close frees nothing); like `close`, it makes every later call fail with `EBADF`.
+   */
+  closeInline?(): void
 }
 
 export interface OpenedFile {
@@ -118,11 +123,17 @@ function descriptorHandle(fd: number): ReadHandle {
     }))
   }
   const closeNow = () => new Promise<void>((resolve, reject) => fs.close(fd, (error) => (error ? reject(error) : resolve())))
+  const close = () => (closed ??= inFlight === 0 ? closeNow() : new Promise<void>((resolve) => (drained = resolve)).then(closeNow))
   return {
     fd,
     read: (buffer, offset, length, position) => call((done) => fs.read(fd, buffer, offset, length, position, (error, bytesRead) => done(error, { bytesRead }))),
     stat: (options) => call((done) => fs.fstat(fd, options, done)),
-    close: () => (closed ??= inFlight === 0 ? closeNow() : new Promise<void>((resolve) => (drained = resolve)).then(closeNow)),
+    close,
+    closeInline: () => {
+      if (closed !== undefined || inFlight > 0) return void close().catch(() => {})
+      closed = Promise.resolve()
+      fs.closeSync(fd)
+    },
   }
 }
 

@@ -1,9 +1,9 @@
 import { FsError, fsError, type FsInfo } from '@deepseek-ai/dsh-fs'
 import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
-import type { BigIntStats } from 'node:fs'
-import { lstat, stat } from './calls'
+import { type BigIntStats, readSync } from 'node:fs'
+import { callsInline, lstat, stat } from './calls'
 import { errnoCode } from './errors'
-import { type OpenedFile, openRegular } from './open'
+import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 import { infoOf, versionOf } from './version'
 
 /** What a mutation finds at its target, inside the critical section. */
@@ -99,6 +99,24 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
   }
   if (length > limit) throw tooLarge(display, limit)
   return buffer.subarray(0, length)
+}
+
+/**
+ * The whole of a small file opened on the loop thread (`openRegular`), read there with one
+ * positioned read (the file offset stays at 0): `undefined` for any other file, or for one that
+ * is no longer the size its `fstat` gave, which `readAll` then reads from its start.
+ */
+export function readSmallInline(opened: OpenedFile): Uint8Array | undefined {
+  const size = Number(opened.stats.size)
+  if (!callsInline() || opened.stats.size > INLINE_OPEN_BYTES) return undefined
+  // One byte more than expected: a file that grew shows it in the same read.
+  const buffer = Buffer.allocUnsafe(size + 1)
+  let length = 0
+  for (let read = -1; read !== 0 && length <= size;) {
+    read = readSync(opened.handle.fd, buffer, length, buffer.length - length, length)
+    length += read
+  }
+  return length === size ? buffer.subarray(0, size) : undefined
 }
 
 function tooLarge(display: string, limit: number): FsError {
