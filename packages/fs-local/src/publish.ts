@@ -21,8 +21,6 @@ export interface Staged {
   handle: FileHandle
   /** Set once published and settled: the staged name is gone. */
   settled?: boolean
-  /** The unlink of the staging's socket name, once started (`unnameSocket`). */
-  unnamed?: Promise<void>
 }
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
@@ -86,9 +84,12 @@ function inDirectory(staging: Staging | StagedFile): staging is Staging {
   return 'dir' in staging
 }
 
-/** Removes a staging directory, or gives back a staged file's socket (its file is the caller's). */
-function release(staging: Staging | StagedFile, unnamed?: Promise<void>, socketUntil?: Promise<unknown>): Promise<void> {
-  if (inDirectory(staging)) return (unnamed ?? Promise.resolve()).then(() => removeStaging(staging, socketUntil))
+/**
+ * Removes a staging directory (once its socket's name is gone, if that was started), or gives
+ * back a staged file's socket (its file is the caller's).
+ */
+function release(staging: Staging | StagedFile, socketUntil?: Promise<unknown>): Promise<void> {
+  if (inDirectory(staging)) return Promise.resolve(staging.unnamed).then(() => removeStaging(staging, socketUntil))
   return releaseStagedFile(staging, socketUntil)
 }
 
@@ -217,8 +218,7 @@ export async function publishCreate(staged: Staged, destination: string, display
 export function unnameSocket(staged: Staged): Promise<void> {
   const { staging } = staged
   if (!inDirectory(staging)) return unnameStagedFile(staging)
-  const { live } = staging
-  return (staged.unnamed ??= live === undefined ? Promise.resolve() : unlink(live.path).catch(() => {}))
+  return (staging.unnamed ??= staging.live === undefined ? Promise.resolve() : unlink(staging.live.path).catch(() => {}))
 }
 
 /** The socket a publication lock of this staging links to (a writer's liveness socket), if any. */
@@ -235,10 +235,10 @@ export function lockSocketOf(staged: Staged): string | undefined {
  * release) has settled. `known` hears the metadata as soon as it is read.
  */
 export async function settle(staged: Staged, linked: boolean, released?: Promise<unknown>, known?: (stats: BigIntStats) => void): Promise<BigIntStats> {
-  const unnamed = unnameSocket(staged)
+  unnameSocket(staged)
   if (linked) await unlink(staged.file).catch((error) => (errnoCode(error) === 'ENOENT' ? undefined : Promise.reject(error)))
   // The removal is started first: what hears the metadata may keep the loop thread a while.
-  const removed = release(staged.staging, unnamed, released)
+  const removed = release(staged.staging, released)
   const [stats] = await Promise.all([
     fstat(staged.handle, { bigint: true }).then((stats) => {
       known?.(stats)

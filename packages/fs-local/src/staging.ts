@@ -9,9 +9,9 @@ import { GRACE_MS, listenLiveness, type Liveness, MAX_SOCKET_PATH, pidVerdict, p
 /**
  * A replacement is staged in a file beside its target, `.dsh-staging.f.<boot>.<pidns>.<pid>.<start>.<random>`
  * (created exclusively, readable by its owner only until it takes the old file's mode), with its
- * writer's liveness socket linked beside it as the same name plus `.live` before a byte is
- * written: no directory to make and remove around a write. Everything else (a new file, whose
- * mode and default ACL must come from its creation in the directory) is staged in a directory.
+ * writer's liveness socket beside it as the same name plus `.live` (see `makeStagedFile` for when):
+ * no directory to make and remove around a write. Everything else (a new file, whose mode and
+ * default ACL must come from its creation in the directory) is staged in a directory.
  *
  * Staging directories are named `.dsh-staging.<kind>.<boot>.<pidns>.<pid>.<start>.<random>` and
  * made `0700` by `mkdtemp`. Kind `s` holds a liveness socket `live`, bound before anything else is
@@ -61,6 +61,8 @@ export function isStagingName(name: string): boolean {
 export interface Staging {
   dir: string
   live: Liveness | undefined
+  /** The unlink of the socket's name, once started (beside the publishing `rename`/`link`). */
+  unnamed?: Promise<void>
   /** Set by `removeStaging`, which runs once. */
   removed?: boolean
 }

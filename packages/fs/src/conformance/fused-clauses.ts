@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest'
+import type { FsEditOutcome, FsWriteOutcome } from '../types'
 import { type Harness, expectFsError, needs, within } from './harness'
 
 /**
@@ -78,17 +79,23 @@ export function fusedClauses(h: Harness): void {
   })
 
   it('tells hooks.published, if at all, once and before resolving, exactly the outcome of the write or edit', async () => {
-    const heard: unknown[] = []
-    const listen = { published: (outcome: unknown) => void heard.push(structuredClone(outcome)) }
+    // Per call: what its hook heard, and whether the call had resolved by then (a hook called
+    // late shows up as resolved during the short wait after it).
+    const told = async <T>(call: (hooks: { published(outcome: T): void }) => Promise<T>) => {
+      const seen: Array<{ outcome: T; resolved: boolean }> = []
+      let resolved = false
+      const outcome = await call({ published: (heard) => void seen.push({ outcome: structuredClone(heard), resolved }) }).finally(() => (resolved = true))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      return { outcome, seen }
+    }
     const target = await h.target('hooked.txt')
-    const created = h.fs.writeText(target, 'one\n', { kind: 'createIfAbsent' }, undefined, listen)
-    const outcomes: unknown[] = [await created]
-    expect(heard.length).toBeLessThanOrEqual(1)
-    const replaced = await h.fs.writeText(target, 'two\n', { kind: 'replaceIfVersion', version: (await h.fs.stat(target))!.version }, undefined, listen)
-    outcomes.push(replaced)
-    outcomes.push(await h.fs.editText(target, { oldString: 'two', newString: 'three', replaceAll: false }, { version: replaced.version }, undefined, listen))
-    if (heard.length === 0) return
-    expect(heard).toEqual(outcomes)
+    const created = await told<FsWriteOutcome>((hooks) => h.fs.writeText(target, 'one\n', { kind: 'createIfAbsent' }, undefined, hooks))
+    const replaced = await told<FsWriteOutcome>((hooks) => h.fs.writeText(target, 'two\n', { kind: 'replaceIfVersion', version: created.outcome.version }, undefined, hooks))
+    const edited = await told<FsEditOutcome>((hooks) => h.fs.editText(target, { oldString: 'two', newString: 'three', replaceAll: false }, { version: replaced.outcome.version }, undefined, hooks))
+    for (const { outcome, seen } of [created, replaced, edited] as Array<{ outcome: unknown; seen: unknown[] }>) {
+      expect(seen.length).toBeLessThanOrEqual(1)
+      if (seen.length === 1) expect(seen[0]).toEqual({ outcome, resolved: false })
+    }
     expect(await h.fs.readText(target)).toBe('three\n')
   })
 
