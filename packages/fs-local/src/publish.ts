@@ -63,14 +63,17 @@ export async function stage(parent: string, inputs: Promise<StageInputs>, displa
     // What the new file got at creation (owner, mode) is asked meanwhile: a write changes neither
     // (a new file has no set-id bits to clear), and what it already has need not be set again.
     // A staged file of the old file's owner and group takes a mode without set-id bits beside the write.
-    const created = previous === undefined ? undefined : await fstat(opened)
-    const early = created !== undefined && previous !== undefined && created.uid === previous.uid && created.gid === previous.gid
-      && (previous.mode & 0o6000) === 0 && (created.mode & 0o7777) !== previous.mode
-    await Promise.all([
+    const asked = previous === undefined ? undefined : fstat(opened)
+    const [, created, chmodded] = await Promise.all([
       content instanceof Uint8Array ? writeAll(opened, content) : writeEncoded(opened, content),
-      early ? opened.chmod(previous.mode) : undefined,
+      asked,
+      asked?.then(async (got) => {
+        if (got.uid !== previous!.uid || got.gid !== previous!.gid || (previous!.mode & 0o6000) !== 0 || (got.mode & 0o7777) === previous!.mode) return false
+        await opened.chmod(previous!.mode)
+        return true
+      }),
     ])
-    if (previous !== undefined) await applyPrevious(file, opened, previous, display, early ? { ...created!, mode: previous.mode } : created)
+    if (previous !== undefined) await applyPrevious(file, opened, previous, display, chmodded ? { ...created!, mode: previous.mode } : created)
     return { staging, file, handle: opened }
   } catch (error) {
     await opened.close().catch(() => {})
