@@ -76,13 +76,15 @@ export class LineTransport implements Transport {
 }
 
 /**
- * Serves one client on stdin/stdout: the whole process is one MCP session, hence one policy owner.
+ * Serves one client on stdin/stdout: the whole process is one MCP session, hence one policy owner (`stdio`).
  * stdout carries protocol frames only; everything else this plugin says goes to `ctx.logger`.
  * The end of stdin (the client hung up) always emits `mcp/disconnect`, whatever state the
  * session is in, so the host can exit.
  */
 export function serveStdio(ctx: Context, config: McpConfig, input: Readable = process.stdin, output: Writable = process.stdout): void {
-  const session = { transport: 'stdio' as const }
+  // One client per process, so one owner, under the same key on every start: with a persistent
+  // ledger, what the client read before a restart of dsh still counts after it.
+  const session = { transport: 'stdio' as const, owner: 'stdio' }
   const logger = ctx.logger('mcp')
   ctx.effect(async () => {
     const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render() })
