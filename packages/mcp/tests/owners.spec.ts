@@ -126,7 +126,7 @@ describe.runIf(redisAvailable)('owner: token with a Redis ledger', () => {
       expect(keys.every((key) => key.includes(tokenOwner(ALICE)))).toBe(true)
       for (const key of keys) {
         const type = await raw.type(key)
-        const values = type === 'string' ? [await raw.get(key)] : type === 'zset' ? await raw.zrange(key, 0, -1) : []
+        const values = type === 'string' ? [await raw.get(key)] : type === 'zset' ? await raw.zrange(key, '0', '-1') : []
         expect([key, ...values].join('\n')).not.toContain(ALICE)
       }
     } finally {
