@@ -99,7 +99,6 @@ async function connect(token: string): Promise<{ client: Client; served: () => s
   return { client, served: () => last }
 }
 
-it.skipIf(available)('needs redis-server and haproxy on PATH (apt-get install redis-server haproxy); they are not here', () => {})
 
 describe.runIf(available)('three replicas behind round-robin, one Redis ledger', () => {
   it('lose no update in 600 racing calls spread across the replicas', async () => {
