@@ -148,8 +148,11 @@ export async function searchSandbox(sandbox: Sandbox, target: FsTarget, options:
     }
     if (!found.candidates.has(entry.path)) return
     const bytes = found.contents.get(entry.path)
-    if (bytes !== undefined) collector.addBytes(entry.path, bytes)
-    else if (found.whole) collector.skipped.binary++
+    if (bytes !== undefined) {
+      // The match runs here, on the shared linear-time engine, sliced like any provider's.
+      const matching = collector.addBytes(entry.path, bytes)
+      if (matching !== undefined) return matching.then(() => !collector.done)
+    } else if (found.whole) collector.skipped.binary++
     else collector.skipped.unreadable++
     return !collector.done
   }, signal)

@@ -187,10 +187,14 @@ export function searchDisk(
     const base = await rootOf(target, containment)
     const slicer = new Slicer()
     const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
-    const add = (path: string, read: Uint8Array | 'large' | undefined) => {
+    const add = (path: string, read: Uint8Array | 'large' | undefined): boolean | Promise<boolean> => {
       if (read === 'large') collector.skipped.tooLarge++
       else if (read === undefined) collector.skipped.unreadable++
-      else collector.addBytes(path, read)
+      else {
+        // Matching a large file hands the loop a turn and goes on later: the next file waits.
+        const matching = collector.addBytes(path, read)
+        if (matching !== undefined) return matching.then(() => !collector.done)
+      }
       return !collector.done
     }
     const visitFile = (path: string): boolean | Promise<boolean> => {
