@@ -1,11 +1,11 @@
 import {
-  fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
+  FsError, fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
 import { collectWalk, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
-import { mapErrors } from './errors'
+import { codeFor } from './errors'
 import type { Containment } from './identity'
 import { prefilterThreads, PrefilterPool, PrefilterQueue } from './prefilter'
 import { READ_FLAGS as OPEN_FLAGS } from './open'
@@ -153,6 +153,19 @@ async function readRegular(path: string, max: number, check?: (fd: number) => bo
   }
 }
 
+/**
+ * Runs a walk or search with its failures told in the contract's own words (`<path> does not
+ * exist`), never with an internal operation name in front: the tool shows the message as it is.
+ */
+async function discoveryErrors<T>(path: string, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task()
+  } catch (error) {
+    if (FsError.is(error)) throw error
+    throw fsError(codeFor(error), { path, cause: error })
+  }
+}
+
 /** The walk's root: a real directory inside the containment root, held open. */
 async function rootOf(target: FsTarget, containment: Containment): Promise<AnchoredTree> {
   const real = await realpath(target.targetKey)
@@ -166,7 +179,7 @@ async function rootOf(target: FsTarget, containment: Containment): Promise<Ancho
 }
 
 export function walkDisk(containment: Containment, target: FsTarget, options: FsWalkOptions & { sizes?: boolean }, signal?: AbortSignal): Promise<FsWalkResult> {
-  return mapErrors('list', target.displayPath, async () => {
+  return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     const tree = await rootOf(target, containment)
     try {
@@ -195,7 +208,7 @@ export interface SearchTuning {
 export function searchDisk(
   containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal, tuning: SearchTuning = {},
 ): Promise<FsSearchResult> {
-  return mapErrors('read', target.displayPath, async () => {
+  return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     const collector = new SearchCollector(options)
     const tree = await rootOf(target, containment)

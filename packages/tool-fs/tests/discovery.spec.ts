@@ -131,6 +131,30 @@ describe('discovery with a containment root', () => {
     // A glob cannot climb out either: its plain part becomes the walk's root, and is checked.
     expect((await s.call('glob', { pattern: '../**/*' }, null)).error?.code).toBe('FS_OUTSIDE_ROOT')
   })
+
+  it('matches an absolute glob inside the root, and refuses one outside it as read does, never doubling the root', async () => {
+    s = await stack({ policy: false, rooted: true })
+    await tree({ 'src/a.ts': '', 'src/deep/b.ts': '', 'other.md': '' })
+    for (const path of [undefined, 'src', '/']) {
+      const args = path === undefined ? { pattern: `${s.dir}/src/**/*.ts` } : { pattern: `${s.dir}/src/**/*.ts`, path }
+      const found = await s.call('glob', args, null)
+      expect(found.error, JSON.stringify(args)).toBeUndefined()
+      expect(found.content[0]!.text.split('\n').slice(1)).toEqual([s.path('src/a.ts'), s.path('src/deep/b.ts')])
+    }
+    expect((await s.text('glob', { pattern: `${s.dir}/*.md` })).split('\n').slice(1)).toEqual([s.path('other.md')])
+    const outside = await s.call('glob', { pattern: '/etc/*.conf' }, null)
+    const read = await s.call('read', { file_path: '/etc/hosts' }, null)
+    expect(outside.error?.code).toBe('FS_OUTSIDE_ROOT')
+    expect(read.error?.code).toBe('FS_OUTSIDE_ROOT')
+    expect(outside.content[0]!.text).toContain('/etc is outside the root')
+    const missing = await s.call('glob', { pattern: `${s.dir}/gone/*.ts` }, null)
+    expect(missing.error?.code).toBe('FS_NOT_FOUND')
+    for (const result of [outside, missing, await s.call('grep', { pattern: 'x', path: 'gone' }, null)]) {
+      const text = result.content[0]!.text
+      expect(text).not.toContain(`${s.dir}${s.dir}`)
+      expect(text).not.toMatch(/^(list|read|stat|resolve) /)
+    }
+  })
 })
 
 describe('multi_edit', () => {
