@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { main } from '../lib/cli.js'
+import { openFront } from '../lib/early.js'
 
+const argv = process.argv.slice(2)
+// Answers the client's initialize and tools/list while the rest loads (dsh start only).
+const front = openFront(argv)
+const { main } = await import('../lib/cli.js')
 // Exit explicitly: a plugin may hold a handle (socket, timer) open after the config is disposed.
-process.exit(await main(process.argv.slice(2)))
+process.exit(await main(argv, { front }))
