@@ -40,6 +40,9 @@ export class StdioFront {
   #log: FrontLog | undefined
   readonly #notes: Array<[keyof FrontLog, string, unknown[]]> = []
   #counts = { answered: 0, replayed: 0 }
+  #listed!: () => void
+  /** Resolves once the client has its tool list from here (or hung up): the moment loading may take the thread. */
+  readonly listed = new Promise<void>((resolve) => { this.#listed = resolve })
 
   constructor(private readonly manifest: Manifest, private readonly input: Readable = process.stdin, private readonly output: Writable = process.stdout) {
     input.on('data', this.#onData).once('end', this.#onEnd)
@@ -56,7 +59,10 @@ export class StdioFront {
     else this.#notes.push([level, format, args])
   }
 
-  #onEnd = () => { this.#ended = true }
+  #onEnd = () => {
+    this.#ended = true
+    this.#listed()
+  }
 
   #onData = (chunk: Buffer) => {
     if (this.#raw) return this.#keep(chunk)
@@ -92,6 +98,7 @@ export class StdioFront {
       this.#initialized = true
     } else if (message?.method === 'tools/list' && message.id !== undefined && this.#initialized) {
       this.#answer(message.id, 'tools/list', { tools: this.manifest.tools })
+      this.#listed()
     }
     this.#keep(line)
   }
