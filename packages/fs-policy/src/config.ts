@@ -28,7 +28,10 @@ export function parseLedgerSpec(text: string): LedgerSpec | string {
   return `unknown ledger ${JSON.stringify(text)}: use memory, file:<path> or redis://host:port[/db]`
 }
 
+/** The policy's options. Every default is the seed notes' rule and today's store (memory); each new behaviour is opt-in. */
 export const Config = z.object({
+  seenBeforeReplace: z.boolean().default(false)
+    .describe('A whole-file replacement (`write`) of an existing file is allowed only when this session was shown every line of the version it replaces; otherwise it is refused with FS_NOT_SEEN, naming the lines seen.'),
   ledger: z.string().default('memory').superRefine((text, issues) => {
     const spec = parseLedgerSpec(text)
     if (typeof spec === 'string') issues.addIssue({ code: 'custom', message: spec })
@@ -46,4 +49,5 @@ export const Config = z.object({
 }).strict().prefault({})
 
 export type PolicyConfig = z.output<typeof Config>
+export type Config = PolicyConfig
 export type PolicyConfigInput = z.input<typeof Config>

@@ -9,7 +9,8 @@ import { editExpectation, writeIntent } from './observations'
 import { ownerOf } from './owners'
 import { Recorder } from './recorder'
 
-export { editExpectation, writeIntent } from './observations'
+export { editExpectation, recorded, writeIntent } from './observations'
+export { checkWholeReplacement, observedAfter } from './seen-rule'
 export { ownerOf, ownerKey } from './owners'
 export { Config, parseLedgerSpec, type LedgerSpec, type PolicyConfig, type PolicyConfigInput } from './config'
 export { type Ledger, LedgerError, type LedgerLimits, type Owner, type StoredOutcome } from './ledger/types'
@@ -21,7 +22,7 @@ export { openLedger, limitsOf } from './ledger/open'
 export { Recorder } from './recorder'
 export { Calls, callIdOf, LEDGER_UNAVAILABLE } from './calls'
 // Re-exported so that the `fs/*` event augmentation travels with this package's types.
-export type { FsEditExpectation, FsObservation } from '@deepseek-ai/dsh-fs'
+export type { FsEditExpectation, FsObservation, FsSeenLines } from '@deepseek-ai/dsh-fs'
 
 export const name = 'dsh-fs-policy'
 
@@ -57,7 +58,8 @@ export async function apply(ctx: Context, input: PolicyConfigInput): Promise<voi
     }
   }
   ctx.on('fs/observed', (target, observation, actor) => recorder.record(ownerOf(actor), target, observation))
-  ctx.on('fs/write-intent', async (target, actor) => writeIntent(await lookup(target, actor)))
+  const { seenBeforeReplace } = config
+  ctx.on('fs/write-intent', async (target, actor) => writeIntent(await lookup(target, actor), { target, seenBeforeReplace }))
   ctx.on('fs/edit-intent', async (target, actor) => editExpectation(await lookup(target, actor), target))
   ctx.on('tools/execute', (exec, args, next) => calls.around(exec, args, next))
 }
