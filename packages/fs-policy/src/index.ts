@@ -16,7 +16,8 @@ export { Config, parseLedgerSpec, type LedgerSpec, type PolicyConfig, type Polic
 export { type Ledger, LedgerError, type LedgerLimits, type Owner, type StoredOutcome } from './ledger/types'
 export { MemoryLedger } from './ledger/memory'
 export { FileLedger } from './ledger/file'
-export { RedisLedger } from './ledger/redis'
+// `RedisLedger` is not re-exported: importing it loads the Redis client (open a `redis://` ledger with `openLedger`).
+export type { RedisLedger } from './ledger/redis'
 export { decodeJournal, encodeRecord, type JournalRecord } from './ledger/journal'
 export { openLedger, limitsOf } from './ledger/open'
 export { Recorder } from './recorder'

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FileLedger, type Ledger, type LedgerLimits, MemoryLedger, RedisLedger, type StoredOutcome } from '../src/index'
+import { FileLedger, type Ledger, type LedgerLimits, MemoryLedger, type StoredOutcome } from '../src/index'
+import { RedisLedger } from '../src/ledger/redis'
 
 // One contract, every store: what the policy relies on, whichever ledger the config names.
 

@@ -1,7 +1,6 @@
 import type { LedgerSpec, PolicyConfig } from '../config'
 import { FileLedger } from './file'
 import { MemoryLedger } from './memory'
-import { RedisLedger } from './redis'
 import type { Ledger, LedgerLimits } from './types'
 
 /** The limits of a config, in the units the stores use. */
@@ -20,6 +19,10 @@ export async function openLedger(spec: LedgerSpec, limits: LedgerLimits, timeout
   switch (spec.kind) {
     case 'memory': return new MemoryLedger(limits)
     case 'file': return FileLedger.open(spec.path, limits)
-    case 'redis': return RedisLedger.open(spec.url, limits, timeoutMs)
+    case 'redis': {
+      // On demand: the client (ioredis and its dependencies) is loaded only by a Redis ledger.
+      const { RedisLedger } = await import('./redis')
+      return RedisLedger.open(spec.url, limits, timeoutMs)
+    }
   }
 }

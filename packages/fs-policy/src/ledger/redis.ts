@@ -35,6 +35,9 @@ export function redisLabel(url: string): string {
 }
 
 /**
+ * This module is imported only when a Redis ledger is opened (see open.ts), so that a memory or file
+ * ledger does not load the Redis client at start.
+ *
  * A ledger in the Redis database the URL names, shared by every process pointed at it. Nothing is
  * cached here: every read asks Redis, so an entry Redis lost is unseen on every replica at once.
  * Commands are never queued while disconnected and each has a timeout, so a lost Redis fails the
