@@ -1,7 +1,7 @@
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
-import { renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
-import { defineTool } from '@deepseek-ai/dsh-tools'
+import { printedRefusal, renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
+import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
@@ -34,6 +34,8 @@ export function writeTool(ctx: Context, config: Config) {
     inputSchema: writeInput,
     concurrency: 'exclusive',
     async execute(input, exec) {
+      const printed = printedRefusal(input.content, { family: 'fs', argument: 'content' })
+      if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
       let target: FsTarget | undefined
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
