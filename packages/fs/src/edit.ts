@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer'
 import { fsError } from './errors'
+import { formatSize } from './sizes'
 import { occurrencesAt, type SpliceLines, spliceLines } from './lines'
 import { correspondingEndings, countLineEndings, normalizeLineEndings, withEndings } from './line-endings'
 import type { LineEnding } from './line-endings'
@@ -10,6 +11,8 @@ export interface SpliceResult {
   replacements: number
   /** Where the replacements landed, by line of the new text. */
   lines: SpliceLines
+  /** The UTF-8 size of `text`, when `limits.maxBytes` was given (computed, not measured). */
+  bytes?: number
 }
 
 export interface SpliceLimits {
@@ -73,7 +76,9 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   let suffix = 0
   while (suffix < shortest - prefix && oldString[oldString.length - 1 - suffix] === newString[newString.length - 1 - suffix]) suffix++
   if (prefix === oldString.length && prefix === newString.length) {
-    return { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
+    const unchanged: SpliceResult = { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
+    if (limits.maxBytes !== undefined) unchanged.bytes = limits.textBytes ?? Buffer.byteLength(text)
+    return unchanged
   }
 
   // One pass over the file's line endings: the dominant one, and whether it mixes both.
@@ -88,9 +93,9 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
     ends.push(toRaw(at + oldString.length - suffix))
   }
   const inserted = insertedTexts(text, starts, ends, insertedLf, eol, endings.crlf > 0 && endings.lf > 0)
-  if (limits.maxBytes !== undefined) {
-    checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
-  }
+  const bytes = limits.maxBytes === undefined
+    ? undefined
+    : checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
   const parts: string[] = []
   let cursor = 0
   for (let i = 0; i < starts.length; i++) {
@@ -99,7 +104,9 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   }
   parts.push(text.slice(cursor))
   const result = parts.join('')
-  return { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+  const spliced: SpliceResult = { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+  if (bytes !== undefined) spliced.bytes = bytes
+  return spliced
 }
 
 /**
@@ -125,12 +132,12 @@ function insertedTexts(
 /**
  * Refuses a splice whose result would be larger than `maxBytes`, before a byte of it is built: a
  * short `replace_all` over many matches can multiply a file. A replaced span differs from the
- * normalised `removed` only by the carriage returns of its CRLFs, one byte each.
+ * normalised `removed` only by the carriage returns of its CRLFs, one byte each. Returns the size.
  */
 function checkResultSize(
   text: string, starts: number[], ends: number[], inserted: string | readonly string[], removed: string,
   maxBytes: number, textBytes: number | undefined, path: string | undefined,
-): void {
+): number {
   // Per replacement, the inserted texts differ only in carriage returns, one byte each.
   const first = typeof inserted === 'string' ? inserted : inserted[0]!
   const firstBytes = Buffer.byteLength(first)
@@ -138,16 +145,10 @@ function checkResultSize(
   const removedBytes = Buffer.byteLength(removed)
   let size = textBytes ?? Buffer.byteLength(text)
   for (let i = 0; i < starts.length; i++) size += insertedBytes(i) - removedBytes - (ends[i]! - starts[i]! - removed.length)
-  if (size <= maxBytes) return
+  if (size <= maxBytes) return size
   throw fsError('FS_TOO_LARGE', {
     path,
     reason: `would become ${formatSize(size)} with this edit (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
       + `above the ${formatSize(maxBytes)} limit for a text file; nothing was changed. Replace fewer occurrences or use a shorter new_string`,
   })
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }
