@@ -26,7 +26,7 @@ export function writeTool(ctx: Context, config: Config) {
     name: 'write',
     title: 'Write file',
     description: 'Creates a file, or replaces the whole content of an existing one. '
-      + 'An existing file must first be shown by the dsh `read` tool in this session, and the overwrite fails if the file changed since. '
+      + 'An existing file must first be shown by the dsh `read` tool in this session, every line of it, and the overwrite fails if the file changed since. '
       + 'For changes to part of a file, prefer the dsh `edit` tool.',
     // Destructive: it replaces whatever the file held. Idempotent: the same call again leaves the same
     // bytes (the guard then expects the version this call wrote, so a retry succeeds or is refused).
