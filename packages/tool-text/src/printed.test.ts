@@ -48,3 +48,11 @@ describe('printedRefusal', () => {
       'No insertion was performed: line 2 of `new_str` is a note the `view` command printed, not text of the file: "[End of file: 2 lines.]". Retry with `new_str` without that line.')
   })
 })
+
+describe('printedIn on large text', () => {
+  it('looks at a long line only as far as a prefix reaches, and still sees numbers on every line', () => {
+    const long = 'x'.repeat(5_000_000)
+    expect(printedIn(`[${long}]\n`)).toBeUndefined()
+    expect(printedIn(`     1\t${long}\n     2\t${long}\n`)).toMatchObject({ kind: 'line-numbers', lines: 2 })
+  })
+})

@@ -22,26 +22,44 @@ const QUOTED_PREFIXES = 3
  * rising one by one: a tab-separated file whose lines start with numbers is not mistaken for them.
  */
 export function printedIn(text: string): Printed | undefined {
-  const lines = normalizeLineEndings(text).split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  const patterns = notePatterns()
-  for (const [index, line] of lines.entries()) {
-    const trimmed = line.trim()
-    if (trimmed.length > 0 && patterns.some((pattern) => pattern.test(trimmed))) return { kind: 'note', line: index + 1, text: trimmed }
-  }
+  const normalized = normalizeLineEndings(text)
   const prefixes: string[] = []
+  let numbered = true
   let previous: number | undefined
-  for (const line of lines) {
-    if (line.trim().length === 0) continue
+  let index = 0
+  // One pass, line by line, without splitting the text: a large content costs its length, once.
+  for (let start = 0; start < normalized.length; index++) {
+    let end = normalized.indexOf('\n', start)
+    if (end < 0) end = normalized.length
+    // A line too long for a note is looked at only as far as a line-number prefix reaches.
+    const long = end - start > MAX_NOTE_LENGTH
+    const line = normalized.slice(start, long ? start + 64 : end)
+    start = end + 1
+    const trimmed = line.trim()
+    if (trimmed.length === 0) continue
+    if (!long && isNote(trimmed)) return { kind: 'note', line: index + 1, text: trimmed }
+    if (!numbered) continue
     const number = /^ *(\d+)\t/.exec(line)?.[1]
-    if (number === undefined) return undefined
     const value = Number(number)
     // Exactly what the renderer prints for that number, and the next number after the last.
-    if (!line.startsWith(linePrefix(value)) || (previous !== undefined && value !== previous + 1)) return undefined
+    if (number === undefined || !line.startsWith(linePrefix(value)) || (previous !== undefined && value !== previous + 1)) {
+      numbered = false
+      continue
+    }
     previous = value
     prefixes.push(linePrefix(value))
   }
-  return prefixes.length === 0 ? undefined : { kind: 'line-numbers', prefixes: prefixes.slice(0, QUOTED_PREFIXES), lines: prefixes.length }
+  if (!numbered || prefixes.length === 0) return undefined
+  return { kind: 'line-numbers', prefixes: prefixes.slice(0, QUOTED_PREFIXES), lines: prefixes.length }
+}
+
+/** Longer lines are never notes: the longest note names ten line numbers and a path. */
+const MAX_NOTE_LENGTH = 4096
+
+/** Notes are bracketed, or the view header; only such lines are matched against the patterns. */
+function isNote(line: string): boolean {
+  const shaped = (line.startsWith('[') && line.endsWith(']')) || line.startsWith("Here's the result")
+  return shaped && notePatterns().some((pattern) => pattern.test(line))
 }
 
 let patterns: RegExp[] | undefined
