@@ -142,8 +142,9 @@ function insertedTexts(
 ): string | string[] {
   if (!insertedLf.includes('\n') || !mixed) return eol === '\r\n' ? insertedLf.replaceAll('\n', '\r\n') : insertedLf
   const shared = new Map<string, string>()
+  const lines = insertedLf.split('\n')
   return starts.map((start, i) => {
-    const endings = correspondingEndings(text.slice(start, ends[i]), insertedLf, eol)
+    const endings = correspondingEndings(text.slice(start, ends[i]), lines, eol)
     const key = endings.map((ending) => ending.length).join('')
     let inserted = shared.get(key)
     if (inserted === undefined) shared.set(key, inserted = withEndings(insertedLf, endings))
