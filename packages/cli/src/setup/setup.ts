@@ -33,7 +33,7 @@ export async function setup(options: SetupOptions, out: (text: string) => void =
   }
   for (const change of planned) {
     if (options.dryRun) {
-      out(`would ${change.created ? 'create' : 'update'} ${shown(change.file)} (${change.what}):\n${change.text.replace(/^/gm, '  ')}`)
+      out(`would ${change.created ? 'create' : 'update'} ${shown(change.file)} (${change.what}):\n${change.text.replace(/\n$/, '').replace(/^/gm, '  ')}\n`)
       continue
     }
     await mkdir(dirname(change.file), { recursive: true })
