@@ -5,12 +5,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runDsh, startDsh, tempDir, type Run } from './dsh-process'
+import { fakeMessages } from './fake-messages'
 import { fakeResponses } from './fake-responses'
 
 // A real client, headless, against a scripted model on loopback, configured by nothing but
 // `dsh setup`: the model must be offered dsh's tools in its first request, and its call of the
 // writing tool must run without a prompt. The clients are large native downloads, so this runs
-// where they are installed: DSH_CLIENTS=<dir> with `npm i --prefix <dir> @openai/codex@0.171.0`.
+// where they are installed: DSH_CLIENTS=<dir> with
+// `npm i --prefix <dir> @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332`.
 
 vi.setConfig({ testTimeout: 300_000 })
 
@@ -20,10 +22,13 @@ const RUNS = 5
 
 /** `codex exec` in `project` with `home` as HOME, to completion. */
 function codex(home: string, project: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return client('codex', ['exec', '--skip-git-repo-check', 'write hello.txt'], project, { HOME: home, CODEX_HOME: '', FAKE_KEY: 'fake', ...env })
+}
+
+/** An installed client's bin, headless, to completion. */
+function client(bin: string, args: string[], project: string, env: NodeJS.ProcessEnv): Promise<Run> {
   const began = performance.now()
-  const child = spawn(join(CLIENTS!, 'node_modules/.bin/codex'), ['exec', '--skip-git-repo-check', 'write hello.txt'], {
-    cwd: project, env: { ...process.env, HOME: home, CODEX_HOME: '', FAKE_KEY: 'fake', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(join(CLIENTS!, 'node_modules/.bin', bin), args, { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk })
@@ -92,6 +97,38 @@ describe.runIf(CLIENTS !== undefined)('Codex 0.171, headless, configured by dsh 
     } finally {
       server.child.kill('SIGTERM')
       await server.done
+    }
+  })
+})
+
+describe.runIf(CLIENTS !== undefined)('Claude Code 2.1, headless (-p), configured by dsh setup claude-code', () => {
+  let scratch: Awaited<ReturnType<typeof tempDir>>
+  let anthropic: Awaited<ReturnType<typeof fakeMessages>>
+  beforeAll(async () => {
+    scratch = await tempDir()
+    anthropic = await fakeMessages({ file_path: 'hello.txt', content: CONTENT })
+  })
+  afterAll(async () => {
+    await anthropic?.close()
+    await scratch?.[Symbol.asyncDispose]()
+  })
+
+  it(`in an untrusted folder, the documented -p line offers dsh's tools in the first request and runs the write, in each of ${RUNS} fresh starts`, async () => {
+    for (let run = 0; run < RUNS; run++) {
+      const project = join(scratch.dir, `claude-${run}`, 'project')
+      const home = join(scratch.dir, `claude-${run}`, 'home')
+      await mkdir(project, { recursive: true })
+      await mkdir(home, { recursive: true })
+      const setup = await runDsh(['setup', 'claude-code'], project, 60_000, { ...process.env, HOME: home })
+      expect(setup.code).toBe(0)
+      // The headless line setup prints, run as printed.
+      const line = /^headless: claude (-p "<prompt>" .*?) \(/m.exec(setup.stdout)![1]!
+      const args = line.split(' ').map((arg) => arg === '"<prompt>"' ? 'write hello.txt' : arg)
+      const before = anthropic.requests.length
+      const result = await client('claude', args, project, { HOME: home, ANTHROPIC_BASE_URL: anthropic.url, ANTHROPIC_API_KEY: 'sk-fake' })
+      expect(result.code, result.stderr).toBe(0)
+      expect(anthropic.requests[before]!.mentionsDsh).toBe(true)
+      expect(await readFile(join(project, 'hello.txt'), 'utf8')).toBe(CONTENT)
     }
   })
 })

@@ -54,7 +54,8 @@ const claude: ClientConfig = {
         }),
       ],
       // Project settings count only in a workspace the user has trusted, and `-p` prompts nobody.
-      notes: [`headless: claude -p --mcp-config .mcp.json --allowedTools mcp__${SERVER} "<prompt>" (a project's .mcp.json and .claude/settings.json are used only once you trust the folder in an interactive claude)`],
+      // Both flags take several values: the prompt goes first, or it is read as one of them.
+      notes: [`headless: claude -p "<prompt>" --mcp-config .mcp.json --allowedTools mcp__${SERVER} (a project's .mcp.json and .claude/settings.json are used only once you trust the folder in an interactive claude)`],
     }
   },
   read(_file, text) {
