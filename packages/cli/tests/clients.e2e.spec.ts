@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runDsh, startDsh, tempDir, type Run } from './dsh-process'
+import { fakeGemini } from './fake-gemini'
 import { fakeMessages } from './fake-messages'
 import { fakeResponses } from './fake-responses'
 
@@ -12,7 +13,7 @@ import { fakeResponses } from './fake-responses'
 // `dsh setup`: the model must be offered dsh's tools in its first request, and its call of the
 // writing tool must run without a prompt. The clients are large native downloads, so this runs
 // where they are installed: DSH_CLIENTS=<dir> with
-// `npm i --prefix <dir> @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332`.
+// `npm i --prefix <dir> @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332 @google/gemini-cli@0.61.0`.
 
 vi.setConfig({ testTimeout: 300_000 })
 
@@ -130,5 +131,37 @@ describe.runIf(CLIENTS !== undefined)('Claude Code 2.1, headless (-p), configure
       expect(anthropic.requests[before]!.mentionsDsh).toBe(true)
       expect(await readFile(join(project, 'hello.txt'), 'utf8')).toBe(CONTENT)
     }
+  })
+})
+
+describe.runIf(CLIENTS !== undefined)('Gemini CLI 0.61, headless (-p), configured by dsh setup gemini-cli', () => {
+  let scratch: Awaited<ReturnType<typeof tempDir>>
+  let gemini: Awaited<ReturnType<typeof fakeGemini>>
+  beforeAll(async () => {
+    scratch = await tempDir()
+    gemini = await fakeGemini({ file_path: 'hello.txt', content: CONTENT })
+  })
+  afterAll(async () => {
+    await gemini?.close()
+    await scratch?.[Symbol.asyncDispose]()
+  })
+
+  it('the headless line setup prints offers dsh\'s tools in the first request and runs the trusted write without a confirmation', async () => {
+    const project = join(scratch.dir, 'gemini', 'project')
+    const home = join(scratch.dir, 'gemini', 'home')
+    await mkdir(project, { recursive: true })
+    await mkdir(join(home, '.gemini'), { recursive: true })
+    // The user's own choice of authentication, as after a first interactive run.
+    await writeFile(join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
+    const setup = await runDsh(['setup', 'gemini-cli'], project, 60_000, { ...process.env, HOME: home })
+    expect(setup.code).toBe(0)
+    const line = /^headless: (GEMINI_CLI_TRUST_WORKSPACE=true) gemini -p "<prompt>" \(/m.exec(setup.stdout)!
+    const [name, value] = line[1]!.split('=')
+    const result = await client('gemini', ['-m', 'gemini-2.5-flash', '-p', 'write hello.txt'], project, {
+      HOME: home, GEMINI_API_KEY: 'fake', GOOGLE_GEMINI_BASE_URL: gemini.url, [name!]: value,
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(gemini.requests[0]).toEqual(expect.arrayContaining(['mcp_dsh_read', 'mcp_dsh_write', 'mcp_dsh_edit']))
+    expect(await readFile(join(project, 'hello.txt'), 'utf8')).toBe(CONTENT)
   })
 })

@@ -102,7 +102,11 @@ const gemini: ClientConfig = {
     const entry = options.transport === 'stdio'
       ? { command: place.command[0], args: place.command.slice(1), trust: true }
       : { httpUrl: options.url, headers: bearer(`Bearer \${${TOKEN_ENV}}`), trust: true }
-    return { edits: [jsonEdit(join(place.cwd, '.gemini/settings.json'), `mcpServers.${SERVER} (${options.transport}, trust)`, (value) => { child(value, 'mcpServers')[SERVER] = entry })], notes: [] }
+    return {
+      edits: [jsonEdit(join(place.cwd, '.gemini/settings.json'), `mcpServers.${SERVER} (${options.transport}, trust)`, (value) => { child(value, 'mcpServers')[SERVER] = entry })],
+      // A headless run refuses an untrusted folder outright, and only a trusted one reads .gemini/.
+      notes: ['headless: GEMINI_CLI_TRUST_WORKSPACE=true gemini -p "<prompt>" (Gemini CLI reads a project\'s .gemini/settings.json only in a trusted folder, and a headless run stops in an untrusted one)'],
+    }
   },
   read(_file, text) {
     const entry = (JSON.parse(text) as Record<string, any>).mcpServers?.[SERVER]
