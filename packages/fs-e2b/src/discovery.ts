@@ -37,7 +37,7 @@ command -v grep >/dev/null || exit $MISSING_TOOL
 s=$(stat_of "$root") || why_missing "$root"
 kind_of "$s"; [ $kind = dir ] || exit $NOT_DIRECTORY
 cd -- "$root" 2>/dev/null && [ -r . ] || exit $DENIED
-files() { find . -mindepth 1 \( -name .git -o -name '.dsh-stage-*' \) -prune -o "$@"; }
+files() { find . -mindepth 1 -regextype posix-extended \( -name .git -o -type d -regex "$STAGE_RE" \) -prune -o "$@"; }
 send() {
   while IFS= read -r -d '' f; do
     printf '%s\0' "\${f#./}"; dd if="$f" iflag=nonblock status=none 2>/dev/null | base64 -w 0; printf '\0'

@@ -17,5 +17,7 @@ export { compileRegex, type LineMatcher, MAX_PATTERN_LENGTH, MAX_REGEX_LINE } fr
 export { compileGlobs, globBase, IgnoreStack, plainLiteral, requiredLiteral } from './patterns'
 export { collectWalk, DEFAULT_MAX_VISITED, type TreeEntry, type TreeSource, visitTree, type WalkStep, type WalkVisitor } from './walk'
 export { DEFAULT_SEARCH_MAX_FILE_BYTES, SearchCollector, type SearchRead, searchTree } from './search'
-export { applyEdits, type AppliedEdits, planEdits } from './multi-edit'
+export { applyEdits, type AppliedEdits, type EditsLimits } from './multi-edit'
+export * from './limits'
 export { escapeName } from './names'
+export { FS_MAX_SEEN_PARTS, FS_MAX_SEEN_RANGES, firstUnseen, seenAll, seenCarried, seenEverything, seenLineCount, seenUnion } from './seen'
