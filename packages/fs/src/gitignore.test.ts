@@ -1,9 +1,12 @@
 import fc from 'fast-check'
 import ignore from 'ignore'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadLinearEngine } from './linear'
 import { FsError } from './errors'
 import { compileRules, MAX_WILDCARD_RULES } from './gitignore'
 import { IgnoreStack } from './patterns'
+
+beforeAll(loadLinearEngine)
 
 const PATTERNS = [
   'node_modules', 'node_modules/', '/build', 'build/', '*.log', '!keep.log', 'docs/*.md', '/docs/**', '**/gen', '**/gen/*.ts',

@@ -1,5 +1,5 @@
-import { RE2JS } from 're2js'
 import { fsError } from './errors'
+import { linearEngine } from './linear'
 
 /*
  * `.gitignore` rules compiled once per file into lookups that cost the same whatever their number:
@@ -208,7 +208,7 @@ function matcher(source: string, risky: boolean): (path: string) => boolean {
     const regex = new RegExp(source)
     return (path) => regex.test(path)
   }
-  const compiled = RE2JS.compile(source.replaceAll('\\/', '/'))
+  const compiled = linearEngine().compile(source.replaceAll('\\/', '/'))
   return (path) => compiled.test(path)
 }
 

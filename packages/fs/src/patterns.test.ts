@@ -1,9 +1,12 @@
 import picomatch from 'picomatch'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadLinearEngine } from './linear'
 import { FsError } from './errors'
 import { compileRegex } from './regex'
 import { compileGlobs, globBase, IgnoreStack, plainLiteral, requiredLiteral } from './patterns'
 import { collectWalk, type TreeSource } from './walk'
+
+beforeAll(loadLinearEngine)
 
 describe('requiredLiteral', () => {
   it('finds the longest run every match must contain, and gives up where none can be proved', () => {

@@ -1,7 +1,8 @@
 import picomatch from 'picomatch'
-import { RE2JS } from 're2js'
+import type { RE2JS } from 're2js'
 import { FsError, fsError } from './errors'
 import { compileRules, MAX_IGNORE_RULES, type RuleSet } from './gitignore'
+import { linearEngine } from './linear'
 
 function invalid(what: string, pattern: string, why: string): FsError {
   return fsError('FS_INVALID_PATTERN', { reason: `invalid ${what} ${JSON.stringify(pattern)}: ${why}` })
@@ -80,7 +81,7 @@ function linearMatcher(glob: string, regex: RegExp): { test(path: string): boole
   for (const guard of GUARDS) source = source.split(guard).join('')
   let compiled: RE2JS
   try {
-    compiled = RE2JS.compile(source)
+    compiled = linearEngine().compile(source)
   } catch {
     throw invalid('glob', glob, 'a !(…) pattern with other wildcards is not supported; match the names to keep instead')
   }

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadLinearEngine } from './linear'
 import type { FsSearchMode, FsSearchOptions } from './discovery-types'
 import { SearchCollector } from './search'
+
+beforeAll(loadLinearEngine)
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8')
 

@@ -2,6 +2,7 @@ import type { FsSearchFile, FsSearchLine, FsSearchOptions, FsSearchResult } from
 import { FsError } from './errors'
 import { plainLiteral, requiredLiteral } from './patterns'
 import { decodeText } from './decode'
+import { loadLinearEngine } from './linear'
 import { compileRegex, type LineMatcher, MAX_REGEX_LINE } from './regex'
 import { type TreeSource, visitTree } from './walk'
 
@@ -14,7 +15,8 @@ export const DEFAULT_SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024
 const MATCH_SLICE_MS = 8
 
 /**
- * Matches files one at a time and keeps the window of results the caller asked for. All providers
+ * Matches files one at a time and keeps the window of results the caller asked for. Its pattern
+ * runs on the linear-time engine: `await loadLinearEngine()` before building one. All providers
  * feed it, so matching, binary detection, context and paging are the same everywhere.
  */
 export class SearchCollector {
@@ -217,6 +219,7 @@ export type SearchRead = (path: string, size: number | undefined, signal?: Abort
  * read that fails `FS_NOT_TEXT` counts as binary; any other `FsError` as unreadable.
  */
 export async function searchTree(source: TreeSource, read: SearchRead, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+  await loadLinearEngine()
   const collector = new SearchCollector(options)
   const complete = await visitTree(source, options, async ({ entry, matched }) => {
     if (!matched || entry.type !== 'file') return

@@ -1,5 +1,6 @@
 import { throwIfAborted } from './errors'
 import type { FsTreeFilter, FsWalkEntry, FsWalkEntryType, FsWalkOptions, FsWalkResult } from './discovery-types'
+import { loadLinearEngine } from './linear'
 import { compileGlobs, IgnoreStack } from './patterns'
 
 export interface TreeEntry {
@@ -54,6 +55,7 @@ export type WalkVisitor = (step: WalkStep) => boolean | void | Promise<boolean |
  * through one. Resolves to false when `maxVisited` stopped it (a visitor's stop resolves true).
  */
 export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit: WalkVisitor, signal?: AbortSignal): Promise<boolean> {
+  await loadLinearEngine()
   const matches = filter.glob === undefined || filter.glob.length === 0 ? undefined : compileGlobs(filter.glob, filter.matchBase)
   let rules = IgnoreStack.empty()
   if (filter.exclude !== undefined && filter.exclude.length > 0) rules = rules.with('', filter.exclude, 'the ignore patterns')
