@@ -146,8 +146,8 @@ export abstract class FileSystem extends Service {
   }
 
   /**
-   * Searches the regular text files a walk with the same filter reports for a JavaScript regular
-   * expression, line by line. Binary, invalid UTF-8 and oversized files are skipped and counted.
+   * Searches the regular text files a walk with the same filter reports for a regular expression
+   * (JavaScript syntax without lookaround or backreferences, matched in linear time), line by line. Binary, invalid UTF-8 and oversized files are skipped and counted.
    * An invalid pattern or glob fails `FS_INVALID_PATTERN` before anything is read.
    */
   search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
