@@ -7,11 +7,14 @@ import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { searchDisk, walkDisk } from './discovery'
+import { reclaimAfterCrashes } from './journal'
 import { LocalDisk } from './local-disk'
+import { LocalProcess } from './process'
 
 export { LocalDisk, type LocalDiskOptions } from './local-disk'
 export { reclaimAfterCrashes } from './journal'
 export { reclaimStaging, STAGING_PREFIX } from './staging'
+export { LocalProcess } from './process'
 export { toFsError } from './errors'
 
 const MiB = 1024 * 1024
@@ -37,7 +40,11 @@ export class LocalFileSystem extends FileSystem {
   constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
     super(ctx)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
-    this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes) })
+    const process = new LocalProcess()
+    this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes), process })
+    ctx.effect(() => () => void process.dispose(), 'fs-local process')
+    // In the background: what crashed processes left wherever their journals say they staged.
+    void reclaimAfterCrashes().catch(() => {})
   }
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {

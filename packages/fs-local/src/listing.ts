@@ -7,7 +7,6 @@ import type { DiskCore } from './core'
 import { mapErrors } from './errors'
 import { realKey } from './identity'
 import { infoOfEntry, lstatPath, statPath } from './probe'
-import { reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 
 export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
@@ -17,10 +16,7 @@ export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSi
     const dir = await anchorForListing(target.targetKey, core.containment, display)
     try {
       const names = await readdir(dir.path)
-      if (names.some(isStagingName)) {
-        await reclaimStaging(dir.path, names)
-        await reclaimDeadLocks(dir.path, names)
-      }
+      if (names.some(isStagingName)) await reclaimStaging(dir.path, names)
       // Only the entries shown are looked at: a listing cut at 1,000 of 100,000 stats 1,000.
       const { shown, omitted } = listingWindow(names.filter((name) => !isStagingName(name)), opts)
       const entries: FsDirEntry[] = []

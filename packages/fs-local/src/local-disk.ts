@@ -4,8 +4,8 @@ import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
 import { inspectTarget, statAsGiven } from './inspect'
-import { reclaimAfterCrashes } from './journal'
 import { listDirectory } from './listing'
+import { LocalProcess } from './process'
 import { editTarget, writeTarget } from './mutate'
 import { readWhole, statTarget, streamFrom } from './read'
 
@@ -22,12 +22,13 @@ export class LocalDisk {
   readonly containment: Containment
   #core: DiskCore
 
+  readonly process: LocalProcess
+
   constructor(options: LocalDiskOptions) {
-    this.#core = createCore(this, options)
+    this.process = options.process ?? new LocalProcess()
+    this.#core = createCore(options, this.process)
     this.cwd = this.#core.cwd
     this.containment = this.#core.containment
-    // Once per process, in the background: what crashed processes left wherever they staged.
-    void reclaimAfterCrashes().catch(() => {})
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {

@@ -1,15 +1,29 @@
 import { type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
-import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
+import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite } from './publication'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
 import { detachedLinks, find, type Found } from './find'
+import { isStagingName } from './names'
 import { inspectStyle, readAll } from './probe'
+import { basename } from 'node:path'
 
 const EDIT_ATTEMPTS = 5
 
+/** The names dsh stages under are its own: a write to one would be swept away or hidden. */
+function refuseStagingName(target: FsTarget): void {
+  if (isStagingName(basename(target.targetKey))) {
+    throw fsError('FS_INVALID_PATH', { path: target.displayPath, reason: 'has a name dsh reserves for its own staging files; choose another name' })
+  }
+}
+
 export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
   const display = target.displayPath
+  try {
+    refuseStagingName(target)
+  } catch (error) {
+    return Promise.reject(error)
+  }
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
     const attempt = await publishGuarded({
@@ -43,7 +57,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         planned.catch(() => {})
         return { found, planned }
       },
-      stage: ({ found, planned }) => stageCommit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
+      stage: ({ found, planned }) => stageWrite(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
       publish: async ({ found, planned }, made) => {
         // Resolved before staging wrote a byte; awaited here so the outcome is whole when the version is.
         const plan = await planned
@@ -51,10 +65,10 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         const links = detachedLinks(found.probe)
         const outcome = (version: FsVersion): FsWriteOutcome => ({ operation, version, before: plan.before, after: plan.after, ...links })
         const published = hooks?.published
-        return outcome(await publishCommit(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
+        return outcome(await publishWrite(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
       },
       cleanup: async ({ found }, made) => {
-        await endCommit(made)
+        await endWrite(made)
         // Descriptors are closed in the background: nothing that follows depends on it.
         closeSoon(found)
       },
@@ -65,6 +79,11 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
 
 export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
   const display = target.displayPath
+  try {
+    refuseStagingName(target)
+  } catch (error) {
+    return Promise.reject(error)
+  }
   return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
     path: display,
     signal,
@@ -100,10 +119,10 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
     // answer and the staging goes. An edit that changes no byte publishes nothing: the file and its
     // version stay as they are (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
     stage: async ({ found, planning }) => {
-      const made = stageCommit(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
+      const made = stageWrite(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
       const planned = await planning.catch(() => undefined)
       if (planned === undefined || planned.plan.after !== planned.plan.before) return made
-      await endCommit(await made)
+      await endWrite(await made)
       return undefined
     },
     publish: async ({ found, version, planning }, made) => {
@@ -112,10 +131,10 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
       const links = detachedLinks(found.probe)
       const published = hooks?.published
       const settled = published && ((now: FsVersion) => published({ version: now, ...outcome, ...links }))
-      return { version: await publishCommit(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
+      return { version: await publishWrite(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
     },
     cleanup: async ({ found, releaseMemory }, made) => {
-      await endCommit(made)
+      await endWrite(made)
       releaseMemory()
       closeSoon(found)
     },
