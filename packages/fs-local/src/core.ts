@@ -1,6 +1,6 @@
 import { type FsTarget, type FsTargetKey } from '@deepseek-ai/dsh-fs'
 import { KeyedLock, type MemoryBudget, processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
-import { enlistProvider, type InlineCalls } from './calls'
+import type { InlineCalls } from './calls'
 import { absolutePath, Containment, realKey } from './identity'
 import type { LocalProcess } from './process'
 
@@ -36,11 +36,11 @@ export interface DiskCore {
 
 export function createCore(options: LocalDiskOptions, shared: LocalProcess): DiskCore {
   const cwd = absolutePath(options.cwd, process.cwd())
-  enlistProvider(options.root === undefined ? cwd : absolutePath(options.root, cwd), options.inlineCalls ?? 'auto')
+  shared.enlist(options.root === undefined ? cwd : absolutePath(options.root, cwd), options.inlineCalls ?? 'auto')
   const core: DiskCore = {
     options,
     cwd,
-    containment: new Containment(options.root, cwd),
+    containment: new Containment(shared.calls, options.root, cwd),
     budget: options.memoryBudget ?? processMemoryBudget(),
     lock: new KeyedLock<FsTargetKey>(),
     process: shared,
@@ -51,6 +51,6 @@ export function createCore(options: LocalDiskOptions, shared: LocalProcess): Dis
 /** Re-checks containment of a target's key, for targets not minted by this instance's `resolve`. */
 export async function checkReal(core: DiskCore, target: FsTarget): Promise<void> {
   if (!core.containment.enabled) return
-  const real = await realKey(target.targetKey)
+  const real = await realKey(core.process.calls, target.targetKey)
   await core.containment.check(real, target.displayPath)
 }

@@ -1,5 +1,5 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
-import { realpath } from './calls'
+import type { Calls } from './calls'
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
 import { errnoCode } from './errors'
 
@@ -21,12 +21,12 @@ export function checkPathSyntax(path: string): void {
  * A dangling symlink is its own key (its parent's realpath + its name): something is in the way,
  * and writers refuse it rather than follow it somewhere unexpected.
  */
-export async function realKey(absolute: string): Promise<string> {
+export async function realKey(calls: Calls, absolute: string): Promise<string> {
   const missing: string[] = []
   let current = absolute
   for (;;) {
     try {
-      const real = await realpath(current)
+      const real = await calls.realpath(current)
       return missing.length === 0 ? real : join(real, ...missing.reverse())
     } catch (error) {
       const code = errnoCode(error)
@@ -61,7 +61,10 @@ export class Containment {
   #configured: string | undefined
   #real: Promise<string> | undefined
 
-  constructor(root: string | undefined, cwd: string) {
+  readonly #calls: Calls
+
+  constructor(calls: Calls, root: string | undefined, cwd: string) {
+    this.#calls = calls
     this.#configured = root === undefined ? undefined : absolutePath(root, cwd)
   }
 
@@ -72,7 +75,7 @@ export class Containment {
   /** The root's real path, or `undefined` when no root is configured. */
   async root(): Promise<string | undefined> {
     if (this.#configured === undefined) return undefined
-    this.#real ??= realpath(this.#configured).catch((error: unknown) => {
+    this.#real ??= this.#calls.realpath(this.#configured).catch((error: unknown) => {
       this.#real = undefined
       throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
     })

@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { fstat, lstat } from './calls'
+import { POOLED_CALLS } from './calls'
 import { tryHold } from './kernel-lock'
 import { reclaimStaging } from './staging'
 
@@ -82,7 +82,7 @@ async function reclaimJournal(path: string): Promise<number> {
   if (handle === undefined) return 0
   try {
     if (tryHold(handle.fd) !== 'held') return 0
-    const [mine, named] = await Promise.all([fstat(handle), lstat(path).catch(() => undefined)])
+    const [mine, named] = await Promise.all([POOLED_CALLS.fstat(handle), POOLED_CALLS.lstat(path).catch(() => undefined)])
     if (named?.ino !== mine.ino) return 0
     let removed = 0
     for (const line of new Set((await readFile(handle, 'utf8')).split('\n'))) {

@@ -36,16 +36,17 @@ export class LocalDisk {
     checkPathSyntax(path)
     if (opts.cwd !== undefined) checkPathSyntax(opts.cwd)
     const absolute = absolutePath(path, opts.cwd === undefined ? this.cwd : absolutePath(opts.cwd, this.cwd))
-    const key = await mapErrors('resolve', path, () => realKey(absolute))
+    const key = await mapErrors('resolve', path, () => realKey(this.process.calls, absolute))
     await this.containment.check(key, path)
     return { targetKey: key as FsTargetKey, displayPath: absolute }
   }
 
   /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    const given = statAsGiven(path, opts.cwd, this.cwd)
+    const { calls } = this.process
+    const given = statAsGiven(calls, path, opts.cwd, this.cwd)
     const target = await this.resolve(path, opts)
-    return inspectTarget({ containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
+    return inspectTarget({ calls, containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs'
 import { link, rename } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
-import { fstat, lstat, realpath } from './calls'
+import type { Calls } from './calls'
 import type { DiskCore } from './core'
 import { errnoCode } from './errors'
 import type { Found } from './find'
@@ -52,7 +52,8 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
   const { probe: current, destination } = found
   // A failure before `content` is awaited must not leave its rejection unhandled.
   content.catch(() => {})
-  const own = found.anchor === undefined ? await anchorDirectory(dirname(destination), core.containment, display) : undefined
+  const { calls } = core.process
+  const own = found.anchor === undefined ? await anchorDirectory(calls, dirname(destination), core.containment, display) : undefined
   const anchor = (found.anchor ?? own)!
   const name = basename(destination)
   let staged: Staged | undefined
@@ -60,8 +61,8 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
     await sweepOnce(core, anchor)
     // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
     const old = current.kind === 'file' ? current.opened.stats : undefined
-    const previous = old && checkReplaceable(join(anchor.path, name), old, display)
-    const making = makeStaged(anchor.path, old && Number(old.mode) & 0o700)
+    const previous = old && checkReplaceable(calls, join(anchor.path, name), old, display)
+    const making = makeStaged(calls, anchor.path, old && Number(old.mode) & 0o700)
     const [made, inputs] = await Promise.allSettled([making, Promise.all([content, previous])])
     if (made.status === 'fulfilled') staged = made.value
     if (inputs.status === 'rejected') throw inputs.reason
@@ -100,20 +101,20 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
   const inside = checkBeforePublication(core, anchor, found.destination, display)
   if (mode === 'create') {
     await settleBoth(synced, inside)
-    await publishCreate(staged.file, target, display)
+    await publishCreate(core.process.calls, staged.file, target, display)
   } else {
-    const locked = acquirePublishLock(anchor.path, name, display, settleBoth(synced, inside))
+    const locked = acquirePublishLock(core.process.calls, anchor.path, name, display, settleBoth(synced, inside))
     const release = await locked
     try {
       await core.process.hooks.locked?.(found.destination)
-      await recheck(found.probe, target, mode, display)
+      await recheck(core.process.calls, found.probe, target, mode, display)
       await publishReplace(staged.file, target, display)
     } finally {
       void release()
     }
   }
   write.state = 'published'
-  const [, stats] = await Promise.all([anchor.sync(), settle(staged, mode !== 'create')])
+  const [, stats] = await Promise.all([anchor.sync(), settle(core.process.calls, staged, mode !== 'create')])
   try {
     settled?.(versionOf(stats))
   } catch {}
@@ -132,13 +133,13 @@ async function settleBoth(synced: Promise<void>, inside: Promise<void>): Promise
  * then reads the published inode's metadata through the still-open descriptor: unlinking the
  * staged name moves ctime, so the version is taken after it.
  */
-async function settle(staged: Staged, renamed: boolean): Promise<BigIntStats> {
+async function settle(calls: Calls, staged: Staged, renamed: boolean): Promise<BigIntStats> {
   if (renamed) {
-    const [stats] = await Promise.all([fstat(staged.handle, { bigint: true }), removeStaged(staged, true)])
+    const [stats] = await Promise.all([calls.fstat(staged.handle, { bigint: true }), removeStaged(staged, true)])
     return stats
   }
   await removeStaged(staged, false)
-  return fstat(staged.handle, { bigint: true })
+  return calls.fstat(staged.handle, { bigint: true })
 }
 
 /** The cleanup of a write, published or not: the staging goes, the descriptors close. */
@@ -169,7 +170,7 @@ async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<void> {
   let sweep = swept.get(anchor.checked)
   if (sweep === undefined) {
     if (swept.size > 4096) swept.clear()
-    sweep = reclaimStaging(anchor.path).then(() => {})
+    sweep = reclaimStaging(anchor.path, undefined, core.process.calls).then(() => {})
     swept.set(anchor.checked, sweep)
   }
   await sweep
@@ -185,7 +186,7 @@ async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, desti
   const name = basename(destination)
   await Promise.all([
     anchor.real().then((real) => core.containment.check(join(real, name), display)),
-    realpath(dirname(destination)).then((real) => core.containment.check(join(real, name), display)),
+    core.process.calls.realpath(dirname(destination)).then((real) => core.containment.check(join(real, name), display)),
   ])
 }
 
@@ -195,8 +196,8 @@ async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, desti
  * process changed since the probe: that write would be lost. An unguarded write replaces whatever
  * regular file is there.
  */
-async function recheck(found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
-  const now = await statPath(destination)
+async function recheck(calls: Calls, found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
+  const now = await statPath(calls, destination)
   if (now !== undefined && !now.isFile()) {
     throw fsError('FS_NOT_REGULAR_FILE', { path: display })
   }
@@ -229,14 +230,14 @@ async function publishReplace(file: string, destination: string, display: string
  * decides the code: a regular file was created by someone else (`FS_NOT_OBSERVED`); anything else
  * (directory, special file, symlink, dangling or not) is `FS_NOT_REGULAR_FILE`.
  */
-async function publishCreate(file: string, destination: string, display: string): Promise<void> {
+async function publishCreate(calls: Calls, file: string, destination: string, display: string): Promise<void> {
   try {
     await link(file, destination)
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error
     let occupant: BigIntStats
     try {
-      occupant = await lstat(destination, { bigint: true })
+      occupant = await calls.lstat(destination, { bigint: true })
     } catch (inspectError) {
       throw fsError('FS_IO_ERROR', { cause: inspectError, path: display, reason: 'could not be created: link reported an existing entry that then vanished' })
     }

@@ -2,7 +2,7 @@ import { fsError } from '@deepseek-ai/dsh-fs'
 import { constants } from 'node:fs'
 import { type FileHandle, open, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fstat, lstat } from './calls'
+import type { Calls } from './calls'
 import { errnoCode } from './errors'
 import { tryHold } from './kernel-lock'
 import { lockNameOf } from './names'
@@ -36,7 +36,7 @@ export function lockPathOf(dir: string, name: string): string {
  * is opened at once, and locked only once `ready` (the staged bytes' fsync) has settled: the lock
  * is held for the re-check and the rename alone, however slow the disk.
  */
-export async function acquirePublishLock(dir: string, name: string, display: string, ready?: Promise<unknown>): Promise<ReleaseLock> {
+export async function acquirePublishLock(calls: Calls, dir: string, name: string, display: string, ready?: Promise<unknown>): Promise<ReleaseLock> {
   const path = lockPathOf(dir, name)
   // Awaited below, after the open: a failure meanwhile must not count as unhandled.
   ready?.catch(() => {})
@@ -45,13 +45,13 @@ export async function acquirePublishLock(dir: string, name: string, display: str
     await ready
   } catch (error) {
     // Not left behind by a write that never got to publish (unless another writer holds it).
-    if (await lockNamed(handle, path) === 'held') await unlink(path).catch(() => {})
+    if (await lockNamed(calls, handle, path) === 'held') await unlink(path).catch(() => {})
     await handle.close().catch(() => {})
     throw error
   }
   const deadline = Date.now() + WAIT_LIMIT_MS
   for (let attempt = 0; ; attempt++) {
-    const state = await lockNamed(handle, path)
+    const state = await lockNamed(calls, handle, path)
     if (state === 'unsupported') {
       // No kernel locks here: having created the name is the lock.
       if (created) return releaser(path, handle)
@@ -91,10 +91,10 @@ async function openLock(path: string): Promise<{ handle: FileHandle; created: bo
 }
 
 /** Locks the open lock file, and tells whether `path` still names it (`renamed` when not). */
-async function lockNamed(handle: FileHandle, path: string): Promise<'held' | 'busy' | 'renamed' | 'unsupported'> {
+async function lockNamed(calls: Calls, handle: FileHandle, path: string): Promise<'held' | 'busy' | 'renamed' | 'unsupported'> {
   const state = tryHold(handle.fd)
   if (state !== 'held') return state
-  const [mine, named] = await Promise.all([fstat(handle), lstat(path).catch(() => undefined)])
+  const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
   return named !== undefined && named.ino === mine.ino ? 'held' : 'renamed'
 }
 

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, open, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { POOLED_CALLS } from './calls'
 import { tryHold } from './kernel-lock'
 import { lockNameOf, newStagingName } from './names'
 import { makeStaged, reclaimStaging, removeStaged } from './staging'
@@ -26,8 +27,8 @@ describe('reclaimStaging', () => {
 
   it('keeps what a live writer holds, and a staging directory that holds anything but its content', async () => {
     const dir = await fresh()
-    const held = await makeStaged(dir, 0o600)
-    const created = await makeStaged(dir, undefined)
+    const held = await makeStaged(POOLED_CALLS, dir, 0o600)
+    const created = await makeStaged(POOLED_CALLS, dir, undefined)
     const odd = newStagingName('d')
     await mkdir(join(dir, odd), { mode: 0o700 })
     await writeFile(join(dir, odd, 'notes.md'), 'mine')
@@ -45,7 +46,7 @@ describe('reclaimStaging', () => {
   it('leaves nothing once a staging is removed by its writer', async () => {
     const dir = await fresh()
     for (const mode of [0o600, undefined]) {
-      const staged = await makeStaged(dir, mode)
+      const staged = await makeStaged(POOLED_CALLS, dir, mode)
       await removeStaged(staged, false)
       await staged.handle.close()
     }
@@ -56,7 +57,7 @@ describe('reclaimStaging', () => {
 describe('makeStaged', () => {
   it('holds an exclusive lock on the staged file from the moment it returns', async () => {
     const dir = await fresh()
-    const staged = await makeStaged(dir, 0o600)
+    const staged = await makeStaged(POOLED_CALLS, dir, 0o600)
     const other = await open(staged.file, 'r')
     expect(tryHold(other.fd, true)).toBe('busy')
     await staged.handle.close()

@@ -2,7 +2,7 @@ import { fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type Stats } from 'node:fs'
 import { type FileHandle, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fstat, lstat } from './calls'
+import { type Calls, POOLED_CALLS } from './calls'
 import { errnoCode } from './errors'
 import { tryHold } from './kernel-lock'
 import { isStagingName, newStagingName, stagingKindOf, STAGING_PREFIX } from './names'
@@ -38,10 +38,10 @@ const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
  * only when the name still leads to the inode we hold. Where there are no kernel locks the staging
  * is simply never reclaimed by anyone.
  */
-async function claim(handle: FileHandle, path: string): Promise<Stats | undefined> {
+async function claim(calls: Calls, handle: FileHandle, path: string): Promise<Stats | undefined> {
   const held = tryHold(handle.fd)
   if (held === 'busy') return undefined
-  const [mine, named] = await Promise.all([fstat(handle), held === 'held' ? lstat(path).catch(() => undefined) : undefined])
+  const [mine, named] = await Promise.all([calls.fstat(handle), held === 'held' ? calls.lstat(path).catch(() => undefined) : undefined])
   if (held === 'unsupported') return mine
   return named !== undefined && named.ino === mine.ino && named.dev === mine.dev ? mine : undefined
 }
@@ -51,9 +51,9 @@ async function claim(handle: FileHandle, path: string): Promise<Stats | undefine
  * of its own with `mode` for a replacement, or `content` (0o666, the umask applies) in a new
  * private directory for a new file (`mode` undefined).
  */
-export async function makeStaged(parent: string, mode: number | undefined): Promise<Staged> {
+export async function makeStaged(calls: Calls, parent: string, mode: number | undefined): Promise<Staged> {
   for (let attempt = 1; ; attempt++) {
-    const made = mode === undefined ? await stagedInDirectory(parent) : await stagedFile(parent, mode)
+    const made = mode === undefined ? await stagedInDirectory(calls, parent) : await stagedFile(calls, parent, mode)
     if (made !== undefined) return made
     if (attempt === ATTEMPTS) {
       throw fsError('FS_IO_ERROR', { path: parent, reason: `could not be staged in: its staged file was removed ${ATTEMPTS} times in a row` })
@@ -61,16 +61,16 @@ export async function makeStaged(parent: string, mode: number | undefined): Prom
   }
 }
 
-async function stagedFile(parent: string, mode: number): Promise<Staged | undefined> {
+async function stagedFile(calls: Calls, parent: string, mode: number): Promise<Staged | undefined> {
   const file = join(parent, newStagingName('f'))
   const handle = await open(file, CREATE, mode)
-  const created = await claim(handle, file)
+  const created = await claim(calls, handle, file)
   if (created !== undefined) return { file, handle, created }
   await handle.close().catch(() => {})
   return undefined
 }
 
-async function stagedInDirectory(parent: string): Promise<Staged | undefined> {
+async function stagedInDirectory(calls: Calls, parent: string): Promise<Staged | undefined> {
   const dir = join(parent, newStagingName('d'))
   await mkdir(dir, 0o700)
   const file = join(dir, 'content')
@@ -83,7 +83,7 @@ async function stagedInDirectory(parent: string): Promise<Staged | undefined> {
     await rmdir(dir).catch(() => {})
     throw error
   }
-  const created = await claim(handle, file)
+  const created = await claim(calls, handle, file)
   if (created !== undefined) return { file, dir, handle, created }
   await handle.close().catch(() => {})
   await rmdir(dir).catch(() => {})
@@ -105,12 +105,12 @@ export async function removeStaged(staged: Staged, renamed: boolean): Promise<vo
  * when the lock is ours and the name still leads to it, else `undefined` (busy, gone, not ours to
  * open, or no kernel locks).
  */
-async function lockIfFree(path: string, exclusive: boolean): Promise<FileHandle | undefined> {
+async function lockIfFree(calls: Calls, path: string, exclusive: boolean): Promise<FileHandle | undefined> {
   const flags = (exclusive ? constants.O_RDWR : constants.O_RDONLY) | constants.O_NOFOLLOW | constants.O_NONBLOCK
   const handle = await open(path, flags).catch(() => undefined)
   if (handle === undefined) return undefined
   if (tryHold(handle.fd, !exclusive) === 'held') {
-    const [mine, named] = await Promise.all([fstat(handle), lstat(path).catch(() => undefined)])
+    const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
     if (named !== undefined && named.ino === mine.ino && mine.isFile()) return handle
   }
   await handle.close().catch(() => {})
@@ -118,8 +118,8 @@ async function lockIfFree(path: string, exclusive: boolean): Promise<FileHandle 
 }
 
 /** Unlinks `path` while holding a lock that proves nobody uses it; `true` if it went. */
-async function removeIfFree(path: string, exclusive: boolean): Promise<boolean> {
-  const handle = await lockIfFree(path, exclusive)
+async function removeIfFree(calls: Calls, path: string, exclusive: boolean): Promise<boolean> {
+  const handle = await lockIfFree(calls, path, exclusive)
   if (handle === undefined) return false
   try {
     await unlink(path)
@@ -132,8 +132,8 @@ async function removeIfFree(path: string, exclusive: boolean): Promise<boolean> 
 }
 
 /** Whether `path` is an entry of our user, of the type its kind makes. */
-async function isOurs(path: string, directory: boolean): Promise<boolean> {
-  const stats = await lstat(path).catch(() => undefined)
+async function isOurs(calls: Calls, path: string, directory: boolean): Promise<boolean> {
+  const stats = await calls.lstat(path).catch(() => undefined)
   if (stats === undefined || (EUID >= 0 && stats.uid !== EUID)) return false
   return directory ? stats.isDirectory() && (stats.mode & 0o077) === 0 : stats.isFile()
 }
@@ -144,17 +144,17 @@ async function isOurs(path: string, directory: boolean): Promise<boolean> {
  * holds. Anything else, anything of another user, and anything on a filesystem without kernel
  * locks is left alone.
  */
-async function reclaimEntry(dir: string, name: string): Promise<boolean> {
+async function reclaimEntry(calls: Calls, dir: string, name: string): Promise<boolean> {
   const kind = stagingKindOf(name)
   const path = join(dir, name)
-  if (kind === undefined || !(await isOurs(path, kind === 'd'))) return false
+  if (kind === undefined || !(await isOurs(calls, path, kind === 'd'))) return false
   // A writer takes an exclusive lock: a shared one here is refused while it lives.
-  if (kind === 'f') return removeIfFree(path, false)
+  if (kind === 'f') return removeIfFree(calls, path, false)
   // A writer of the lock takes it exclusively too; only a free lock can be taken that way.
-  if (kind === 'l') return removeIfFree(path, true)
+  if (kind === 'l') return removeIfFree(calls, path, true)
   const members = await readdir(path)
   if (members.length > 1 || (members.length === 1 && members[0] !== 'content')) return false
-  if (members.length === 1 && !(await removeIfFree(join(path, 'content'), false))) return false
+  if (members.length === 1 && !(await removeIfFree(calls, join(path, 'content'), false))) return false
   return rmdir(path).then(() => true, () => false)
 }
 
@@ -162,12 +162,12 @@ async function reclaimEntry(dir: string, name: string): Promise<boolean> {
  * Removes the abandoned staging and locks in `dir` (`listed`: its names, when already read);
  * returns how many entries went. Never throws.
  */
-export async function reclaimStaging(dir: string, listed?: string[]): Promise<number> {
+export async function reclaimStaging(dir: string, listed?: string[], calls: Calls = POOLED_CALLS): Promise<number> {
   try {
     const names = (listed ?? await readdir(dir)).filter(isStagingName)
     let removed = 0
     for (const name of names) {
-      if (await reclaimEntry(dir, name).catch(() => false)) removed++
+      if (await reclaimEntry(calls, dir, name).catch(() => false)) removed++
     }
     return removed
   } catch {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleEntry } from '../../../../scripts/reliability/bundle'
 import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
 import { LocalDisk, reclaimStaging, STAGING_PREFIX } from '../../src'
+import { POOLED_CALLS } from '../../src/calls'
 import { acquirePublishLock, lockPathOf } from '../../src/publish-lock'
 import { tempDir } from '../fixture'
 
@@ -148,7 +149,7 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
     expect(await next()).toBe('held')
     const held = await lstat(lockPathOf(dir, 'target.txt'))
     let taken = false
-    const ours = acquirePublishLock(dir, 'target.txt', 'target.txt').then((release) => {
+    const ours = acquirePublishLock(POOLED_CALLS, dir, 'target.txt', 'target.txt').then((release) => {
       taken = true
       return release
     })
