@@ -37,11 +37,11 @@ const LOCAL_FILESYSTEMS = new Set([
 ])
 
 /**
- * A path this long (bytes) is looked up in the thread pool even where lookups run inline: the
+ * A path longer than this (UTF-16 units) is looked up in the thread pool even where lookups run inline: the
  * kernel resolves a path one component at a time, so a lookup in a tree thousands of levels deep
  * could hold the loop thread for as long as it likes (issue 25, item 6).
  */
-export const INLINE_PATH_BYTES = 1024
+export const INLINE_PATH_BYTES = 512
 
 /** Whether `dir` is on a filesystem of `LOCAL_FILESYSTEMS` (Linux only; unknown elsewhere). */
 export function isLocalFilesystem(dir: string): boolean {

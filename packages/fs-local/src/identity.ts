@@ -26,6 +26,9 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
   let current = absolute
   for (;;) {
     try {
+      // realpath(3) looks every prefix of the path up again: its cost grows with the square of
+      // the depth. An ancestor that is not there is skipped with one `lstat` (one walk) instead.
+      if (missing.length > 0) await calls.lstat(current)
       const real = await calls.realpath(current)
       return missing.length === 0 ? real : join(real, ...missing.reverse())
     } catch (error) {
