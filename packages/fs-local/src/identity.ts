@@ -27,7 +27,8 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
   for (;;) {
     try {
       // realpath(3) looks every prefix of the path up again: its cost grows with the square of
-      // the depth. An ancestor that is not there is skipped with one `lstat` (one walk) instead.
+      // the depth. An ancestor that is not there is skipped with one `lstat` (one walk) instead;
+      // one longer than PATH_MAX is not there for any call either.
       if (missing.length > 0) await calls.lstat(current)
       const real = await calls.realpath(current)
       return missing.length === 0 ? real : join(real, ...missing.reverse())
@@ -35,7 +36,7 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
       const code = errnoCode(error)
       // ENOTDIR: a component is a file; the key still names the (impossible) child, and the
       // operation on it reports FS_NOT_DIRECTORY or FS_NOT_FOUND at the syscall.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      if (code !== 'ENOENT' && code !== 'ENOTDIR' && !(code === 'ENAMETOOLONG' && missing.length > 0)) throw error
       const parent = dirname(current)
       if (parent === current) throw error
       missing.push(basename(current))
