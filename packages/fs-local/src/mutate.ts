@@ -84,6 +84,8 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         // Descriptors are closed in the background: nothing that follows depends on it.
         closeSoon(found)
       },
+      // An unguarded write that finds a file created under it starts over and replaces that one.
+      retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < EDIT_ATTEMPTS,
     })
     return attempt
   }))

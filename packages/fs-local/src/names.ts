@@ -2,16 +2,16 @@ import { createHash, randomBytes } from 'node:crypto'
 
 /**
  * The names fs-local puts beside a target: `.dsh-staging.<kind>.<16 hex>.<8 hex check>`, where kind
- * `f` is a staged replacement, `d` the private directory a new file is staged in, and `l` a
- * publication lock. The check digits hash the rest, so a name is ours only if we could have made
+ * `f` is a staged replacement (named after its target: it is also the target's publication lock)
+ * and `d` the private directory a new file is staged in. The check digits hash the rest, so a name is ours only if we could have made
  * it: a user's `.dsh-staging.f.cafe0123.1.42.7.backup` is listed, kept and writable like any file,
  * and a name that checks is refused as a target (`isStagingName`). Listings hide exactly these.
  */
 export const STAGING_PREFIX = '.dsh-staging.'
 
-export type StagingKind = 'f' | 'd' | 'l'
+export type StagingKind = 'f' | 'd'
 
-const PATTERN = /^\.dsh-staging\.([fdl])\.([0-9a-f]{16})\.([0-9a-f]{8})$/
+const PATTERN = /^\.dsh-staging\.([fd])\.([0-9a-f]{16})\.([0-9a-f]{8})$/
 
 function checkOf(kind: StagingKind, body: string): string {
   return createHash('sha256').update(`dsh-staging ${kind}.${body}`).digest('hex').slice(0, 8)
@@ -21,14 +21,14 @@ function nameOf(kind: StagingKind, body: string): string {
   return `${STAGING_PREFIX}${kind}.${body}.${checkOf(kind, body)}`
 }
 
-/** A fresh name for a staged file (`f`) or staging directory (`d`): 64 random bits. */
-export function newStagingName(kind: 'f' | 'd'): string {
+/** A fresh name of `kind`: 64 random bits (a staging directory; tests make residue with it). */
+export function newStagingName(kind: StagingKind): string {
   return nameOf(kind, randomBytes(8).toString('hex'))
 }
 
-/** The publication lock's name for the entry `name` of a directory. */
-export function lockNameOf(name: string): string {
-  return nameOf('l', createHash('sha256').update(name).digest('hex').slice(0, 16))
+/** The name a replacement of the entry `name` of a directory is staged under: one per target. */
+export function stagedNameOf(name: string): string {
+  return nameOf('f', createHash('sha256').update(name).digest('hex').slice(0, 16))
 }
 
 /** What kind of our entries `name` is, or `undefined` for every other name. */

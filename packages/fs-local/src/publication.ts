@@ -9,7 +9,6 @@ import { errnoCode } from './errors'
 import type { Found } from './find'
 import { type Probe, statPath } from './probe'
 import { applyPrevious, checkReplaceable, type Previous } from './protect'
-import { acquirePublishLock } from './publish-lock'
 import { makeStaged, reclaimStaging, removeStaged, type Staged } from './staging'
 import { versionOf } from './version'
 import { type StagedText, writeAll, writeEncoded } from './write-content'
@@ -20,12 +19,13 @@ import { type StagedText, writeAll, writeEncoded } from './write-content'
  *   probe (`find`) → stage → lock → re-check → publish → settle
  *
  * `stage` writes the bytes beside the destination, under a name only this writer holds a kernel
- * lock on (`staging.ts`). `lock` (replacements only) takes the target's publication lock once the
- * staged bytes are durable, `re-check` looks at the target's version under it, `publish` is the
- * one `rename` (replace) or `link` (create: never over anything) that makes the write visible, and
+ * lock on (`staging.ts`); a replacement's staged name is also the target's publication `lock`
+ * across processes, held from staging to the rename. `re-check` looks at the target's version under
+ * it once the bytes are durable, `publish` is the one `rename` (replace) or `link` (nothing to
+ * replace: never over anything) that makes the write visible, and
  * `settle` reads the published version and removes the staging. Whatever fails before `publish`
- * leaves the target untouched; after it, only cleanup can fail. The liveness evidence (the lock
- * on the staged file, the lock on the publication lock file) belongs to this machine alone.
+ * leaves the target untouched; after it, only cleanup can fail. The liveness evidence (the kernel
+ * lock on the staged file) belongs to this machine alone.
  */
 export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 
@@ -62,7 +62,7 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
     // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
     const old = current.kind === 'file' ? current.opened.stats : undefined
     const previous = old && checkReplaceable(calls, join(anchor.path, name), old, display)
-    const making = makeStaged(calls, anchor.path, old && Number(old.mode) & 0o700)
+    const making = makeStaged(calls, anchor.path, old === undefined ? undefined : { name, mode: Number(old.mode) & 0o700 }, display)
     const [made, inputs] = await Promise.allSettled([making, Promise.all([content, previous])])
     if (made.status === 'fulfilled') staged = made.value
     if (inputs.status === 'rejected') throw inputs.reason
@@ -96,25 +96,27 @@ async function fill(core: DiskCore, staged: Staged, content: Uint8Array | Staged
 export async function publishWrite(core: DiskCore, found: Found, write: StagedWrite, mode: PublishMode, display: string, settled?: (version: FsVersion) => void): Promise<FsVersion> {
   const { anchor, name, staged } = write
   const target = join(anchor.path, name)
-  // Made durable while where the directory is now is asked (lookups: they answer first).
+  const { calls } = core.process
+  // Made durable while where the directory is now is asked (lookups: they answer first), and, for
+  // a replacement, while the publication lock is taken.
   const synced = staged.handle.sync()
   const inside = checkBeforePublication(core, anchor, found.destination, display)
-  if (mode === 'create') {
-    await settleBoth(synced, inside)
-    await publishCreate(core.process.calls, staged.file, target, display)
+  await settleBoth(synced, inside)
+  if (staged.dir !== undefined) {
+    // Nothing was there to replace: published without clobbering, whatever the mode. An unguarded
+    // write that finds a file created meanwhile starts over and replaces it (under its lock).
+    await publishCreate(calls, staged.file, target, display).catch((error: unknown) => {
+      if (mode !== 'create' && FsError.is(error, 'FS_NOT_OBSERVED')) throw new LostRace('FS_STALE_VERSION', `${display} was created while it was being written`, { path: display })
+      throw error
+    })
   } else {
-    const locked = acquirePublishLock(core.process.calls, anchor.path, name, display, settleBoth(synced, inside))
-    const release = await locked
-    try {
-      await core.process.hooks.locked?.(found.destination)
-      await recheck(core.process.calls, found.probe, target, mode, display)
-      await publishReplace(staged.file, target, display)
-    } finally {
-      void release()
-    }
+    // The staged name is the target's publication lock: held since `stage`, released by the rename.
+    await core.process.hooks.locked?.(found.destination)
+    await recheck(calls, found.probe, target, mode, display)
+    await publishReplace(staged.file, target, display)
   }
   write.state = 'published'
-  const [, stats] = await Promise.all([anchor.sync(), settle(core.process.calls, staged, mode !== 'create')])
+  const [, stats] = await Promise.all([anchor.sync(), settle(calls, staged, staged.dir === undefined)])
   try {
     settled?.(versionOf(stats))
   } catch {}

@@ -5,17 +5,22 @@ import { join } from 'node:path'
 import { type Calls, POOLED_CALLS } from './calls'
 import { errnoCode } from './errors'
 import { tryHold } from './kernel-lock'
-import { isStagingName, newStagingName, stagingKindOf, STAGING_PREFIX } from './names'
+import { isStagingName, newStagingName, stagedNameOf, stagingKindOf, STAGING_PREFIX } from './names'
 
 export { isStagingName, STAGING_PREFIX }
 
 /**
- * Bytes waiting beside their destination. A replacement is staged in a file of its own
- * (`.dsh-staging.f.…`, readable by its owner only until it takes the old file's mode); a new file,
- * whose mode and default ACL must come from its creation, as `content` in a private (0700)
- * directory (`.dsh-staging.d.…`). Its writer holds an exclusive kernel lock on the staged file
- * from its creation until its descriptor closes after publication: a sweep that can take a lock
- * on it knows the writer is gone (see `kernel-lock.ts`).
+ * Bytes waiting beside their destination. A new file, whose mode and default ACL must come from its
+ * creation, is staged as `content` in a private (0700) directory `.dsh-staging.d.<random>…`. A
+ * replacement is staged in a file of its own named after its target, `.dsh-staging.f.<hash>…`
+ * (readable by its owner only until it takes the old file's mode): created exclusively, that one
+ * name is also the target's publication lock across processes. While it exists no other writer
+ * can stage (let alone rename over) that target, and the `rename` that publishes it releases it.
+ *
+ * Its writer holds an exclusive kernel lock on the staged file from its creation until its
+ * descriptor closes (`kernel-lock.ts`), which the kernel drops when the writer dies in whatever
+ * PID namespace: a staged file that can be locked is a dead writer's, and only then is it removed,
+ * while locked. Nothing is judged by age or pid.
  */
 export interface Staged {
   /** The staged file (the name that is renamed or linked into place). */
@@ -28,15 +33,19 @@ export interface Staged {
 }
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
-/** A sweep may find a staged name gone under it; after this many, something else is wrong. */
-const ATTEMPTS = 3
+/**
+ * How long a write waits for its staging before it gives up (nothing is written): for another
+ * writer of its target to publish, or, where writers contend, for a staged name not taken by a
+ * sweep or a waiter in the moment between its creation and its writer's lock.
+ */
+const WAIT_LIMIT_MS = 10_000
 const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
 
 /**
- * Takes the writer's lock on a file just created at `path` and returns its `fstat`. A sweep may have opened and locked it
- * between the creation and this lock (it then removes it): the lock is ours and the name still ours
- * only when the name still leads to the inode we hold. Where there are no kernel locks the staging
- * is simply never reclaimed by anyone.
+ * Takes the writer's lock on a file just created at `path` and returns its `fstat`. A sweep may
+ * have opened and locked it between the creation and this lock (it then removes it): the lock is
+ * ours and the name still ours only when the name still leads to the inode we hold. Where there
+ * are no kernel locks the staging is simply never reclaimed by anyone.
  */
 async function claim(calls: Calls, handle: FileHandle, path: string): Promise<Stats | undefined> {
   const held = tryHold(handle.fd)
@@ -47,23 +56,43 @@ async function claim(calls: Calls, handle: FileHandle, path: string): Promise<St
 }
 
 /**
- * Creates the staged file of a write inside `parent` (anchored and checked by the caller): a file
- * of its own with `mode` for a replacement, or `content` (0o666, the umask applies) in a new
- * private directory for a new file (`mode` undefined).
+ * Creates the staged file of a write inside `parent` (anchored and checked by the caller): for a
+ * replacement of the entry `replacing.name`, the file named after it with `replacing.mode`, waiting
+ * while another live writer holds that name; for a new file (`replacing` undefined), `content`
+ * (0o666, the umask applies) in a new private directory.
  */
-export async function makeStaged(calls: Calls, parent: string, mode: number | undefined): Promise<Staged> {
+export async function makeStaged(calls: Calls, parent: string, replacing: { name: string; mode: number } | undefined, display: string): Promise<Staged> {
+  const deadline = Date.now() + WAIT_LIMIT_MS
   for (let attempt = 1; ; attempt++) {
-    const made = mode === undefined ? await stagedInDirectory(calls, parent) : await stagedFile(calls, parent, mode)
-    if (made !== undefined) return made
-    if (attempt === ATTEMPTS) {
-      throw fsError('FS_IO_ERROR', { path: parent, reason: `could not be staged in: its staged file was removed ${ATTEMPTS} times in a row` })
+    const made = replacing === undefined ? await stagedInDirectory(calls, parent) : await stagedFile(calls, parent, replacing.name, replacing.mode)
+    if (made !== 'busy' && made !== undefined) return made
+    if (Date.now() > deadline) {
+      if (made === 'busy') throw busy(display, stagedNameOf(replacing!.name))
+      throw fsError('FS_IO_ERROR', { path: display, reason: `was not written: its staged file was taken away for ${WAIT_LIMIT_MS / 1000} s; nothing changed, try again` })
     }
+    // Another writer of this target is between its staging and its rename: short, jittered waits.
+    if (made === 'busy') await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * Math.min(2 + attempt, 20)))
   }
 }
 
-async function stagedFile(calls: Calls, parent: string, mode: number): Promise<Staged | undefined> {
-  const file = join(parent, newStagingName('f'))
-  const handle = await open(file, CREATE, mode)
+function busy(display: string, name: string) {
+  return fsError('FS_IO_ERROR', {
+    path: display,
+    reason: `was not written: another writer kept it staged (${name}) for ${WAIT_LIMIT_MS / 1000} s; nothing changed. If no dsh is writing it (a filesystem without kernel locks cannot tell), remove that file`,
+  })
+}
+
+/** The staged replacement, `busy` while another writer holds its name, `undefined` when a sweep took it first. */
+async function stagedFile(calls: Calls, parent: string, name: string, mode: number): Promise<Staged | 'busy' | undefined> {
+  const file = join(parent, stagedNameOf(name))
+  let handle: FileHandle
+  try {
+    handle = await open(file, CREATE, mode)
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error
+    // Held by a live writer, or left by a dead one (removed here, and the name tried again).
+    return (await removeIfFree(calls, file)) ? undefined : 'busy'
+  }
   const created = await claim(calls, handle, file)
   if (created !== undefined) return { file, handle, created }
   await handle.close().catch(() => {})
@@ -101,27 +130,17 @@ export async function removeStaged(staged: Staged, renamed: boolean): Promise<vo
 }
 
 /**
- * Opens `path` (never through a link) and takes a lock on it, shared or exclusive: the descriptor
- * when the lock is ours and the name still leads to it, else `undefined` (busy, gone, not ours to
- * open, or no kernel locks).
+ * Unlinks `path` (never through a link) if nobody holds a lock on it: a shared lock is taken and
+ * kept while the name, checked to still lead to the inode locked, is unlinked.
  */
-async function lockIfFree(calls: Calls, path: string, exclusive: boolean): Promise<FileHandle | undefined> {
-  const flags = (exclusive ? constants.O_RDWR : constants.O_RDONLY) | constants.O_NOFOLLOW | constants.O_NONBLOCK
-  const handle = await open(path, flags).catch(() => undefined)
-  if (handle === undefined) return undefined
-  if (tryHold(handle.fd, !exclusive) === 'held') {
-    const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
-    if (named !== undefined && named.ino === mine.ino && mine.isFile()) return handle
-  }
-  await handle.close().catch(() => {})
-  return undefined
-}
-
-/** Unlinks `path` while holding a lock that proves nobody uses it; `true` if it went. */
-async function removeIfFree(calls: Calls, path: string, exclusive: boolean): Promise<boolean> {
-  const handle = await lockIfFree(calls, path, exclusive)
+async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
   if (handle === undefined) return false
   try {
+    if (tryHold(handle.fd, true) !== 'held') return false
+    const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
+    if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile()) return false
+    if (EUID >= 0 && mine.uid !== EUID) return false
     await unlink(path)
     return true
   } catch {
@@ -131,36 +150,28 @@ async function removeIfFree(calls: Calls, path: string, exclusive: boolean): Pro
   }
 }
 
-/** Whether `path` is an entry of our user, of the type its kind makes. */
-async function isOurs(calls: Calls, path: string, directory: boolean): Promise<boolean> {
-  const stats = await calls.lstat(path).catch(() => undefined)
-  if (stats === undefined || (EUID >= 0 && stats.uid !== EUID)) return false
-  return directory ? stats.isDirectory() && (stats.mode & 0o077) === 0 : stats.isFile()
-}
-
 /**
- * Removes one abandoned entry of ours: a staged file or lock nobody holds a lock on, a staging
- * directory that is empty (a writer that meets it gone stages again) or whose `content` nobody
- * holds. Anything else, anything of another user, and anything on a filesystem without kernel
- * locks is left alone.
+ * Removes one abandoned entry of ours: a staged file nobody holds a lock on, or a staging
+ * directory that is ours (0700), and empty (a writer that meets it gone stages again) or holding a
+ * `content` nobody holds. Anything else, anything of another user, and anything on a filesystem
+ * without kernel locks is left alone.
  */
 async function reclaimEntry(calls: Calls, dir: string, name: string): Promise<boolean> {
   const kind = stagingKindOf(name)
   const path = join(dir, name)
-  if (kind === undefined || !(await isOurs(calls, path, kind === 'd'))) return false
-  // A writer takes an exclusive lock: a shared one here is refused while it lives.
-  if (kind === 'f') return removeIfFree(calls, path, false)
-  // A writer of the lock takes it exclusively too; only a free lock can be taken that way.
-  if (kind === 'l') return removeIfFree(calls, path, true)
+  if (kind === 'f') return removeIfFree(calls, path)
+  if (kind !== 'd') return false
+  const stats = await calls.lstat(path).catch(() => undefined)
+  if (stats === undefined || !stats.isDirectory() || (stats.mode & 0o077) !== 0 || (EUID >= 0 && stats.uid !== EUID)) return false
   const members = await readdir(path)
   if (members.length > 1 || (members.length === 1 && members[0] !== 'content')) return false
-  if (members.length === 1 && !(await removeIfFree(calls, join(path, 'content'), false))) return false
+  if (members.length === 1 && !(await removeIfFree(calls, join(path, 'content')))) return false
   return rmdir(path).then(() => true, () => false)
 }
 
 /**
- * Removes the abandoned staging and locks in `dir` (`listed`: its names, when already read);
- * returns how many entries went. Never throws.
+ * Removes the abandoned staging in `dir` (`listed`: its names, when already read); returns how
+ * many entries went. Never throws.
  */
 export async function reclaimStaging(dir: string, listed?: string[], calls: Calls = POOLED_CALLS): Promise<number> {
   try {

@@ -55,15 +55,15 @@ async function killAfter(dir: string, acks: number, delay: number): Promise<Run>
 }
 
 /**
- * The staging residue in `dir`. A publication lock has a fixed name per target, so the same name
- * left by two writers in a row is two different residues: the lock file's inode and birth time are
+ * The staging residue in `dir`. A staged replacement has a fixed name per target, so the same name
+ * left by two writers in a row is two different residues: the staged file's inode and birth time are
  * part of what is compared (ext4 hands a freed inode number to the next file at once; the birth
  * time tells the two apart).
  */
 async function stagingIn(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
   return Promise.all(names.map(async (name) => {
-    if (!name.startsWith(`${STAGING_PREFIX}l.`)) return name
+    if (!name.startsWith(`${STAGING_PREFIX}f.`)) return name
     const { ino, birthtimeNs } = await lstat(join(dir, name), { bigint: true }).catch(() => ({ ino: 0n, birthtimeNs: 0n }))
     return `${name} inode ${ino} born ${birthtimeNs}`
   }))

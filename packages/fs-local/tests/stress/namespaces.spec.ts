@@ -7,7 +7,8 @@ import { bundleEntry } from '../../../../scripts/reliability/bundle'
 import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
 import { LocalDisk, reclaimStaging, STAGING_PREFIX } from '../../src'
 import { POOLED_CALLS } from '../../src/calls'
-import { acquirePublishLock, lockPathOf } from '../../src/publish-lock'
+import { stagedNameOf } from '../../src/names'
+import { makeStaged, removeStaged } from '../../src/staging'
 import { tempDir } from '../fixture'
 
 // Two dsh servers in two containers on one bind-mounted workspace: each racer below that runs in
@@ -147,19 +148,21 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
     const lines = createInterface({ input: child.stdout! })
     const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
     expect(await next()).toBe('held')
-    const held = await lstat(lockPathOf(dir, 'target.txt'))
+    const held = await lstat(join(dir, stagedNameOf('target.txt')))
     let taken = false
-    const ours = acquirePublishLock(POOLED_CALLS, dir, 'target.txt', 'target.txt').then((release) => {
+    const ours = makeStaged(POOLED_CALLS, dir, { name: 'target.txt', mode: 0o600 }, 'target.txt').then((staged) => {
       taken = true
-      return release
+      return staged
     })
-    await reclaimStaging(dir)
+    expect(await reclaimStaging(dir)).toBe(0)
     await sleep(6_000)
     expect(taken, 'a live holder in another namespace is never overtaken').toBe(false)
-    expect((await lstat(lockPathOf(dir, 'target.txt'))).ino, 'the lock is still the holder\'s').toBe(held.ino)
+    expect((await lstat(join(dir, stagedNameOf('target.txt')))).ino, 'the lock is still the holder\'s').toBe(held.ino)
     child.stdin!.write('go\n')
     expect(await next()).toBe('released')
-    await (await ours)()
+    const staged = await ours
+    await removeStaged(staged, false)
+    await staged.handle.close()
     expect(await readdir(dir)).toEqual([])
   }, 30_000)
 
@@ -183,17 +186,22 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
 })
 
 describe.skipIf(!CAN_UNSHARE)(`a writer in another PID namespace with a slow fsync${SKIP_REASON}`, () => {
-  it('loses to a guarded write made here meanwhile, with FS_STALE_VERSION: one winner, no lost update', async () => {
+  it('is waited for past the old 5 s lease, never overtaken, wins, and the guarded write here is stale: no lost update', async () => {
     const { dir, child, next } = await holdReplacement('dsh-reliability-slow-', 'from there\n', 'staged', true)
     const local = disk(dir)
     const target = await local.resolve('held.txt')
     const version = (await local.stat(target))!.version
-    // Held past the old 5 s lease: nothing here may read the slow writer as dead, nor wait on it.
+    let answered = false
+    const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
+    ours.catch(() => {})
+    // Its fsync held past the old 5 s lease: nothing here may read the slow writer as dead.
     await sleep(6_000)
-    await local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version })
+    expect(answered, 'nothing here publishes over a writer still staging').toBe(false)
+    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('before\n')
     child.stdin!.write('go\n')
-    expect(JSON.parse(await next())).toEqual({ ok: false, code: 'FS_STALE_VERSION' })
-    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from here\n')
+    expect(JSON.parse(await next())).toEqual({ ok: true })
+    await expect(ours).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
+    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from there\n')
     expect(stagingIn(await readdir(dir))).toEqual([])
     child.kill('SIGKILL')
   }, 30_000)

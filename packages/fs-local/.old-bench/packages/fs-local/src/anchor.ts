@@ -1,0 +1,253 @@
+import { constants, existsSync } from 'node:fs'
+import { type FileHandle, mkdir, open } from 'node:fs/promises'
+import { readlink, realpath } from './calls'
+import { basename, dirname, join } from 'node:path'
+import { errnoCode } from './errors'
+import type { Containment } from './identity'
+import { descriptorPath } from './open'
+
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY
+
+// `/proc/self/fd/<n>` names the directory a descriptor holds, not the path it was opened by.
+const CAN_ANCHOR = process.platform === 'linux' && existsSync('/proc/self/fd')
+
+/** A directory held open, and a path that keeps naming it whatever happens to its own path. */
+export interface AnchoredDir {
+  /** `/proc/self/fd/<n>`: every name below it is looked up in the opened directory itself. */
+  path: string
+  /** Where the directory really was when it was anchored (and found inside the root). */
+  checked: string
+  /** Where the directory really is now: what containment is judged on. */
+  real(): Promise<string>
+  /** fsync of the directory itself, through the held descriptor (no second open). */
+  sync(): Promise<void>
+  close(): Promise<void>
+}
+
+/** fsync of a directory descriptor; some filesystems cannot, and the data is on disk already. */
+async function syncHandle(handle: FileHandle): Promise<void> {
+  try {
+    await handle.sync()
+  } catch (error) {
+    if (errnoCode(error) !== 'EINVAL' && errnoCode(error) !== 'EBADF') throw error
+  }
+}
+
+function anchored(held: FileHandle, dir: string, checked: string): AnchoredDir {
+  return {
+    path: `/proc/self/fd/${held.fd}`,
+    checked,
+    real: () => descriptorPath(held, dir),
+    sync: () => syncHandle(held),
+    close: () => held.close().catch(() => {}),
+  }
+}
+
+/**
+ * Directories anchored for mutations stay open for a moment after their last use, so a burst of
+ * writes into one directory (an agent editing a module, a test writing its fixtures) opens it
+ * once. A held descriptor is handed out again only when the kernel still names it at the same
+ * path (`/proc/self/fd/<n>` reads back `dir`): a directory moved, replaced or deleted since is
+ * opened afresh, exactly as without the cache. At most `HELD_MAX` idle ones, each closed after
+ * `HELD_IDLE_MS` without use.
+ */
+const HELD_MAX = 16
+const HELD_IDLE_MS = 2_000
+
+interface Held {
+  handle: FileHandle
+  users: number
+  timer?: NodeJS.Timeout
+}
+
+const held = new Map<string, Held>()
+
+function lease(dir: string, entry: Held, real: string): AnchoredDir {
+  entry.users++
+  clearTimeout(entry.timer)
+  let released = false
+  return {
+    path: `/proc/self/fd/${entry.handle.fd}`,
+    checked: real,
+    real: () => descriptorPath(entry.handle, dir),
+    sync: () => syncHandle(entry.handle),
+    close: async () => {
+      if (released) return
+      released = true
+      if (--entry.users > 0) return
+      if (held.get(dir) !== entry) return void entry.handle.close().catch(() => {})
+      entry.timer = setTimeout(() => retire(dir, entry), HELD_IDLE_MS).unref()
+    },
+  }
+}
+
+function retire(dir: string, entry: Held): void {
+  if (held.get(dir) === entry) held.delete(dir)
+  if (entry.users === 0) void entry.handle.close().catch(() => {})
+}
+
+/** Makes room for one more held directory; `false` when every one held is in use. */
+function room(): boolean {
+  if (held.size < HELD_MAX) return true
+  for (const [dir, entry] of held) {
+    if (entry.users > 0) continue
+    clearTimeout(entry.timer)
+    retire(dir, entry)
+    return true
+  }
+  return false
+}
+
+/** The held descriptor of `dir`, if it still names the directory at that path now. */
+async function heldAt(dir: string): Promise<Held | undefined> {
+  const entry = held.get(dir)
+  if (entry === undefined) return undefined
+  // The kernel's own name for the held directory; a deleted one reads back with ` (deleted)`.
+  const now = await readlink(`/proc/self/fd/${entry.handle.fd}`).catch(() => undefined)
+  if (now === dir) return entry
+  // Moved, replaced or deleted since: forgotten (and closed once its last user is done).
+  held.delete(dir)
+  if (entry.users === 0) {
+    clearTimeout(entry.timer)
+    void entry.handle.close().catch(() => {})
+  }
+  return undefined
+}
+
+/**
+ * Anchors `dir` only if it exists already (nothing is created): `undefined` when it, or a
+ * component of its path, is missing, and always where descriptors cannot be anchored. The
+ * directory's real location is checked against the root before the anchor is handed out; `also`
+ * runs beside that check (a lookup through the anchor that reads no bytes, so it may run before
+ * the verdict) and its result is returned with the anchor. `dir` is a real path (a target key's
+ * directory), which is what a held descriptor is compared with.
+ */
+export async function anchorExisting<T>(dir: string, containment: Containment, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
+  if (!CAN_ANCHOR) return undefined
+  const reused = await heldAt(dir)
+  if (reused !== undefined) {
+    const anchor = lease(dir, reused, dir)
+    try {
+      const [, result] = await Promise.all([containment.check(dir, display), also(anchor.path)])
+      return { anchor, also: result }
+    } catch (error) {
+      await anchor.close()
+      throw error
+    }
+  }
+  let handle: FileHandle
+  try {
+    handle = await open(dir, DIR_FLAGS)
+  } catch (error) {
+    const code = errnoCode(error)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw error
+  }
+  try {
+    const path = `/proc/self/fd/${handle.fd}`
+    const [real, result] = await Promise.all([
+      containment.enabled ? descriptorPath(handle, dir) : Promise.resolve(dir),
+      also(path),
+    ])
+    await containment.check(real, display)
+    if (real !== dir || held.has(dir) || !room()) return { anchor: anchored(handle, dir, real), also: result }
+    const entry: Held = { handle, users: 0 }
+    held.set(dir, entry)
+    return { anchor: lease(dir, entry, real), also: result }
+  } catch (error) {
+    await handle.close().catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * Opens the directory a mutation publishes into, creating missing directories one at a time below
+ * the one already opened and checked. Everything a publication does afterwards (staging, the
+ * publication lock, rename or link) goes through the anchored path, so a directory of the path
+ * swapped for a symlink after the containment check cannot redirect a single byte: without the
+ * anchor, `mkdir -p` and the staging file followed such a link out of the root.
+ */
+export async function anchorDirectory(dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
+  if (!CAN_ANCHOR) {
+    // Elsewhere the path itself is the best available name (the check before publication remains).
+    await mkdir(dir, { recursive: true })
+    return {
+      path: dir,
+      checked: dir,
+      real: async () => dir,
+      sync: async () => {
+        const handle = await open(dir, DIR_FLAGS)
+        try {
+          await syncHandle(handle)
+        } finally {
+          await handle.close().catch(() => {})
+        }
+      },
+      close: async () => {},
+    }
+  }
+  const missing: string[] = []
+  let current = dir
+  let handle: FileHandle
+  for (;;) {
+    try {
+      handle = await open(current, DIR_FLAGS)
+      break
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT' || dirname(current) === current) throw error
+      missing.unshift(basename(current))
+      current = dirname(current)
+    }
+  }
+  let real: string
+  try {
+    real = containment.enabled ? await descriptorPath(handle, current) : current
+    await containment.check(real, display)
+    for (const name of missing) {
+      const below = `/proc/self/fd/${handle.fd}/${name}`
+      let created = false
+      try {
+        await mkdir(below)
+        created = true
+      } catch (error) {
+        if (errnoCode(error) !== 'EEXIST') throw error
+      }
+      // fsync of the directory that gained an entry, so the new directory survives a crash.
+      if (created) await handle.sync().catch(() => {})
+      // O_NOFOLLOW: a symlink planted where we just made (or found) a directory is refused.
+      const child = await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
+      await handle.close().catch(() => {})
+      handle = child
+      real = containment.enabled ? await descriptorPath(handle, below) : join(real, name)
+      await containment.check(real, display)
+    }
+  } catch (error) {
+    await handle.close().catch(() => {})
+    throw error
+  }
+  return anchored(handle, dir, real)
+}
+
+/**
+ * Opens the directory a listing reads, and checks where it really is, before a single name is
+ * read. The names, the per-entry lookups and the staging sweep then all go through the anchored
+ * path: a directory swapped for a symlink meanwhile can neither show an outside directory's names
+ * nor let the sweep remove an outside entry. A missing directory fails ENOENT, a file ENOTDIR (and
+ * a FIFO too, without blocking: `O_DIRECTORY` refuses it before it is opened).
+ */
+export async function anchorForListing(dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
+  if (!CAN_ANCHOR) {
+    const real = await realpath(dir)
+    await containment.check(real, display)
+    return { path: real, checked: real, real: async () => realpath(real), sync: async () => {}, close: async () => {} }
+  }
+  const handle = await open(dir, DIR_FLAGS)
+  try {
+    const real = containment.enabled ? await descriptorPath(handle, dir) : dir
+    await containment.check(real, display)
+    return anchored(handle, dir, real)
+  } catch (error) {
+    await handle.close().catch(() => {})
+    throw error
+  }
+}

@@ -1,0 +1,95 @@
+import { FsError, type FsTarget } from '../../fs/src/index'
+import { basename, dirname, join } from 'node:path'
+import { type AnchoredDir, anchorExisting } from './anchor'
+import type { DiskCore } from './core'
+import { errnoCode } from './errors'
+import { openRegular } from './open'
+import { infoOfEntry, lstatPath, type Probe, probe } from './probe'
+import { infoOf } from './version'
+
+/** What a mutation found, where it publishes, and the parent already anchored (and checked) for it. */
+export interface Found {
+  probe: Probe
+  /** The real path the new bytes are published at. */
+  destination: string
+  /** The destination's directory, anchored and inside the root; `undefined` when it must still be anchored (created). */
+  anchor: AnchoredDir | undefined
+  /**
+   * Closes everything still open; awaited at the end of the operation. The previous file stays
+   * open until then, past the `rename` over it: the last close frees a replaced inode, which
+   * inside the `rename` had cost it 0.4 ms.
+   */
+  close(): Promise<void>
+}
+
+function found(probe: Probe, destination: string, anchor: AnchoredDir | undefined): Found {
+  return {
+    probe, destination, anchor,
+    close: async () => {
+      await Promise.all([probe.kind === 'file' ? probe.opened.handle.close().catch(() => {}) : undefined, anchor?.close()])
+    },
+  }
+}
+
+/** The other names of a replaced file, which keep its old bytes (see `FsWriteOutcome.detachedLinks`). */
+export function detachedLinks(probe: Probe): { detachedLinks?: number } {
+  const links = probe.kind === 'file' ? Number(probe.opened.stats.nlink) : 1
+  return links > 1 ? { detachedLinks: links - 1 } : {}
+}
+
+/**
+ * What a mutation finds at its target. The parent directory is anchored first (when it exists)
+ * and checked against the root, and the target is looked up inside it: a directory swapped for
+ * a symlink cannot redirect the lookup, and a regular file opened there with `O_NOFOLLOW` is
+ * known to be inside without asking the kernel where it is. A symlink in the target's place (the
+ * key is a realpath, so it appeared since `resolve`, or it dangles) is followed by path as
+ * before, and the real location of what it opened is checked before a byte is read.
+ */
+export async function find(core: DiskCore, target: FsTarget, display: string): Promise<Found> {
+  const key = target.targetKey
+  const name = basename(key)
+  const anchored = await anchorExisting(dirname(key), core.containment, display, (path) => lstatPath(join(path, name)))
+  if (anchored === undefined) return foundByPath(core, key, display, undefined)
+  const { anchor, also: entry } = anchored
+  try {
+    const destination = join(anchor.checked, name)
+    if (entry === undefined) return found({ kind: 'absent' }, destination, anchor)
+    if (entry.isFile()) {
+      try {
+        const opened = await openRegular(join(anchor.path, name), display, { checked: entry, real: destination })
+        return found({ kind: 'file', info: infoOf(opened.stats), opened }, destination, anchor)
+      } catch (error) {
+        // Replaced between the lookup and the open (by a link, a special file, or nothing): look again by path.
+        const code = errnoCode(error)
+        if (code !== 'ENOENT' && code !== 'ELOOP' && code !== 'ENOTDIR' && !FsError.is(error, 'FS_NOT_REGULAR_FILE')) throw error
+      }
+    } else if (!entry.isSymbolicLink()) {
+      return found({ kind: 'other', info: infoOfEntry(entry) }, destination, anchor)
+    }
+    return await foundByPath(core, key, display, anchor)
+  } catch (error) {
+    await anchor.close()
+    throw error
+  }
+}
+
+/** The probe by the key's path (following a final symlink); `anchor` is kept if it holds the destination. */
+async function foundByPath(core: DiskCore, key: string, display: string, anchor: AnchoredDir | undefined): Promise<Found> {
+  const current = await probe(key, display)
+  let destination = key
+  if (current.kind === 'file') {
+    destination = current.opened.real
+    try {
+      // Where the bytes really are, before a single one is read.
+      await core.containment.check(destination, display)
+    } catch (error) {
+      await current.opened.handle.close().catch(() => {})
+      throw error
+    }
+  }
+  if (anchor !== undefined && dirname(destination) !== anchor.checked) {
+    await anchor.close()
+    anchor = undefined
+  }
+  return found(current, destination, anchor)
+}

@@ -1,0 +1,93 @@
+import { fsError } from '../../fs/src/index'
+import { realpath } from './calls'
+import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
+import { errnoCode } from './errors'
+
+/** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
+export function checkPathSyntax(path: string): void {
+  if (typeof path !== 'string' || path.length === 0) {
+    throw fsError('FS_INVALID_PATH', { path: String(path), reason: 'the path is empty' })
+  }
+  if (path.includes('\0')) {
+    throw fsError('FS_INVALID_PATH', { path, reason: 'the path contains a NUL byte' })
+  }
+}
+
+/**
+ * The identity of `absolute`: its realpath, or for a path that does not exist (yet), the realpath
+ * of the nearest existing ancestor joined with the missing suffix. Creating the file later yields
+ * the same string, so a key minted before creation still names the file afterwards.
+ *
+ * A dangling symlink is its own key (its parent's realpath + its name): something is in the way,
+ * and writers refuse it rather than follow it somewhere unexpected.
+ */
+export async function realKey(absolute: string): Promise<string> {
+  const missing: string[] = []
+  let current = absolute
+  for (;;) {
+    try {
+      const real = await realpath(current)
+      return missing.length === 0 ? real : join(real, ...missing.reverse())
+    } catch (error) {
+      const code = errnoCode(error)
+      // ENOTDIR: a component is a file; the key still names the (impossible) child, and the
+      // operation on it reports FS_NOT_DIRECTORY or FS_NOT_FOUND at the syscall.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      const parent = dirname(current)
+      if (parent === current) throw error
+      missing.push(basename(current))
+      current = parent
+    }
+  }
+}
+
+export function absolutePath(path: string, cwd: string): string {
+  return isAbsolute(path) ? resolvePath(path) : resolvePath(cwd, path)
+}
+
+/** Whether the real path `real` is `root` itself or lies below it. */
+export function isInside(real: string, root: string): boolean {
+  if (real === root) return true
+  const prefix = root.endsWith(sep) ? root : root + sep
+  return real.startsWith(prefix)
+}
+
+/**
+ * The containment root, realpath'd once on first use. Without a configured root everything is
+ * inside. Every check compares real locations, so `..`, absolute paths and symlinks (to files or
+ * directories) are all judged by where the bytes actually are.
+ */
+export class Containment {
+  #configured: string | undefined
+  #real: Promise<string> | undefined
+
+  constructor(root: string | undefined, cwd: string) {
+    this.#configured = root === undefined ? undefined : absolutePath(root, cwd)
+  }
+
+  get enabled(): boolean {
+    return this.#configured !== undefined
+  }
+
+  /** The root's real path, or `undefined` when no root is configured. */
+  async root(): Promise<string | undefined> {
+    if (this.#configured === undefined) return undefined
+    this.#real ??= realpath(this.#configured).catch((error: unknown) => {
+      this.#real = undefined
+      throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
+    })
+    return this.#real
+  }
+
+  /**
+   * Throws `FS_OUTSIDE_ROOT` unless the real path `real` is inside the root. The text names the
+   * path asked for and the root, never `real`: where an outside path leads is itself outside
+   * information (`/proc/<pid>/fd/<n>` would name other processes' open files).
+   */
+  async check(real: string, displayPath: string): Promise<void> {
+    const root = await this.root()
+    if (root !== undefined && !isInside(real, root)) {
+      throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '../../fs/src/index'
+import { throwIfAborted } from '../../fs/src/kit'
+import { createCore, type DiskCore, type LocalDiskOptions } from './core'
+import { mapErrors } from './errors'
+import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
+import { inspectTarget, statAsGiven } from './inspect'
+import { reclaimAfterCrashes } from './journal'
+import { listDirectory } from './listing'
+import { editTarget, writeTarget } from './mutate'
+import { readWhole, statTarget, streamFrom } from './read'
+
+export type { LocalDiskOptions } from './core'
+
+/**
+ * The whole local-disk provider without Cordis: every method of the `FileSystem` contract, over
+ * Node's `fs`. Mutations of one target run one at a time in this process (a FIFO lock per key);
+ * across processes, atomic publication and the link-based guarded create do the work. The
+ * methods live by concern: `read.ts`, `listing.ts`, `mutate.ts` (over `find.ts` and `commit.ts`).
+ */
+export class LocalDisk {
+  readonly cwd: string
+  readonly containment: Containment
+  #core: DiskCore
+
+  constructor(options: LocalDiskOptions) {
+    this.#core = createCore(this, options)
+    this.cwd = this.#core.cwd
+    this.containment = this.#core.containment
+    // Once per process, in the background: what crashed processes left wherever they staged.
+    void reclaimAfterCrashes().catch(() => {})
+  }
+
+  async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    throwIfAborted(opts.signal, path)
+    checkPathSyntax(path)
+    if (opts.cwd !== undefined) checkPathSyntax(opts.cwd)
+    const absolute = absolutePath(path, opts.cwd === undefined ? this.cwd : absolutePath(opts.cwd, this.cwd))
+    const key = await mapErrors('resolve', path, () => realKey(absolute))
+    await this.containment.check(key, path)
+    return { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
+  async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const given = statAsGiven(path, opts.cwd, this.cwd)
+    const target = await this.resolve(path, opts)
+    return inspectTarget({ containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
+  }
+
+  stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    return statTarget(this.#core, target, signal)
+  }
+
+  readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+    return readWhole(this.#core, target, signal)
+  }
+
+  /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */
+  streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    return this.streamBytesFrom(target, 0, signal === undefined ? {} : { signal })
+  }
+
+  /** The raw bytes from `start` on, checked against `opts.version` on the opened descriptor. */
+  streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
+    return streamFrom(this.#core, target, start, opts)
+  }
+
+  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
+    return listDirectory(this.#core, target, signal, opts)
+  }
+
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
+    return writeTarget(this.#core, target, content, expected, signal, hooks)
+  }
+
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+    return editTarget(this.#core, target, edit, expected, signal, hooks)
+  }
+}

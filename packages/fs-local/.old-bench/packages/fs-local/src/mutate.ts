@@ -1,0 +1,134 @@
+import { type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '../../fs/src/index'
+import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, publishGuarded } from '../../fs/src/kit'
+import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
+import { checkReal, type DiskCore } from './core'
+import { mapErrors } from './errors'
+import { detachedLinks, find, type Found } from './find'
+import { inspectStyle, readAll } from './probe'
+
+const EDIT_ATTEMPTS = 5
+
+export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
+  const display = target.displayPath
+  const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
+  return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
+    const attempt = await publishGuarded({
+      path: display,
+      signal,
+      probe: async () => {
+        const found = await find(core, target, display)
+        const { probe: current } = found
+        try {
+          try {
+            checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+          } catch (error) {
+            // An unanchored parent was not checked yet: being outside the root is the first answer.
+            if (found.anchor === undefined) await checkReal(core, target)
+            throw error
+          }
+        } catch (error) {
+          void found.close()
+          throw error
+        }
+        // The old text is read whole only when it is reported back (`before`, for diffs); above that
+        // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
+        // read runs while the publication makes its staging.
+        const { diffMaxBytes, maxTextBytes } = core.options
+        const planned = current.kind !== 'file'
+          ? Promise.resolve(planWrite(null, content, display))
+          : current.info.size! <= diffMaxBytes
+            ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+            : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
+        // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
+        planned.catch(() => {})
+        return { found, planned }
+      },
+      stage: ({ found, planned }) => stageCommit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
+      publish: async ({ found, planned }, made) => {
+        // Resolved before staging wrote a byte; awaited here so the outcome is whole when the version is.
+        const plan = await planned
+        const operation = found.probe.kind === 'absent' ? 'create' as const : 'update' as const
+        const links = detachedLinks(found.probe)
+        const outcome = (version: FsVersion): FsWriteOutcome => ({ operation, version, before: plan.before, after: plan.after, ...links })
+        const published = hooks?.published
+        return outcome(await publishCommit(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
+      },
+      cleanup: async ({ found }, made) => {
+        await endCommit(made)
+        // Descriptors are closed in the background: nothing that follows depends on it.
+        closeSoon(found)
+      },
+    })
+    return attempt
+  }))
+}
+
+export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+  const display = target.displayPath
+  return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
+    path: display,
+    signal,
+    probe: async () => {
+      const found = await find(core, target, display)
+      const { probe: current } = found
+      let releaseMemory = () => {}
+      try {
+        // An unanchored parent was not checked yet: being outside the root is the first answer.
+        if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
+        // The guard runs before any matching: a stale edit never reports a match error.
+        checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
+        if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
+        const { diffMaxBytes, maxTextBytes } = core.options
+        // Reserved before the file is read, held until the new bytes are published.
+        releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
+        // Read and matched while the staging is made (see `stage`).
+        const planning = readAll(current.opened, maxTextBytes, display).then((bytes) => {
+          const plan = planEdit(bytes, edit, display, maxTextBytes)
+          const before = bytes.length <= diffMaxBytes ? plan.before : null
+          return { plan, outcome: { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) } }
+        })
+        // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
+        planning.catch(() => {})
+        return { found, version: current.info.version, planning, releaseMemory }
+      } catch (error) {
+        releaseMemory()
+        void found.close()
+        throw error
+      }
+    },
+    // The staging is made while the old bytes are read and the edit planned; a failed match is the
+    // answer and the staging goes. An edit that changes no byte publishes nothing: the file and its
+    // version stay as they are (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
+    stage: async ({ found, planning }) => {
+      const made = stageCommit(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
+      const planned = await planning.catch(() => undefined)
+      if (planned === undefined || planned.plan.after !== planned.plan.before) return made
+      await endCommit(await made)
+      return undefined
+    },
+    publish: async ({ found, version, planning }, made) => {
+      const { outcome } = await planning
+      if (made === undefined) return { version, ...outcome }
+      const links = detachedLinks(found.probe)
+      const published = hooks?.published
+      const settled = published && ((now: FsVersion) => published({ version: now, ...outcome, ...links }))
+      return { version: await publishCommit(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
+    },
+    cleanup: async ({ found, releaseMemory }, made) => {
+      await endCommit(made)
+      releaseMemory()
+      closeSoon(found)
+    },
+    // An unguarded edit that loses a race with another process starts over on the new content;
+    // a guarded one is stale by definition.
+    retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < EDIT_ATTEMPTS,
+  })))
+}
+
+/**
+ * Closes what a finished mutation held once the answer is on its way: the descriptors' closes are
+ * handed to the thread pool after the current callbacks, not before the caller hears the outcome.
+ */
+function closeSoon(found: Found): void {
+  setImmediate(() => void found.close())
+}

@@ -1,0 +1,139 @@
+import { FsError, fsError, type FsInfo } from '../../fs/src/index'
+import { type TextStyle, TextStyleProbe } from '../../fs/src/kit'
+import { type BigIntStats, readSync } from 'node:fs'
+import { callsInline, lstat, stat } from './calls'
+import { errnoCode } from './errors'
+import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
+import { infoOf, versionOf } from './version'
+
+/** What a mutation finds at its target, inside the critical section. */
+export type Probe =
+  | { kind: 'absent' }
+  /** A directory, special file or dangling symlink: something in the way that is not a file. */
+  | { kind: 'other'; info: FsInfo }
+  /** A regular file, open for reading; `info` comes from the descriptor, so it matches the bytes. */
+  | { kind: 'file'; info: FsInfo; opened: OpenedFile }
+
+function isMissing(error: unknown): boolean {
+  const code = errnoCode(error)
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/**
+ * Metadata of `path`, following symlinks. A dangling symlink is reported as `other` (versioned by
+ * the link itself) rather than absent: a writer must not create through it or replace it.
+ */
+export async function statPath(path: string): Promise<BigIntStats | undefined> {
+  try {
+    return await stat(path, { bigint: true })
+  } catch (error) {
+    if (!isMissing(error)) throw error
+  }
+  try {
+    const link = await lstat(path, { bigint: true })
+    return link.isSymbolicLink() ? link : undefined
+  } catch (error) {
+    if (isMissing(error)) return undefined
+    throw error
+  }
+}
+
+export function infoOfEntry(stats: BigIntStats): FsInfo {
+  // A symlink only reaches here when it is dangling.
+  return stats.isSymbolicLink() ? { version: versionOf(stats), type: 'other', special: 'broken-symlink' } : infoOf(stats)
+}
+
+/** Classifies the target and, for a regular file, opens it (without ever blocking on a special file). */
+export async function probe(path: string, display: string): Promise<Probe> {
+  const stats = await statPath(path)
+  if (stats === undefined) return { kind: 'absent' }
+  if (!stats.isFile()) return { kind: 'other', info: infoOfEntry(stats) }
+  let opened: OpenedFile
+  try {
+    opened = await openRegular(path, display, { checked: stats })
+  } catch (error) {
+    // Deleted or swapped between the stat and the open: classify what is there now.
+    if (isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE')) {
+      const now = await statPath(path)
+      if (now === undefined) return { kind: 'absent' }
+      if (!now.isFile()) return { kind: 'other', info: infoOfEntry(now) }
+    }
+    throw error
+  }
+  return { kind: 'file', info: infoOf(opened.stats), opened }
+}
+
+/** `lstat` of `path`, or `undefined` when nothing is there (or a component is not a directory). */
+export async function lstatPath(path: string): Promise<BigIntStats | undefined> {
+  try {
+    return await lstat(path, { bigint: true })
+  } catch (error) {
+    if (isMissing(error)) return undefined
+    throw error
+  }
+}
+
+/**
+ * Reads a whole opened file, refusing one above `limit` bytes (also if it grows while we read).
+ * The size comes from the descriptor's `fstat` taken at open, so a file that still has that size
+ * is read with one `read`; one that changed size meanwhile is read on to its end.
+ */
+export async function readAll(opened: OpenedFile, limit: number, display: string): Promise<Uint8Array> {
+  const size = opened.stats.size
+  if (size > BigInt(limit)) throw tooLarge(display, limit)
+  // One byte more than expected: a file that grew shows it in the same read.
+  let buffer = Buffer.allocUnsafe(Number(size) + 1)
+  let length = 0
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > limit) throw tooLarge(display, limit)
+      const grown = Buffer.allocUnsafe(Math.min(limit + 1, Math.max(buffer.length * 2, 64 * 1024)))
+      buffer.copy(grown, 0, 0, length)
+      buffer = grown
+    }
+    const { bytesRead } = await opened.handle.read(buffer, length, buffer.length - length, null)
+    if (bytesRead === 0) break
+    length += bytesRead
+    // The size the version was taken at, reached without growing past it: the file is whole.
+    if (length === Number(size) && buffer.length === length + 1) break
+  }
+  if (length > limit) throw tooLarge(display, limit)
+  return buffer.subarray(0, length)
+}
+
+/**
+ * The whole of a small file opened on the loop thread (`openRegular`), read there with one
+ * positioned read (the file offset stays at 0): `undefined` for any other file, or for one that
+ * is no longer the size its `fstat` gave, which `readAll` then reads from its start.
+ */
+export function readSmallInline(opened: OpenedFile): Uint8Array | undefined {
+  const size = Number(opened.stats.size)
+  if (!callsInline() || opened.stats.size > INLINE_OPEN_BYTES) return undefined
+  // One byte more than expected: a file that grew shows it in the same read.
+  const buffer = Buffer.allocUnsafe(size + 1)
+  let length = 0
+  for (let read = -1; read !== 0 && length <= size;) {
+    read = readSync(opened.handle.fd, buffer, length, buffer.length - length, length)
+    length += read
+  }
+  return length === size ? buffer.subarray(0, size) : undefined
+}
+
+function tooLarge(display: string, limit: number): FsError {
+  return fsError('FS_TOO_LARGE', { path: display, reason: `is larger than ${limit} bytes` })
+}
+
+/**
+ * The style (BOM, CRLF throughout) of an opened file, read in small chunks from its start and only
+ * as far as `TextStyleProbe` needs: usually the first chunk.
+ */
+export async function inspectStyle(opened: OpenedFile, content: string): Promise<TextStyle | null> {
+  const probe = new TextStyleProbe(content)
+  const buffer = Buffer.allocUnsafe(64 * 1024)
+  for (let position = 0; ;) {
+    const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, position)
+    if (bytesRead === 0) return probe.end(true)
+    position += bytesRead
+    if (probe.push(buffer.subarray(0, bytesRead))) return probe.end(false)
+  }
+}

@@ -1,0 +1,163 @@
+import { type FsError, fsError } from '../../fs/src/index'
+import { constants, type BigIntStats } from 'node:fs'
+import { access, callsInline } from './calls'
+import { createRequire } from 'node:module'
+import { errnoCode } from './errors'
+
+/**
+ * Who may replace a file. A replacement is a new inode renamed over the old name, so the directory's
+ * write permission is all the kernel asks for; left there, a writable directory would let us replace
+ * a read-only file, a file of another user, or (as root) hand a root-owned file to nobody in
+ * particular. The rules below refuse what an in-place writer would be refused, and keep what the
+ * old inode said about who may read it: mode, owner, group, ACLs and other extended attributes.
+ * The decision is recorded in `.agents/notes/2026-12-01-replace-permissions.md`.
+ */
+
+const EUID = process.geteuid?.()
+const EGID = process.getegid?.()
+export const RUNNING_AS_ROOT = EUID === 0
+
+/** An extended attribute of the replaced file (POSIX ACLs are the `system.posix_acl_*` ones). */
+export interface Xattr {
+  name: string
+  value: Buffer
+}
+
+/** What the replaced file was, so the replacement can be the same to everyone who looks at it. */
+export interface Previous {
+  mode: number
+  uid: number
+  gid: number
+  /** Whether the replacement must take `gid` (we are not root, and the group is not ours). */
+  chgrp: boolean
+  /** `undefined` where extended attributes cannot be read (no addon for this platform). */
+  xattrs: Xattr[] | undefined
+}
+
+interface XattrApi {
+  listAttributes(path: string): Promise<string[]>
+  listAttributesSync(path: string): string[]
+  getAttribute(path: string, name: string): Promise<Buffer | null>
+  getAttributeSync(path: string, name: string): Buffer | null
+  setAttribute(path: string, name: string, value: Buffer): Promise<void>
+}
+
+// Node has no xattr calls. The addon's functions use the l* syscalls (a final symlink is not
+// followed), so callers pass the name of the regular file itself, never a `/proc/self/fd` link.
+// Loaded by a computed name at run time so that bundlers leave the native module alone.
+const ADDON = '@napi-rs/xattr'
+let xattrApi: XattrApi | null | undefined
+function xattrs(): XattrApi | null {
+  if (xattrApi === undefined) {
+    try {
+      xattrApi = createRequire(import.meta.url)(ADDON) as XattrApi
+    } catch {
+      xattrApi = null
+    }
+  }
+  return xattrApi
+}
+
+/** Whether extended attributes (and so POSIX ACLs) are carried over to replacements here. */
+export function keepsXattrs(): boolean {
+  return xattrs() !== null
+}
+
+function denied(display: string, why: string, cause?: unknown): FsError {
+  return fsError('FS_PERMISSION_DENIED', { path: display, reason: `${why}; nothing was written.`, cause })
+}
+
+/** Filesystems without extended attributes answer with one of these: the file simply has none. */
+const NO_XATTRS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
+
+async function readXattrs(path: string): Promise<Xattr[] | undefined> {
+  const api = xattrs()
+  if (api === null) return undefined
+  // Reading attributes is a lookup: on a local filesystem it runs inline like the others (`calls.ts`).
+  const inline = callsInline()
+  let names: string[]
+  try {
+    names = inline ? api.listAttributesSync(path) : await api.listAttributes(path)
+  } catch (error) {
+    if (NO_XATTRS.has(errnoCode(error) ?? '')) return []
+    throw error
+  }
+  const values = inline ? names.map((name) => api.getAttributeSync(path, name)) : await Promise.all(names.map((name) => api.getAttribute(path, name)))
+  return names.flatMap((name, i) => (values[i] === null ? [] : [{ name, value: values[i]! }]))
+}
+
+/**
+ * Refuses a file that may not be replaced, and otherwise says what its replacement must keep.
+ * `path` names the file itself (a name in its anchored directory, not a symlink to it); `stats`
+ * are the descriptor's, taken when it was opened for this mutation.
+ *
+ * - No write bit at all (`chmod a-w`) is the owner's explicit "do not change": refused for every
+ *   user, root included, though root's in-place open would succeed (vim asks for `:w!` there too).
+ * - Not root: refused unless `access(W_OK)` passes (mode bits, ACLs, read-only mounts), the file
+ *   is ours (a replacement would be owned by us, and we cannot give it back), and its group is one
+ *   we can give the replacement, unless the group bits grant nothing.
+ */
+export async function checkReplaceable(path: string, stats: BigIntStats, display: string): Promise<Previous> {
+  const mode = Number(stats.mode) & 0o7777
+  const uid = Number(stats.uid)
+  const gid = Number(stats.gid)
+  if ((mode & 0o222) === 0) {
+    throw denied(display, `is read-only (mode ${mode.toString(8).padStart(4, '0')}): replacing it would ignore that`
+      + ' (make it writable first, e.g. chmod u+w, if it should change)')
+  }
+  let chgrp = false
+  if (!RUNNING_AS_ROOT && EUID !== undefined) {
+    try {
+      await access(path, constants.W_OK)
+    } catch (error) {
+      const code = errnoCode(error)
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw denied(display, `is not writable by this user (uid ${EUID})`, error)
+      throw error
+    }
+    if (uid !== EUID) {
+      throw denied(display, `is owned by uid ${uid}: a replacement would belong to uid ${EUID}, and only its owner or root may change it`)
+    }
+    if (gid !== EGID) {
+      chgrp = true
+      if ((mode & 0o070) !== 0 && !(process.getgroups?.() ?? []).includes(gid)) {
+        throw denied(display, `belongs to group ${gid}, which this user is not in: a replacement would change who may read it`)
+      }
+    }
+  }
+  return { mode, uid, gid, chgrp, xattrs: await readXattrs(path) }
+}
+
+/**
+ * Gives a staged replacement (`path`, open as `owner`) the metadata of `previous`:
+ * owner (root) or group (a member), then mode (changing the owner clears set-id bits), then the
+ * extended attributes (a POSIX ACL sets the group bits itself). Anything that cannot be carried
+ * over refuses the replacement rather than publish a file more people may read.
+ */
+export async function applyPrevious(
+  path: string, owner: { chown(uid: number, gid: number): Promise<void>; chmod(mode: number): Promise<void> }, previous: Previous, display: string,
+  created?: { uid: number; gid: number; mode: number },
+): Promise<void> {
+  // What the staged file already has from its creation (`created`, its fstat) is not set again.
+  const sameOwner = created !== undefined && created.uid === previous.uid && created.gid === previous.gid
+  if (RUNNING_AS_ROOT) {
+    if (!sameOwner) await owner.chown(previous.uid, previous.gid)
+  } else if (previous.chgrp && !sameOwner) {
+    try {
+      await owner.chown(-1, previous.gid)
+    } catch (error) {
+      if ((previous.mode & 0o070) !== 0) throw denied(display, `belongs to group ${previous.gid}, which a replacement cannot keep`, error)
+    }
+  }
+  if (!sameOwner || created === undefined || (created.mode & 0o7777) !== previous.mode) await owner.chmod(previous.mode)
+  const api = xattrs()
+  for (const { name, value } of previous.xattrs ?? []) {
+    try {
+      // A label the new file got by itself (an SELinux context from its directory) need not be set.
+      const own = await api!.getAttribute(path, name).catch(() => null)
+      if (own !== null && own.equals(value)) continue
+      await api!.setAttribute(path, name, value)
+    } catch (error) {
+      throw denied(display, `carries the extended attribute ${name}, which cannot be copied to a replacement (${errnoCode(error) ?? 'error'})`, error)
+    }
+  }
+}

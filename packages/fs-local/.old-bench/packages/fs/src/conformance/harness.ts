@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { FS_ERROR_CODES, FsError, type FsErrorCode } from '../errors'
+import type { FsTarget } from '../types'
+import { CAPABILITY_HELPERS, type ConformanceCapabilities, type ConformanceFixture } from './fixture'
+
+export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+export const fromUtf8 = (bytes: Uint8Array | undefined): string | undefined =>
+  bytes === undefined ? undefined : new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
+
+/** The failure of `promise`, asserted to be an `FsError` with `code`. */
+export async function expectFsError(promise: Promise<unknown>, code: FsErrorCode): Promise<FsError> {
+  const outcome = await promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  )
+  if (outcome.ok) expect.fail(`expected ${code}, but the operation succeeded with ${JSON.stringify(outcome.value)?.slice(0, 200)}`)
+  const error = outcome.error
+  expect(FsError.is(error), `expected an FsError, got ${String(error)}`).toBe(true)
+  expect((error as FsError).code).toBe(code)
+  expect(FS_ERROR_CODES).toContain((error as FsError).code)
+  return error as FsError
+}
+
+/** Fails when `promise` takes longer than `ms`: the clauses about never blocking on special files. */
+export async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms (blocked?)`)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export function abortedSignal(): AbortSignal {
+  const controller = new AbortController()
+  controller.abort(new Error('cancelled by the test'))
+  return controller.signal
+}
+
+/** What the harness needs of `ConformanceOptions`, whatever its capabilities' literal type. */
+export interface SuiteOptions {
+  capabilities: ConformanceCapabilities
+  setup(): Promise<ConformanceFixture>
+}
+
+/** One fresh fixture per test, with shorthands the clauses share. */
+export class Harness {
+  fixture!: ConformanceFixture
+
+  constructor(readonly options: SuiteOptions) {}
+
+  /** A harness whose fixture is made before and disposed after every test of the enclosing `describe`. */
+  static perTest(options: SuiteOptions): Harness {
+    const h = new Harness(options)
+    beforeEach(async () => {
+      h.fixture = checkHelpers(options.capabilities, await options.setup())
+    })
+    afterEach(async () => {
+      await h.fixture?.dispose()
+    })
+    return h
+  }
+
+  /** A harness on one fixture made by the caller, for running a clause by hand (the suite's own tests). */
+  static of(capabilities: ConformanceCapabilities, fixture: ConformanceFixture): Harness {
+    const h = new Harness({ capabilities, setup: async () => fixture })
+    h.fixture = checkHelpers(capabilities, fixture)
+    return h
+  }
+
+  get fs() {
+    return this.fixture.fs
+  }
+
+  get external() {
+    return this.fixture.external
+  }
+
+  target(name: string): Promise<FsTarget> {
+    return this.fixture.fs.resolve(this.fixture.path(name))
+  }
+
+  async disk(name: string): Promise<string | undefined> {
+    return fromUtf8(await this.fixture.external.read(name))
+  }
+
+  async version(name: string) {
+    const info = await this.fs.stat(await this.target(name))
+    if (!info) expect.fail(`${name} should exist`)
+    return info.version
+  }
+}
+
+/** `it`, skipped (visibly, with the reason in its name) when the backend lacks `capability`. */
+export function needs(h: Harness, capability: keyof ConformanceCapabilities) {
+  // An optional capability left out is one the backend lacks.
+  const missing = !h.options.capabilities[capability]
+  return (name: string, fn: () => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn, timeout)
+}
+
+/** A declared capability without its helper fails every test at setup, naming both (the types catch it first). */
+function checkHelpers(capabilities: ConformanceCapabilities, fixture: ConformanceFixture): ConformanceFixture {
+  for (const [capability, [helper, get]] of Object.entries(CAPABILITY_HELPERS)) {
+    if (capabilities[capability as keyof ConformanceCapabilities] && typeof get(fixture) !== 'function') {
+      throw new TypeError(`capabilities.${capability} is true, but the fixture has no ${helper}: add it, or declare ${capability}: false`)
+    }
+  }
+  return fixture
+}

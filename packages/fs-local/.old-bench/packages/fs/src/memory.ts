@@ -1,0 +1,262 @@
+import type { Context } from 'cordis'
+import { posix } from 'node:path'
+// Imports as a provider of its own would write them: `./index` is `@deepseek-ai/dsh-fs`, `./kit` its `/kit`.
+import {
+  FileSystem, FsError, fsError, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsResolveOptions,
+  type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+} from './index'
+import {
+  checkEditGuard, checkWriteGuard, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editLines, KeyedLock, listingWindow, type MemoryBudget, planEdit,
+  planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+} from './kit'
+
+/** `readOnly` is a file nobody may write (mode `0444` on a disk): writes and edits are refused, not published. */
+type MemoryNode = { type: 'file'; bytes: Uint8Array; version: FsVersion; readOnly?: boolean } | { type: 'directory'; version: FsVersion }
+
+/**
+ * The storage behind `MemoryFileSystem`: absolute POSIX paths to files and directories. Tests use it
+ * directly as "the outside world" (another process writing, deleting or racing the provider).
+ */
+export class MemoryVolume {
+  #nodes = new Map<string, MemoryNode>([['/', { type: 'directory', version: 'm0' as FsVersion }]])
+  #clock = 0
+  #beforePublish: (() => Promise<void>)[] = []
+
+  get(path: string): MemoryNode | undefined {
+    return this.#nodes.get(path)
+  }
+
+  /** Writes a file as an outside party would, creating parents; every write mints a new version. */
+  writeFile(path: string, data: string | Uint8Array): void {
+    this.mkdir(posix.dirname(path))
+    const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data
+    this.#nodes.set(path, { type: 'file', bytes, version: this.#mint() })
+  }
+
+  readFile(path: string): Uint8Array | undefined {
+    const node = this.#nodes.get(path)
+    return node?.type === 'file' ? node.bytes : undefined
+  }
+
+  /** Makes a file read-only (or writable again), as `chmod a-w` would; like any metadata change, a new version. */
+  setReadOnly(path: string, readOnly = true): void {
+    const node = this.#nodes.get(path)
+    if (node?.type !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path })
+    this.#nodes.set(path, { ...node, version: this.#mint(), readOnly })
+  }
+
+  mkdir(path: string): void {
+    const existing = this.#nodes.get(path)
+    if (existing?.type === 'directory') return
+    if (existing) throw fsError('FS_NOT_DIRECTORY', { path })
+    this.mkdir(posix.dirname(path))
+    this.#nodes.set(path, { type: 'directory', version: this.#mint() })
+  }
+
+  remove(path: string): void {
+    for (const key of [...this.#nodes.keys()]) {
+      if (key === path || key.startsWith(`${path}/`)) this.#nodes.delete(key)
+    }
+  }
+
+  children(path: string): string[] {
+    const prefix = path === '/' ? '/' : `${path}/`
+    return [...this.#nodes.keys()].filter((key) => key !== '/' && key.startsWith(prefix) && !key.slice(prefix.length).includes('/'))
+  }
+
+  /** Runs `hook` once, the next time a provider is between its probe and its publication point. */
+  beforeNextPublish(hook: () => Promise<void>): void {
+    this.#beforePublish.push(hook)
+  }
+
+  async publishing(): Promise<void> {
+    const hooks = this.#beforePublish.splice(0)
+    for (const hook of hooks) await hook()
+  }
+
+  #mint(): FsVersion {
+    return `m${++this.#clock}` as FsVersion
+  }
+
+  /** @internal */
+  store(path: string, bytes: Uint8Array): FsVersion {
+    this.mkdir(posix.dirname(path))
+    const version = this.#mint()
+    this.#nodes.set(path, { type: 'file', bytes, version })
+    return version
+  }
+}
+
+export interface MemoryFileSystemConfig {
+  /** Where relative paths resolve from. Default `/`. */
+  cwd?: string
+  /** The storage; share one between providers to model several writers. */
+  volume?: MemoryVolume
+  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  maxTextBytes?: number
+  /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
+}
+
+/**
+ * The reference provider: the whole contract over a `MemoryVolume`, in about a hundred lines that
+ * a provider author can copy. It passes `@deepseek-ai/dsh-fs/conformance`.
+ */
+export class MemoryFileSystem extends FileSystem {
+  readonly volume: MemoryVolume
+  readonly cwd: string
+  private lock = new KeyedLock<FsTargetKey>()
+  private maxTextBytes: number
+  private budget: MemoryBudget
+
+  constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {
+    super(ctx)
+    this.volume = config.volume ?? new MemoryVolume()
+    this.cwd = config.cwd ?? '/'
+    this.maxTextBytes = config.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
+    this.budget = config.memoryBudget ?? processMemoryBudget()
+  }
+
+  async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    throwIfAborted(opts.signal, path)
+    if (path.length === 0 || path.includes('\0')) {
+      throw fsError('FS_INVALID_PATH', { path })
+    }
+    const absolute = posix.resolve(opts.cwd ?? this.cwd, path)
+    return { targetKey: absolute as FsTargetKey, displayPath: absolute }
+  }
+
+  async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
+    throwIfAborted(signal, target.displayPath)
+    return this.info(target.targetKey)
+  }
+
+  async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+    const path = target.displayPath
+    throwIfAborted(signal, path)
+    const bytes = this.fileBytes(target)
+    return this.budget.with(TEXT_COST_PER_BYTE * bytes.length, 'reading', path, signal, async () => decodeText(bytes, path).text)
+  }
+
+  async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    throwIfAborted(signal, target.displayPath)
+    const bytes = this.fileBytes(target)
+    // Bounded chunks, as a disk would hand them out.
+    for (let offset = 0; offset < bytes.length; offset += 64 * 1024) {
+      throwIfAborted(signal, target.displayPath)
+      yield bytes.subarray(offset, offset + 64 * 1024)
+    }
+  }
+
+  async listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
+    throwIfAborted(signal, target.displayPath)
+    const node = this.volume.get(target.targetKey)
+    if (!node) throw fsError('FS_NOT_FOUND', { path: target.displayPath })
+    if (node.type !== 'directory') throw fsError('FS_NOT_DIRECTORY', { path: target.displayPath })
+    const dir = target.targetKey === '/' ? '' : target.targetKey
+    const { shown, omitted } = listingWindow(this.volume.children(target.targetKey).map((key) => posix.basename(key)), opts)
+    return toListing(shown.map((name): FsDirEntry => {
+      const key = `${dir}/${name}`
+      const info = this.info(key)!
+      return {
+        name: posix.basename(key),
+        type: info.type,
+        target: { targetKey: key as FsTargetKey, displayPath: key },
+        version: info.version,
+        ...(info.size === undefined ? {} : { size: info.size }),
+      }
+    }), omitted)
+  }
+
+  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    const key = target.targetKey
+    const path = target.displayPath
+    return this.lock.run(key, () => publishGuarded({
+      path,
+      signal,
+      probe: () => {
+        checkWriteGuard(this.info(key), expected, path)
+        return this.volume.readFile(key) ?? null
+      },
+      stage: async (previous) => {
+        const plan = planWrite(previous, content, path)
+        await this.volume.publishing()
+        return plan
+      },
+      // The publication point: the guard is decided again on what is there now.
+      recheck: () => {
+        checkWriteGuard(this.info(key), expected, path)
+        this.checkWritable(key, path)
+        this.ensureParent(key, path)
+      },
+      publish: (previous, plan) => {
+        const version = this.volume.store(key, plan.bytes)
+        return { operation: previous === null ? 'create' : 'update', version, before: plan.before, after: plan.after }
+      },
+    }))
+  }
+
+  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    const key = target.targetKey
+    const path = target.displayPath
+    return this.lock.run(key, () => publishGuarded({
+      path,
+      signal,
+      probe: async () => {
+        for (;;) {
+          const seen = this.info(key)
+          checkEditGuard(seen, expected, path)
+          // Reserved before the text is decoded, held until the new bytes are stored.
+          const release = await this.budget.reserve(EDIT_COST_PER_BYTE * seen!.size!, 'editing', path, signal)
+          if (this.info(key)?.version === seen!.version) return { version: seen!.version, release }
+          // Changed while waiting for memory: decide the guard again on what is there now.
+          release()
+        }
+      },
+      stage: async () => {
+        const plan = planEdit(this.volume.readFile(key)!, edit, path, this.maxTextBytes)
+        await this.volume.publishing()
+        return plan
+      },
+      recheck: (seen) => {
+        if (this.info(key)?.version !== seen.version) throw fsError('FS_STALE_VERSION', { path })
+        this.checkWritable(key, path)
+      },
+      publish: (_seen, plan) => {
+        const version = this.volume.store(key, plan.bytes)
+        return { version, before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+      },
+      cleanup: (seen) => seen.release(),
+      // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
+      retry: (error) => expected === undefined && FsError.is(error, 'FS_STALE_VERSION'),
+    }))
+  }
+
+  private info(key: string): FsInfo | undefined {
+    const node = this.volume.get(key)
+    if (!node) return undefined
+    return node.type === 'file' ? { type: 'file', version: node.version, size: node.bytes.length } : { type: 'directory', version: node.version }
+  }
+
+  private checkWritable(key: string, path: string): void {
+    const node = this.volume.get(key)
+    if (node?.type === 'file' && node.readOnly) {
+      throw fsError('FS_PERMISSION_DENIED', { path, reason: 'is read-only; nothing was written' })
+    }
+  }
+
+  private fileBytes(target: FsTarget): Uint8Array {
+    const node = this.volume.get(target.targetKey)
+    const path = target.displayPath
+    if (!node) throw fsError('FS_NOT_FOUND', { path })
+    if (node.type !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path, entry: 'a directory' })
+    return node.bytes
+  }
+
+  private ensureParent(key: string, path: string): void {
+    for (let dir = posix.dirname(key); dir !== '/'; dir = posix.dirname(dir)) {
+      const node = this.volume.get(dir)
+      if (node?.type === 'file') throw fsError('FS_NOT_DIRECTORY', { path, parent: dir })
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import { type Context, Service } from 'cordis'
+import { decodeChunks } from './decode'
+import { fsError } from './errors'
+import type {
+  FsDirListing, FsEditOutcome, FsEditRequest, FsMutationHooks, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
+  FsWriteIntent, FsWriteOutcome,
+} from './types'
+import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
+import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
+
+declare module 'cordis' {
+  interface Context {
+    fs: FileSystem
+  }
+}
+
+/**
+ * The filesystem service on `ctx.fs`. A provider implements it for one backend and proves it with
+ * `@deepseek-ai/dsh-fs/conformance`. Every failure is an `FsError` with a code.
+ *
+ * Text is UTF-8 (a BOM is hidden from readers and kept by writers); binary or invalid UTF-8 fails
+ * `FS_NOT_TEXT`. Special files (FIFOs, sockets, devices) are never opened in a way that can block.
+ */
+export abstract class FileSystem extends Service {
+  constructor(ctx: Context) {
+    super(ctx, 'fs')
+  }
+
+  /**
+   * Turns a path into a target. Relative paths resolve against `opts.cwd`, else the provider's cwd.
+   * The key of a missing path is the key the file will have once created.
+   */
+  abstract resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget>
+
+  /**
+   * A target for a write or edit that follows at once. A provider whose `resolve` costs a round trip
+   * may answer from what it learned earlier (a read of the same path, its parent directory), on one
+   * condition: each of its mutations checks again, inside its critical section, that the path still
+   * leads to the key, and refuses with `FS_STALE_VERSION` (nothing written) when it does not.
+   * The default is `resolve`, which needs no such check.
+   */
+  resolveForMutation(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
+    return this.resolve(path, opts)
+  }
+
+  /**
+   * `resolve`, `stat` and, for a regular file within `opts.textUpTo` bytes, `readText`, as one step:
+   * a provider that can do them in one round trip overrides it, and its text is then of exactly the
+   * version in `info` (the default's text may be of a later one, as two calls always could be).
+   * Counts as the one stat of a read. Errors are those of the three calls.
+   */
+  async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
+    const { textUpTo, ...resolveOpts } = opts
+    const target = await this.resolve(path, resolveOpts)
+    const info = await this.stat(target, opts.signal)
+    if (info?.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+    return { target, info, text: await this.readText(target, opts.signal) }
+  }
+
+  /** Metadata of the target, following symlinks; `undefined` when nothing exists there. */
+  abstract stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined>
+
+  abstract readText(target: FsTarget, signal?: AbortSignal): Promise<string>
+
+  /**
+   * The file's raw bytes, in chunks, with memory bounded by the chunk size: what a reader that skips
+   * most of a large file decodes itself (`Utf8StreamDecoder`, whose `skip` validates without
+   * building strings). Same type checks and errors as `readText`; the bytes are the file's, BOM
+   * included. A chunk may be a view into a buffer the provider reuses: it is valid until the next
+   * chunk is requested.
+   */
+  abstract streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array>
+
+  /**
+   * The same text as `readText`, in chunks, with memory bounded by the chunk size. This default
+   * decodes `streamBytes` as it arrives (BOM dropped, `FS_NOT_TEXT` for binary or invalid UTF-8).
+   */
+  streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
+    return decodeChunks(this.streamBytes(target, signal), target.displayPath)
+  }
+
+  /**
+   * `streamBytes` from byte `start` on (in the coordinates of `streamBytes`), for a reader that
+   * resumes where it found a line before. With `version`, a file that is no longer at that version
+   * fails `FS_STALE_VERSION` instead of streaming bytes the caller would misplace. This default
+   * checks the version with a `stat` (when resuming) and skips the first `start` bytes of
+   * `streamBytes`; providers override it to seek instead and to check the descriptor they opened.
+   */
+  async *streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
+    if (opts.version !== undefined && start > 0) {
+      const info = await this.stat(target, opts.signal)
+      if (info?.version !== opts.version) {
+        throw fsError('FS_STALE_VERSION', { path: target.displayPath })
+      }
+    }
+    let skipped = 0
+    for await (const chunk of this.streamBytes(target, opts.signal)) {
+      if (skipped >= start) yield chunk
+      else if (skipped + chunk.length > start) yield chunk.subarray(start - skipped)
+      skipped += chunk.length
+    }
+  }
+
+  /**
+   * The directory's entries in name order, never following an entry outside the provider's bounds.
+   * With `opts.limit`, only that many entries are inspected and returned, and `omitted` says how
+   * many more there are: a listing of a huge directory costs what it shows.
+   */
+  abstract listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing>
+
+  /**
+   * Publishes `content` atomically: readers see the old bytes or the new, never a mix. The guard is
+   * checked inside the provider's per-target critical section:
+   * - no `expected`: create or overwrite;
+   * - `createIfAbsent`: an existing regular file fails `FS_NOT_OBSERVED`, a directory, special file or
+   *   dangling symlink fails `FS_NOT_REGULAR_FILE`; the no-replace check happens at the publication
+   *   point, so a competitor that appears after any earlier probe survives;
+   * - `replaceIfVersion`: a moved version or a missing file fails `FS_STALE_VERSION` (never recreates).
+   * Over an existing file the BOM is kept, and CRLF is kept when the file used it throughout and the
+   * new content has bare LF only. `hooks.published` may hear the outcome before the call resolves.
+   */
+  abstract writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome>
+
+  /**
+   * Replaces `oldString` literally. The version guard is checked before matching (a stale edit never
+   * reports a match error); a missing target fails `FS_STALE_VERSION` with or without a guard.
+   * Matching happens with line endings normalised to LF; only the matched spans are rewritten.
+   * `hooks.published` may hear the outcome before the call resolves.
+   */
+  abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome>
+
+  /*
+   * Discovery and multi-edit: optional for a provider. The defaults are built from the methods
+   * above (`discovery.ts`); local and remote providers override them to save requests.
+   */
+
+  /**
+   * The entries under a directory, depth first in name order: `.git` skipped, `.gitignore` honoured
+   * unless `includeIgnored`, symlinks reported and never followed, nothing outside the provider's
+   * root. Bounded by `limit` (reported entries) and `maxVisited` (entries looked at).
+   */
+  walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return defaultWalk(this, root, options, signal)
+  }
+
+  /**
+   * Searches the regular text files a walk with the same filter reports for a JavaScript regular
+   * expression, line by line. Binary, invalid UTF-8 and oversized files are skipped and counted.
+   * An invalid pattern or glob fails `FS_INVALID_PATTERN` before anything is read.
+   */
+  search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return defaultSearch(this, root, options, signal)
+  }
+
+  /**
+   * Applies `edits` in order to one snapshot of the file and publishes the result once, guarded by
+   * one version check (`expected` before any matching, as in `editText`). If any step fails
+   * nothing is written, and the error (`FsEditStepError`) carries the step's `editIndex`.
+   */
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return defaultEditTextMany(this, target, edits, expected, signal)
+  }
+}
