@@ -1,7 +1,0 @@
-// The contract: the service, its vocabulary, its errors and its events. The shared algorithms a
-// provider is built from are in `./kit`, the reference provider in `./memory`.
-export * from './types'
-export * from './discovery-types'
-export { editIndexOf, FS_ERROR_CODES, FsEditStepError, FsError, type FsErrorCode, type FsErrorDetails, type FsErrorOptions, fsError, type FsOccurrences } from './errors'
-export * from './service'
-export * from './events'
