@@ -22,13 +22,9 @@ function refuseStagingName(target: FsTarget): void {
 
 export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
   const display = target.displayPath
-  try {
-    refuseStagingName(target)
-  } catch (error) {
-    return Promise.reject(error)
-  }
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
+    refuseStagingName(target)
     // Refused before anything is opened, reserved or encoded.
     const contentBytes = checkWriteSize(content, core.options.maxTextBytes, display)
     const attempt = await publishGuarded({
@@ -96,12 +92,9 @@ export type EditPlanner = (bytes: Uint8Array) => PlannedEdit | PlannedEdits
 
 export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
   const display = target.displayPath
-  try {
+  return core.lock.run(target.targetKey, () => mapErrors('edit', display, async () => {
     refuseStagingName(target)
-  } catch (error) {
-    return Promise.reject(error)
-  }
-  return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
+    return publishGuarded({
     path: display,
     signal,
     probe: async () => {
@@ -157,7 +150,8 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
     // An unguarded edit that loses a race with another process starts over on the new content;
     // a guarded one is stale by definition.
     retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < EDIT_ATTEMPTS,
-  })))
+    })
+  }))
 }
 
 /**
