@@ -111,7 +111,10 @@ describe.skipIf(!CAN_UNSHARE)(`writers in different PID namespaces${SKIP_REASON}
       // A reported success whose bytes are not on disk is a lost update.
       for (const winner of winners) {
         const expected = edit ? `value = ${winner.id + 1}\n${'context line\n'.repeat(2_000)}` : `writer ${winner.id}\n`.repeat(2_000)
-        if (text !== expected) tally.lost++
+        if (text !== expected) {
+          tally.lost++
+          failures.push(`round ${round} (${edit ? 'edit' : 'replace'}): racer ${winner.id} reported success, the file holds ${JSON.stringify(text.slice(0, 40))}: ${JSON.stringify(answers)}`)
+        }
       }
       tally.losers += answers.filter((answer) => !answer.ok && answer.code === 'FS_STALE_VERSION').length
       if (winners.length !== 1 || answers.some((answer) => !answer.ok && answer.code !== 'FS_STALE_VERSION')) {
