@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsSearchMode } from '@deepseek-ai/dsh-fs'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
@@ -28,6 +29,7 @@ const MODES: Record<z.output<typeof grepInput>['output_mode'], FsSearchMode> = {
 export function grepTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'grep',
+    foreignNames: FOREIGN_NAMES.grep,
     title: 'Search file contents',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description: 'Search file contents with a JavaScript regular expression. Skips .git, files excluded by .gitignore and binary files. '

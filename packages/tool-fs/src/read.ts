@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import { countLines } from '@deepseek-ai/dsh-tool-text'
 import { defineTool } from '@deepseek-ai/dsh-tools'
@@ -27,6 +28,7 @@ export function readTool(ctx: Context, config: Config) {
   const lines = new LineIndex()
   return defineTool({
     name: 'read',
+    foreignNames: FOREIGN_NAMES.read,
     title: 'Read file',
     description: 'Shows a text file with numbered lines, like `cat -n` (number, tab, text); the numbers are not part of the file. '
       + `Returns up to ${config.readLimit} lines from offset; a longer file ends with the offset to continue from. `

@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
 import { defineTool } from '@deepseek-ai/dsh-tools'
@@ -23,6 +24,7 @@ export const writeInput = z.object({
 export function writeTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'write',
+    foreignNames: FOREIGN_NAMES.write,
     title: 'Write file',
     description: 'Creates a file, or replaces the whole content of an existing one. '
       + 'An existing file must first be shown by the dsh `read` tool in this session, and the overwrite fails if the file changed since. '
