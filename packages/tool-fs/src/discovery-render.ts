@@ -1,4 +1,4 @@
-import { type FsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
+import { type FsError, type FsErrorCode, fsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
 import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { cutCodePoints, linePrefix } from './window'
@@ -167,10 +167,22 @@ function formatSize(bytes: number): string {
 
 /** The error result of a discovery tool: the provider's account, then the one step that works. */
 export function renderDiscoveryFailure(tool: DiscoveryToolName, error: FsError): ToolResult {
-  const message = error.message.replace(/[.\s]+$/, '')
+  const message = plainMessage(error).replace(/[.\s]+$/, '')
   const remedy = remedyFor(tool, error)
   return errorResult(remedy === undefined ? `${message}.` : `${message}; ${remedy}`, error.code)
 }
+
+/**
+ * A provider's message may name the operation it failed in (`read <path>: does not exist (ENOENT)`),
+ * which is no tool the model knows. Where the code alone says what happened to the path, the
+ * contract's own sentence for it is shown instead.
+ */
+function plainMessage(error: FsError): string {
+  if (error.path === undefined || !PLAIN_CODES.has(error.code)) return error.message
+  return fsError(error.code, { path: error.path }).message
+}
+
+const PLAIN_CODES = new Set<FsErrorCode>(['FS_NOT_FOUND', 'FS_NOT_DIRECTORY', 'FS_NOT_REGULAR_FILE', 'FS_PERMISSION_DENIED'])
 
 function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined {
   switch (error.code) {
