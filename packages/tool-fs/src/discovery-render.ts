@@ -48,6 +48,8 @@ export function renderGlob({ pattern, root, offset, result, includeIgnored }: Gl
 
 export interface GrepData {
   pattern: string
+  /** How the search matched, so that a match inside a long line can be found again to show its stretch. */
+  caseInsensitive?: boolean
   root: string
   mode: 'files_with_matches' | 'content' | 'count'
   offset: number
@@ -87,22 +89,27 @@ export function renderGrep(data: GrepData): string {
 }
 
 /** Per file: its path, then its lines in the `read` format. Stops at a whole match when the budget is spent. */
-function contentLines({ root, result, maxLineLength, maxBytes }: GrepData): { body: string[]; shown: number; cut: boolean } {
+function contentLines({ root, result, maxLineLength, maxBytes, pattern, caseInsensitive }: GrepData): { body: string[]; shown: number; cut: boolean } {
   const body: string[] = []
   let bytes = 0
   let shown = 0
   const longLines: string[] = []
+  const stretches: string[] = []
+  const regex = compiled(pattern, caseInsensitive === true)
   for (const file of result.files) {
     const path = shownPath(root, file.path)
     const block = [path]
     let blockBytes = Buffer.byteLength(path) + 1
     for (const line of file.lines ?? []) {
-      const short = cutCodePoints(line.text, maxLineLength)
-      const text = `${linePrefix(line.line)}${short ?? line.text}`
+      // A match past what a cut line shows: the stretch around it, from its column, as `read` shows it from there.
+      const stretch = line.match ? matchStretch(line.text, regex, maxLineLength) : undefined
+      if (stretch !== undefined) stretches.push(stretchNote(path, line.line, line.text, stretch))
+      const short = stretch === undefined ? cutCodePoints(line.text, maxLineLength) : undefined
+      const text = `${linePrefix(line.line)}${stretch?.text ?? short ?? line.text}`
       const size = Buffer.byteLength(text) + 1
       if (line.match && bytes + blockBytes + size > maxBytes && shown > 0) {
         if (block.length > 1) body.push(...block, '')
-        return { body: withCutNote(body, longLines, maxLineLength), shown, cut: true }
+        return { body: withCutNote(body, longLines, stretches, maxLineLength), shown, cut: true }
       }
       if (short !== undefined) longLines.push(`${path}:${line.line}`)
       block.push(text)
@@ -113,13 +120,61 @@ function contentLines({ root, result, maxLineLength, maxBytes }: GrepData): { bo
     bytes += blockBytes + 1
   }
   body.pop()
-  return { body: withCutNote(body, longLines, maxLineLength), shown, cut: false }
+  return { body: withCutNote(body, longLines, stretches, maxLineLength), shown, cut: false }
 }
 
-function withCutNote(body: string[], longLines: string[], max: number): string[] {
-  if (longLines.length === 0) return body
-  return [...body, '', `[Lines longer than ${max} characters are cut: ${longLines.slice(0, 5).join(', ')}${longLines.length > 5 ? ', …' : ''}. Read them with read.]`]
+function withCutNote(body: string[], longLines: string[], stretches: string[], max: number): string[] {
+  const notes = stretches.slice(0, 5)
+  if (longLines.length > 0) {
+    notes.push(`[Lines longer than ${max} characters are cut: ${longLines.slice(0, 5).join(', ')}${longLines.length > 5 ? ', …' : ''}. `
+      + 'To see more of one, call the dsh `read` tool with its file_path, offset=<line>, limit=1 and column=<the first character not shown>.]')
+  }
+  return notes.length === 0 ? body : [...body, '', ...notes]
 }
+
+/** Characters shown before a match found inside a long line, so the code around it is seen too. */
+const BEFORE_MATCH = 80
+
+interface Stretch {
+  /** The 1-based character the shown text starts at, and the match's. */
+  from: number
+  at: number
+  text: string
+}
+
+/** The pattern as the search compiled it; `undefined` when it does not compile here (a provider's own engine). */
+function compiled(pattern: string, caseInsensitive: boolean): RegExp | undefined {
+  try {
+    return new RegExp(pattern, caseInsensitive ? 'i' : '')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * For a line longer than the cut whose first match starts past what the cut shows: up to
+ * `maxLineLength` characters from a little before the match. Columns count characters (code
+ * points), as `read`'s column does.
+ */
+function matchStretch(line: string, regex: RegExp | undefined, maxLineLength: number): Stretch | undefined {
+  if (regex === undefined || cutCodePoints(line, maxLineLength) === undefined) return undefined
+  const found = regex.exec(line)
+  if (found === null) return undefined
+  const at = [...line.slice(0, found.index)].length + 1
+  if (at + [...found[0]].length - 1 <= maxLineLength) return undefined
+  const from = Math.max(1, at - BEFORE_MATCH)
+  const rest = [...line].slice(from - 1)
+  return { from, at, text: rest.slice(0, maxLineLength).join('') }
+}
+
+function stretchNote(path: string, line: number, text: string, stretch: Stretch): string {
+  const length = [...text].length
+  const end = Math.min(length, stretch.from + maxShown(stretch) - 1)
+  return `[Line ${line} of ${path} has ${length} characters; the match is at column ${stretch.at}, shown above from column ${stretch.from} to ${end}. `
+    + `To read it there, call the dsh \`read\` tool with file_path=\`${path}\`, offset=${line}, limit=1, column=${stretch.from}.]`
+}
+
+const maxShown = (stretch: Stretch) => [...stretch.text].length
 
 function skippedNote({ skipped }: FsSearchResult): string {
   const parts: string[] = []

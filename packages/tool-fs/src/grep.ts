@@ -50,7 +50,7 @@ export function grepTool(ctx: Context, config: Config) {
           ...(input.glob === undefined ? {} : { glob: [input.glob], matchBase: true }),
         }, exec.signal)
         return renderGrep({
-          pattern: input.pattern, root: root.displayPath, mode: input.output_mode, offset: input.offset, result,
+          pattern: input.pattern, caseInsensitive: input.case_insensitive, root: root.displayPath, mode: input.output_mode, offset: input.offset, result,
           maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes,
         })
       } catch (error) {

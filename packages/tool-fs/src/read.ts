@@ -8,12 +8,13 @@ import type { Config } from './config'
 import { inspectPath } from './paths'
 import { refusal } from './refusals'
 import { renderDirectory, renderFailure, renderRead } from './render'
-import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import { countTargetLines, LineIndex, lineFromEnd, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import { buildWindow } from './window'
 
 export const readInput = z.object({
   file_path: z.string().describe('The file to show: absolute, or relative to the working directory.'),
-  offset: z.number().int().min(1).optional().describe('The line number to start from (1-based). Default 1.'),
+  offset: z.number().int().optional()
+    .describe('The line number to start from (1-based). Default 1. A negative offset counts from the end: -10 starts at the tenth line from the last.'),
   limit: z.number().int().min(1).optional().describe('How many lines to show. Default and maximum: the line limit of this tool.'),
   column: z.number().int().min(1).optional()
     .describe('The character (1-based) of line offset to start from, to see the rest of a line shown cut. Default 1.'),
@@ -59,7 +60,10 @@ export function readTool(ctx: Context, config: Config) {
           // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
           return renderFailure('read', fsError('FS_NOT_REGULAR_FILE', { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
         }
-        const offset = input.offset ?? 1
+        // A position from the end needs the line count first: known from the text of a small file, else one pass over the bytes.
+        const asked = input.offset ?? 1
+        const counted = asked >= 1 ? undefined : text !== undefined ? countLines(text) : await countTargetLines(ctx.fs, target, exec.signal)
+        const offset = counted === undefined ? asked : lineFromEnd(asked, counted)
         // Large files: the lines before the window are skipped as bytes, never decoded.
         const source = text !== undefined
           ? { firstLine: 1, chunks: [text] }
@@ -79,7 +83,7 @@ export function readTool(ctx: Context, config: Config) {
           ...(input.column === undefined ? {} : { column: input.column }),
           window,
           // The whole text is in memory already: counting its line feeds costs no I/O.
-          ...(text === undefined ? {} : { totalLines: countLines(text) }),
+          ...(counted !== undefined ? { totalLines: counted, fromEnd: asked } : text === undefined ? {} : { totalLines: countLines(text) }),
           maxLineLength: config.readMaxLineLength,
           maxBytes: config.readMaxBytes,
         })

@@ -22,6 +22,8 @@ export interface ReadData {
   window: ReadWindow
   /** The file's line count when it is known without reading further (the whole text was read). */
   totalLines?: number
+  /** The offset as asked, when it was below 1 and so counted from the end of the file. */
+  fromEnd?: number
   maxLineLength: number
   maxBytes: number
 }
@@ -46,6 +48,9 @@ export function renderRead(data: ReadData): string {
   }
   const body = numbered(window.lines)
   const notes: string[] = []
+  if (data.fromEnd !== undefined) {
+    notes.push(`[offset=${data.fromEnd} counts from the end: the file has ${plural(total ?? 0, 'line')}, so this starts at line ${offset}.]`)
+  }
   const from = window.lines[0]!.column
   if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
   const cut = cutNote(window.lines, data.maxLineLength, 'fs')

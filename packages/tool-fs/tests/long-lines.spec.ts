@@ -1,0 +1,28 @@
+import { afterEach, expect, it } from 'vitest'
+import { type Stack, stack } from './harness'
+
+let s: Stack
+afterEach(async () => {
+  await s.dispose()
+})
+
+it('shows a grep match deep in a long line with its column, and read reaches it in one call', async () => {
+  s = await stack({ policy: true })
+  await s.put('min.js', `${'a'.repeat(35_000)}NEEDLE${'b'.repeat(1_000)}\n`)
+  const found = await s.text('grep', { pattern: 'NEEDLE', output_mode: 'content' })
+  const path = s.path('min.js')
+  expect(found).toContain(`     1\t${'a'.repeat(80)}NEEDLE`)
+  expect(found).toContain(`[Line 1 of ${path} has 36006 characters; the match is at column 35001, shown above from column 34921 to 36006. `
+    + `To read it there, call the dsh \`read\` tool with file_path=\`${path}\`, offset=1, limit=1, column=34921.]`)
+  const read = await s.text('read', { file_path: path, offset: 1, limit: 1, column: 34_921 })
+  expect(read).toContain(`     1\t${'a'.repeat(80)}NEEDLE`)
+})
+
+it('keeps cutting a long line at its start when the match is within what the cut shows', async () => {
+  s = await stack({ policy: true })
+  await s.put('min.js', `NEEDLE${'b'.repeat(3_000)}\n`)
+  const found = await s.text('grep', { pattern: 'needle', case_insensitive: true, output_mode: 'content' })
+  expect(found).toContain('     1\tNEEDLEbbb')
+  expect(found).not.toContain('the match is at column')
+  expect(found).toContain('[Lines longer than 2000 characters are cut:')
+})
