@@ -48,6 +48,8 @@ export function renderGlob({ pattern, root, offset, result, includeIgnored }: Gl
 
 export interface GrepData {
   pattern: string
+  /** When nothing matched: whether files skipped as ignored hold a match (so include_ignored would find it). */
+  ignoredMatch?: boolean
   /** How the search matched, so that a match inside a long line can be found again to show its stretch. */
   caseInsensitive?: boolean
   root: string
@@ -63,8 +65,11 @@ export function renderGrep(data: GrepData): string {
   const skipped = skippedNote(result)
   if (result.files.length === 0) {
     if (offset > 0) return `No more matches for ${JSON.stringify(pattern)} past offset=${offset}.`
-    return `No matches for ${JSON.stringify(pattern)} under ${escapeName(root)}: check the pattern (a JavaScript regular expression); `
-      + `files excluded by .gitignore are skipped unless include_ignored is true.${skipped}${result.complete ? '' : `\n${incomplete('grep')}`}`
+    // include_ignored is named only when ignored files do hold a match: otherwise it would send the model on a call that finds nothing.
+    const ignored = data.ignoredMatch === true
+      ? 'files excluded by .gitignore do match: to search them too, call the dsh `grep` tool with include_ignored=true'
+      : 'check the pattern (a JavaScript regular expression) and the path'
+    return `No matches for ${JSON.stringify(pattern)} under ${escapeName(root)}: ${ignored}.${skipped}${result.complete ? '' : `\n${incomplete('grep')}`}`
   }
   let body: string[]
   let shown: number

@@ -63,7 +63,10 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     const before = step === undefined ? [] : call.edits!.slice(0, step)
     const closest = await closestRegion(ctx.fs, target, oldString, exec.signal, before)
     if (closest === undefined) return undefined
-    const failure = { kind: 'no-match' as const, path: target.displayPath, needle: oldString, region: closest.region }
+    const failure = {
+      kind: 'no-match' as const, path: target.displayPath, needle: oldString, region: closest.region,
+      ...(closest.empty ? { empty: true } : {}), ...(closest.changedBy === undefined ? {} : { changedBy: closest.changedBy }),
+    }
     return { kind: 'match', failure: step === undefined ? failure : { ...failure, step }, maxLineLength: config.readMaxLineLength }
   }
   return undefined

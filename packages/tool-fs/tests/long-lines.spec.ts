@@ -26,3 +26,14 @@ it('keeps cutting a long line at its start when the match is within what the cut
   expect(found).not.toContain('the match is at column')
   expect(found).toContain('[Lines longer than 2000 characters are cut:')
 })
+
+it('names include_ignored after a search that found nothing only when ignored files hold a match', async () => {
+  s = await stack({ policy: true })
+  await s.put('.gitignore', 'build/\n')
+  await s.put('build/out.js', 'needle\n')
+  await s.put('src/a.js', 'hay\n')
+  expect(await s.text('grep', { pattern: 'needle' })).toContain('files excluded by .gitignore do match: to search them too, call the dsh `grep` tool with include_ignored=true.')
+  const nowhere = await s.text('grep', { pattern: 'absent' })
+  expect(nowhere).toMatch(/: check the pattern \(a JavaScript regular expression\) and the path\.$/)
+  expect(nowhere).not.toContain('include_ignored')
+})

@@ -43,7 +43,7 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
   }
   if (error.code === 'FS_EDIT_NOT_FOUND' && 'oldStr' in where) {
     const closest = await closestRegion(editor.ctx.fs, target, where.oldStr, exec.signal)
-    return withText(error, renderMatchFailure({ kind: 'no-match', path, needle: where.oldStr, region: closest?.region }, 'editor', editor.window))
+    return withText(error, renderMatchFailure({ kind: 'no-match', path, needle: where.oldStr, region: closest?.region, ...(closest?.empty === true ? { empty: true } : {}) }, 'editor', editor.window))
   }
   return explain(error, command, target)
 }
