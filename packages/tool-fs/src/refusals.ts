@@ -1,5 +1,5 @@
 import { editIndexOf, type FsEditRequest, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { buildWindow, closestRegion, countLines, inspectTarget, readCurrentVersion, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
+import { buildWindow, closestRegion, countLines, inspectTarget, isSymbolicLink, readCurrentVersion, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from './config'
@@ -37,6 +37,8 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
   if (inspects) {
     const nature = await inspectTarget(ctx.fs, target, exec.signal)
+    // A text file behind a link the session never read through: most often a file swapped for a link since the read.
+    if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(ctx.fs, target, exec.signal)) return { kind: 'linked' }
     if (nature === undefined || nature.kind === 'text') return undefined
     if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' && tool === 'edit' ? { kind: 'missing' } : undefined
     return { kind: 'not-a-file', nature }

@@ -47,3 +47,21 @@ it('names no internal operation when grep is given a missing path', async () => 
   const text = (await s.call('grep', { pattern: 'x', path: 'nope' })).content[0]!.text
   expect(text).toBe(`${s.path('nope')} does not exist; check the path: the dsh \`list\` tool with no path shows what exists in the working directory`)
 })
+
+it('names a file swapped for a symbolic link since the read as a link, in both families, and the read then works', async () => {
+  s = await both()
+  const { rm, symlink } = await import('node:fs/promises')
+  await s.put('real.txt', 'one\n')
+  await s.put('a.txt', 'one\n')
+  await s.ok('read', { file_path: 'a.txt' })
+  await rm(s.path('a.txt'))
+  await symlink(s.path('real.txt'), s.path('a.txt'))
+  const edit = await s.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two' })
+  expect(edit.content[0]!.text).toBe(`${s.path('a.txt')} is a symbolic link now, so the change would land in the file it points to, which has not been read `
+    + 'in this session (the dsh `read` tool shows it through the link); read the file, then retry')
+  const replace = await s.call('str_replace_editor', { command: 'str_replace', path: 'a.txt', old_str: 'one', new_str: 'two' })
+  expect(replace.content[0]!.text).toContain('is a symbolic link now, so the change would land in the file it points to')
+  await s.ok('read', { file_path: 'a.txt' })
+  await s.ok('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two' })
+  expect((await s.bytes('real.txt'))!.toString()).toBe('two\n')
+})

@@ -1,6 +1,6 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
-  closestRegion, countLines, EDITOR_WORDS, inspectTarget, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale,
+  closestRegion, countLines, EDITOR_WORDS, inspectTarget, isSymbolicLink, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale,
   TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -21,6 +21,10 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
   const path = target.displayPath
   if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
     const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
+    if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(editor.ctx.fs, target, exec.signal)) {
+      return withText(error, `${nothingDone(command)}: ${path} is a symbolic link now, so the change would land in the file it points to, `
+        + 'which you have not viewed (the `view` command shows it through the link). View the file, then retry.')
+    }
     if (nature !== undefined && nature.kind !== 'text') {
       if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' ? withText(error, render.notFound(path)) : explain(error, command, target)
       const code = nature.kind === 'binary' || nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE'
