@@ -1,4 +1,4 @@
-import { editIndexOf, type FsEditRequest, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { editIndexOf, type FsEditRequest, FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { buildWindow, closestRegion, countLines, inspectTarget, isSymbolicLink, readCurrentVersion, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
@@ -27,6 +27,14 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
   const { tool, target } = call
   if (target === undefined) return renderFailure(tool, error)
   const path = target.displayPath
+  // The session's memory says absent, but something is there now: the target's nature comes first,
+  // and a file created since is a stale basis, never "does not exist".
+  const there = error.code === 'FS_NOT_FOUND' && tool !== 'read' ? await inspectTarget(ctx.fs, target, call.exec.signal) : undefined
+  if (there !== undefined && there.kind !== 'absent') {
+    if (there.kind !== 'text') return renderFailure(tool, error, { kind: 'not-a-file', nature: there }, path)
+    const appeared = fsError('FS_STALE_VERSION', { path, reason: 'has been created since this session found it absent' })
+    return renderFailure(tool, appeared, await detailOf(ctx, config, appeared, call, target), path)
+  }
   const detail = await detailOf(ctx, config, error, call, target)
   return renderFailure(tool, error, detail, path)
 }

@@ -1,4 +1,4 @@
-import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
   closestRegion, countLines, EDITOR_WORDS, inspectTarget, isSymbolicLink, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale,
   TOUCHED_MAX_LINES, touchedLines,
@@ -15,10 +15,15 @@ import { type Editor, explain, withText } from './runtime'
  * - a failed match shows the closest region.
  * `where` is old_str for `str_replace`, the line after which `insert` adds text.
  */
-export async function refuse(editor: Editor, error: unknown, command: 'str_replace' | 'insert', target: FsTarget, exec: ToolExecution,
+export async function refuse(editor: Editor, raised: unknown, command: 'str_replace' | 'insert', target: FsTarget, exec: ToolExecution,
   where: { oldStr: string } | { line: number }): Promise<unknown> {
-  if (!FsError.is(error)) return error
+  if (!FsError.is(raised)) return raised
   const path = target.displayPath
+  let error: FsError = raised
+  // The session's memory says absent, but a file is there now: a stale basis, never "does not exist".
+  if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal))?.kind === 'text') {
+    error = fsError('FS_STALE_VERSION', { path, reason: 'has been created since you found it absent' })
+  }
   if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
     const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(editor.ctx.fs, target, exec.signal)) {
