@@ -249,6 +249,8 @@ export function nextStep(step: Step, intent: Intent, memory: Memory): Next {
     return { calls: [{ tool: EDITOR, args: { command: 'insert', path, insert_line: 0, new_str: String(intent.content).replace(/\n$/, '') } }] }
   }
   const named = namedCall(text, call)
+  // "call the dsh `read` tool with offset=1 (…), then retry": that call, then the model's own again.
+  if (named !== undefined && named.tool !== call.tool && /, then retry\.$/.test(last)) return { calls: [named, { ...intent, name: 'recopy' }] }
   if (named !== undefined) return { calls: [{ ...intent, ...named }] }
   return undefined
 }

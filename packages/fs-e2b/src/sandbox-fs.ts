@@ -3,8 +3,9 @@ import {
   type FsInspectOptions, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editLines, KeyedLock, type MemoryBudget,
-  planEdit, planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  checkEditGuard, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
+  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, Reservation, TEXT_COST_PER_BYTE,
+  throwIfAborted, toListing, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
@@ -41,7 +42,7 @@ export interface SandboxFsOptions {
   cwd: string
   /** What `~` expands to. */
   home: string
-  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  /** Largest text a write or an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
   maxTextBytes?: number
   /** What reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
@@ -155,6 +156,8 @@ export class SandboxFs {
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
     const key = target.targetKey
     const path = target.displayPath
+    // Refused before anything is downloaded, reserved or encoded.
+    const contentBytes = checkWriteSize(content, this.#maxTextBytes, path)
     return this.#lock.run(key, () => publishGuarded({
       path,
       signal,
@@ -162,24 +165,39 @@ export class SandboxFs {
         // A guarded create needs no probe: the publication itself refuses anything in the way.
         const current = expected?.kind === 'createIfAbsent' ? undefined : this.#writable(await this.#observe(target, true, signal), path)
         checkWriteGuard(current?.info, expected, path)
-        return current
+        // The old bytes are already here; the reservation covers their text and the new bytes.
+        const release = await this.#budget.reserve(writeCost(contentBytes, current?.bytes?.length ?? 0), 'writing', path, signal)
+        return { current, release }
       },
-      stage: async (current) => {
+      stage: async ({ current }) => {
         const plan = planWrite(current?.bytes ?? null, content, path)
         const publication: Publication = current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }
         return { plan, staged: await this.#stage(key, path, plan.bytes, publication, signal) }
       },
       // No `recheck`: the publishing command checks the guard and renames under one lock.
-      publish: async (current, { plan, staged }) => {
+      publish: async ({ current }, { plan, staged }) => {
         const info = await this.#commit(staged)
         return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
       },
-      cleanup: (_current, stage) => this.#discard(stage?.staged),
+      cleanup: async ({ release }, stage) => {
+        release()
+        await this.#discard(stage?.staged)
+      },
       retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),
     }))
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.#edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#maxTextBytes, held), expected, signal)
+  }
+
+  /** One download, every edit applied in order, one guarded publication: the machinery and bounds of `editText`. */
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.#edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#maxTextBytes, held), expected, signal)
+  }
+
+  /** `plan` makes the new text of the old bytes within `held` bytes of memory, or says it needs more (`MemoryShortfall`). */
+  #edit(target: FsTarget, plan: (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.#lock.run(key, () => publishGuarded({
@@ -191,22 +209,24 @@ export class SandboxFs {
         // The version is judged before any matching, so a stale edit never reports a match error.
         checkEditGuard(current?.info, expected, path)
         // The old bytes are already here; the reservation covers their text and the new text and bytes.
-        const release = await this.#budget.reserve(EDIT_COST_PER_BYTE * current!.bytes!.length, 'editing', path, signal)
-        return { info: current!.info, bytes: current!.bytes!, release }
+        const memory = new Reservation(this.#budget, 'editing', path, signal)
+        await memory.ensure(EDIT_COST_PER_BYTE * current!.bytes!.length)
+        return { info: current!.info, bytes: current!.bytes!, memory }
       },
       stage: async (current) => {
-        const plan = planEdit(current.bytes, edit, path, this.#maxTextBytes)
+        // A result larger than the old text waits for its memory before it is built.
+        const planned = await planReserved(current.memory, (held) => plan(current.bytes, held))
         // An edit that changes nothing has nothing to publish.
-        if (sameBytes(plan.bytes, current.bytes)) return { plan }
-        return { plan, staged: await this.#stage(key, path, plan.bytes, { mode: 'replace', version: current.info.version }, signal) }
+        if (sameBytes(planned.bytes, current.bytes)) return { planned }
+        return { planned, staged: await this.#stage(key, path, planned.bytes, { mode: 'replace', version: current.info.version }, signal) }
       },
-      publish: async (current, { plan, staged }) => {
-        const outcome = { before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+      publish: async (current, { planned, staged }) => {
+        const outcome = editOutcome(planned)
         if (staged === undefined) return { version: current.info.version, ...outcome }
         return { version: (await this.#commit(staged)).version, ...outcome }
       },
       cleanup: async (current, stage) => {
-        current.release()
+        current.memory.release()
         await this.#discard(stage?.staged)
       },
       retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),

@@ -1,5 +1,8 @@
-import { type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
-import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
+import { type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import {
+  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planReserved, planStyledWrite, planWrite,
+  publishGuarded, Reservation, writeCost,
+} from '@deepseek-ai/dsh-fs/kit'
 import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
@@ -12,12 +15,15 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
   const display = target.displayPath
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
+    // Refused before anything is opened, reserved or encoded.
+    const contentBytes = checkWriteSize(content, core.options.maxTextBytes, display)
     const attempt = await publishGuarded({
       path: display,
       signal,
       probe: async () => {
         const found = await find(core, target, display)
         const { probe: current } = found
+        let releaseMemory = () => {}
         try {
           try {
             checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
@@ -26,7 +32,12 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
             if (found.anchor === undefined) await checkReal(core, target)
             throw error
           }
+          // The new bytes, and the old text when it is read for `before`, held until published.
+          const { diffMaxBytes } = core.options
+          const readBefore = current.kind === 'file' && current.info.size! <= diffMaxBytes ? current.info.size! : 0
+          releaseMemory = await core.budget.reserve(writeCost(contentBytes, readBefore), 'writing', display, signal)
         } catch (error) {
+          releaseMemory()
           void found.close()
           throw error
         }
@@ -41,7 +52,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
             : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planned.catch(() => {})
-        return { found, planned }
+        return { found, planned, releaseMemory }
       },
       stage: ({ found, planned }) => stageCommit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
       publish: async ({ found, planned }, made) => {
@@ -53,8 +64,9 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         const published = hooks?.published
         return outcome(await publishCommit(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
       },
-      cleanup: async ({ found }, made) => {
+      cleanup: async ({ found, releaseMemory }, made) => {
         await endCommit(made)
+        releaseMemory()
         // Descriptors are closed in the background: nothing that follows depends on it.
         closeSoon(found)
       },
@@ -63,7 +75,13 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
   }))
 }
 
-export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+/**
+ * What an edit makes of the old bytes within `held` bytes of memory: `planEdit` for one,
+ * `planEdits` for several (each bounded before it builds, `MemoryShortfall` when it needs more).
+ */
+export type EditPlanner = (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits
+
+export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
   const display = target.displayPath
   return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
     path: display,
@@ -71,7 +89,7 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
     probe: async () => {
       const found = await find(core, target, display)
       const { probe: current } = found
-      let releaseMemory = () => {}
+      const memory = new Reservation(core.budget, 'editing', display, signal)
       try {
         // An unanchored parent was not checked yet: being outside the root is the first answer.
         if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
@@ -80,18 +98,18 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
         if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
         const { diffMaxBytes, maxTextBytes } = core.options
         // Reserved before the file is read, held until the new bytes are published.
-        releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
-        // Read and matched while the staging is made (see `stage`).
-        const planning = readAll(current.opened, maxTextBytes, display).then((bytes) => {
-          const plan = planEdit(bytes, edit, display, maxTextBytes)
-          const before = bytes.length <= diffMaxBytes ? plan.before : null
-          return { plan, outcome: { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) } }
+        await memory.ensure(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes))
+        // Read and matched while the staging is made (see `stage`); a result larger than the old
+        // text waits for its memory before it is built.
+        const planning = readAll(current.opened, maxTextBytes, display).then(async (bytes) => {
+          const planned = await planReserved(memory, (held) => plan(bytes, held))
+          return { plan: planned, outcome: editOutcome(planned, bytes.length <= diffMaxBytes) }
         })
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planning.catch(() => {})
-        return { found, version: current.info.version, planning, releaseMemory }
+        return { found, version: current.info.version, planning, memory }
       } catch (error) {
-        releaseMemory()
+        memory.release()
         void found.close()
         throw error
       }
@@ -114,9 +132,9 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
       const settled = published && ((now: FsVersion) => published({ version: now, ...outcome, ...links }))
       return { version: await publishCommit(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
     },
-    cleanup: async ({ found, releaseMemory }, made) => {
+    cleanup: async ({ found, memory }, made) => {
       await endCommit(made)
-      releaseMemory()
+      memory.release()
       closeSoon(found)
     },
     // An unguarded edit that loses a race with another process starts over on the new content;

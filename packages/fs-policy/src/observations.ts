@@ -1,42 +1,29 @@
-import { type FsEditExpectation, FsError, type FsObservation, type FsTarget, type FsTargetKey, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import { type FsEditExpectation, FsError, type FsObservation, type FsTarget, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import { checkWholeReplacement, observedAfter } from './seen-rule'
+
+// The decisions, as pure functions of what the ledger holds for (owner, target): no state, no I/O.
 
 /**
- * The owner of observed state: the session of the agent that acted. The fs contract keeps the
- * actor opaque; this is the only place it is narrowed to `{ agent?: { session? } }`. An actor
- * without a session object has no memory, so every target is unseen to it.
+ * The entry to store once `observation` is recorded over `previous` (what the owner held): a new
+ * plain value, so the emitter's object cannot change what was recorded. A malformed `seen` from
+ * some emitter keeps the version and drops what it says was seen.
  */
-export function ownerOf(actor: object | undefined): object | undefined {
-  const session = (actor as { agent?: { session?: unknown } } | undefined)?.agent?.session
-  return typeof session === 'object' && session !== null ? session : undefined
+export function recorded(previous: FsObservation | undefined, observation: FsObservation): FsObservation {
+  try {
+    return observedAfter(previous, observation)
+  } catch {
+    return observation.kind === 'present' ? { kind: 'present', version: observation.version } : { kind: 'absent' }
+  }
 }
 
 /**
- * What each owner last observed about each target: no entry = unseen, `absent`, or
- * `present(version)`. Keyed weakly by owner so that a finished session's memory goes with it.
+ * Write: nothing known (unseen or absent) may only create; a version seen may be replaced at it.
+ * With `seenBeforeReplace`, only when every line of that version was seen (`FS_NOT_SEEN` otherwise).
  */
-export class ObservedState {
-  #owners = new WeakMap<object, Map<FsTargetKey, FsObservation>>()
-
-  get(owner: object | undefined, target: FsTarget): FsObservation | undefined {
-    return owner === undefined ? undefined : this.#owners.get(owner)?.get(target.targetKey)
-  }
-
-  record(owner: object | undefined, target: FsTarget, observation: FsObservation): void {
-    if (owner === undefined) return
-    let targets = this.#owners.get(owner)
-    if (targets === undefined) this.#owners.set(owner, (targets = new Map()))
-    // Copy: the emitter's object must not be able to change what was recorded.
-    targets.set(target.targetKey, observation.kind === 'present' ? { kind: 'present', version: observation.version } : { kind: 'absent' })
-  }
-
-  clear(): void {
-    this.#owners = new WeakMap()
-  }
-}
-
-/** Write: nothing known (unseen or absent) may only create; a version seen may be replaced at it. */
-export function writeIntent(observation: FsObservation | undefined): FsWriteIntent {
-  return observation?.kind === 'present' ? { kind: 'replaceIfVersion', version: observation.version } : { kind: 'createIfAbsent' }
+export function writeIntent(observation: FsObservation | undefined, rule?: { target: FsTarget; seenBeforeReplace: boolean }): FsWriteIntent {
+  if (observation?.kind !== 'present') return { kind: 'createIfAbsent' }
+  if (rule?.seenBeforeReplace === true) checkWholeReplacement(observation, rule.target)
+  return { kind: 'replaceIfVersion', version: observation.version }
 }
 
 /**

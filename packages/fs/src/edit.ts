@@ -1,7 +1,11 @@
 import { Buffer } from 'node:buffer'
-import { fsError } from './errors'
+import { type FsError, fsError } from './errors'
+import { FS_MAX_REPLACEMENTS } from './limits'
+import { MemoryShortfall, resultCost } from './reservation'
+import { formatSize } from './sizes'
 import { occurrencesAt, type SpliceLines, spliceLines } from './lines'
-import { dominantLineEnding, normalizeLineEndings } from './line-endings'
+import { correspondingEndings, countLineEndings, normalizeLineEndings, withEndings } from './line-endings'
+import type { LineEnding } from './line-endings'
 import type { FsEditRequest } from './types'
 
 export interface SpliceResult {
@@ -9,6 +13,8 @@ export interface SpliceResult {
   replacements: number
   /** Where the replacements landed, by line of the new text. */
   lines: SpliceLines
+  /** The UTF-8 size of `text`, when `limits.maxBytes` was given (computed, not measured). */
+  bytes?: number
 }
 
 export interface SpliceLimits {
@@ -16,6 +22,13 @@ export interface SpliceLimits {
   maxBytes?: number
   /** The UTF-8 size of `text`, when the caller knows it (else it is measured). */
   textBytes?: number
+  /**
+   * Memory the caller holds for this result (`Reservation`): a larger result's cost
+   * (`resultCost`) throws `MemoryShortfall` before it is built. Checked only with `maxBytes`.
+   */
+  heldBytes?: number
+  /** The most replacements this splice may make (default `FS_MAX_REPLACEMENTS`); more fail `FS_TOO_LARGE` while they are counted. */
+  maxReplacements?: number
 }
 
 /**
@@ -43,8 +56,9 @@ function rawOffsetMapper(text: string): (offset: number) => number {
  * Replaces `oldString` with `newString` literally (no `$` patterns, no fuzzy matching).
  *
  * Matching happens in LF-normalised space, but only the changed part of each match is rewritten:
- * bytes outside it stay identical, mixed line endings stay mixed, and line breaks in the inserted
- * text take the file's dominant line ending. An edit that changes nothing leaves the text identical.
+ * bytes outside it stay identical, mixed line endings stay mixed. A line break of the inserted text
+ * keeps the ending of the line it corresponds to in the replaced text (`correspondingEndings`), and
+ * a new one takes the file's dominant ending. An edit that changes nothing leaves the text identical.
  */
 export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, limits: SpliceLimits = {}): SpliceResult {
   const oldString = normalizeLineEndings(edit.oldString)
@@ -54,7 +68,10 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   }
   const normalized = normalizeLineEndings(text)
   const matches: number[] = []
+  const maxReplacements = limits.maxReplacements ?? FS_MAX_REPLACEMENTS
   for (let at = normalized.indexOf(oldString); at >= 0; at = normalized.indexOf(oldString, at + oldString.length)) {
+    // Each replacement costs time and memory of its own: past the bound, stop counting and refuse.
+    if (matches.length === maxReplacements && edit.replaceAll) throw tooManyReplacements(path, maxReplacements)
     matches.push(at)
   }
   if (matches.length === 0) {
@@ -71,12 +88,15 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   let suffix = 0
   while (suffix < shortest - prefix && oldString[oldString.length - 1 - suffix] === newString[newString.length - 1 - suffix]) suffix++
   if (prefix === oldString.length && prefix === newString.length) {
-    return { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
+    const unchanged: SpliceResult = { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
+    if (limits.maxBytes !== undefined) unchanged.bytes = limits.textBytes ?? Buffer.byteLength(text)
+    return unchanged
   }
 
-  const eol = dominantLineEnding(text)
-  let inserted = newString.slice(prefix, newString.length - suffix)
-  if (eol === '\r\n') inserted = inserted.replaceAll('\n', '\r\n')
+  // One pass over the file's line endings: the dominant one, and whether it mixes both.
+  const endings = countLineEndings(text)
+  const eol: LineEnding = endings.crlf > endings.lf ? '\r\n' : '\n'
+  const insertedLf = newString.slice(prefix, newString.length - suffix)
   const toRaw = rawOffsetMapper(text)
   const starts: number[] = []
   const ends: number[] = []
@@ -84,43 +104,74 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
     starts.push(toRaw(at + prefix))
     ends.push(toRaw(at + oldString.length - suffix))
   }
-  if (limits.maxBytes !== undefined) {
-    checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
-  }
+  const inserted = insertedTexts(text, starts, ends, insertedLf, eol, endings.crlf > 0 && endings.lf > 0)
+  const bytes = limits.maxBytes === undefined
+    ? undefined
+    : checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
+  if (bytes !== undefined && limits.heldBytes !== undefined && resultCost(bytes) > limits.heldBytes) throw new MemoryShortfall(resultCost(bytes))
   const parts: string[] = []
   let cursor = 0
   for (let i = 0; i < starts.length; i++) {
-    parts.push(text.slice(cursor, starts[i]), inserted)
+    parts.push(text.slice(cursor, starts[i]), typeof inserted === 'string' ? inserted : inserted[i]!)
     cursor = ends[i]!
   }
   parts.push(text.slice(cursor))
   const result = parts.join('')
-  return { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+  const spliced: SpliceResult = { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+  if (bytes !== undefined) spliced.bytes = bytes
+  return spliced
+}
+
+function tooManyReplacements(path: string | undefined, max: number): FsError {
+  return fsError('FS_TOO_LARGE', {
+    path,
+    reason: `has more than ${max.toLocaleString('en-US')} occurrences of old_string to replace, more than `
+      + (max === FS_MAX_REPLACEMENTS ? 'one call may replace' : `are left of the ${FS_MAX_REPLACEMENTS.toLocaleString('en-US')} replacements one call may make`)
+      + '; nothing was changed. Use a longer old_string that occurs fewer times, or send the edits in several calls',
+  })
+}
+
+/**
+ * The text each replacement writes: one for all of them, in the file's dominant ending, unless the
+ * file mixes endings and the inserted text has line breaks; then, per replacement, each break keeps
+ * the ending of the line it corresponds to in the span it replaces. Replacements whose spans have
+ * the same endings share one string.
+ */
+function insertedTexts(
+  text: string, starts: readonly number[], ends: readonly number[], insertedLf: string, eol: LineEnding, mixed: boolean,
+): string | string[] {
+  if (!insertedLf.includes('\n') || !mixed) return eol === '\r\n' ? insertedLf.replaceAll('\n', '\r\n') : insertedLf
+  const shared = new Map<string, string>()
+  const lines = insertedLf.split('\n')
+  return starts.map((start, i) => {
+    const endings = correspondingEndings(text.slice(start, ends[i]), lines, eol)
+    const key = endings.map((ending) => ending.length).join('')
+    let inserted = shared.get(key)
+    if (inserted === undefined) shared.set(key, inserted = withEndings(insertedLf, endings))
+    return inserted
+  })
 }
 
 /**
  * Refuses a splice whose result would be larger than `maxBytes`, before a byte of it is built: a
  * short `replace_all` over many matches can multiply a file. A replaced span differs from the
- * normalised `removed` only by the carriage returns of its CRLFs, one byte each.
+ * normalised `removed` only by the carriage returns of its CRLFs, one byte each. Returns the size.
  */
 function checkResultSize(
-  text: string, starts: number[], ends: number[], inserted: string, removed: string,
+  text: string, starts: number[], ends: number[], inserted: string | readonly string[], removed: string,
   maxBytes: number, textBytes: number | undefined, path: string | undefined,
-): void {
-  const insertedBytes = Buffer.byteLength(inserted)
+): number {
+  // Per replacement, the inserted texts differ only in carriage returns, one byte each.
+  const first = typeof inserted === 'string' ? inserted : inserted[0]!
+  const firstBytes = Buffer.byteLength(first)
+  const insertedBytes = (i: number) => typeof inserted === 'string' ? firstBytes : firstBytes + inserted[i]!.length - first.length
   const removedBytes = Buffer.byteLength(removed)
   let size = textBytes ?? Buffer.byteLength(text)
-  for (let i = 0; i < starts.length; i++) size += insertedBytes - removedBytes - (ends[i]! - starts[i]! - removed.length)
-  if (size <= maxBytes) return
+  for (let i = 0; i < starts.length; i++) size += insertedBytes(i) - removedBytes - (ends[i]! - starts[i]! - removed.length)
+  if (size <= maxBytes) return size
   throw fsError('FS_TOO_LARGE', {
     path,
     reason: `would become ${formatSize(size)} with this edit (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
       + `above the ${formatSize(maxBytes)} limit for a text file; nothing was changed. Replace fewer occurrences or use a shorter new_string`,
   })
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }

@@ -1,5 +1,5 @@
 import { type FsError, type FsErrorCode, fsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
-import { escapeName } from '@deepseek-ai/dsh-fs/kit'
+import { compileRegex, escapeName, type LineMatcher, MAX_REGEX_LINE } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { cutCodePoints, linePrefix } from './window'
 
@@ -137,45 +137,62 @@ function withCutNote(body: string[], longLines: string[], stretches: string[], m
   return notes.length === 0 ? body : [...body, '', ...notes]
 }
 
-/** Characters shown before a match found inside a long line, so the code around it is seen too. */
-const BEFORE_MATCH = 80
+/** Characters shown up to the end of a match found inside a long line: the match and the code before it. */
+const BEFORE_MATCH = 160
 
 interface Stretch {
-  /** The 1-based character the shown text starts at, and the match's. */
+  /** The 1-based character the shown text starts at, and the one the match ends at. */
   from: number
-  at: number
+  end: number
   text: string
 }
 
-/** The pattern as the search compiled it; `undefined` when it does not compile here (a provider's own engine). */
-function compiled(pattern: string, caseInsensitive: boolean): RegExp | undefined {
+/** The pattern as the search compiled it (the linear-time engine); `undefined` when it does not compile. */
+function compiled(pattern: string, caseInsensitive: boolean): LineMatcher | undefined {
   try {
-    return new RegExp(pattern, caseInsensitive ? 'i' : '')
+    return compileRegex(pattern, caseInsensitive)
   } catch {
     return undefined
   }
 }
 
 /**
- * For a line longer than the cut whose first match starts past what the cut shows: up to
+ * Where the first match of a line ends: the shortest prefix of the line that holds a match, found
+ * by halving (about 20 linear-time tests for a line of a million characters). The engine answers
+ * only whether a line matches, and this asks nothing else of it.
+ */
+function matchEnd(line: string, matcher: LineMatcher): number | undefined {
+  if (line.length > MAX_REGEX_LINE || !matcher.test(line)) return undefined
+  let low = 0
+  let high = line.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (matcher.test(line.slice(0, middle))) high = middle
+    else low = middle + 1
+  }
+  return low
+}
+
+/**
+ * For a line longer than the cut whose first match ends past what the cut shows: up to
  * `maxLineLength` characters from a little before the match. Columns count characters (code
  * points), as `read`'s column does.
  */
-function matchStretch(line: string, regex: RegExp | undefined, maxLineLength: number): Stretch | undefined {
-  if (regex === undefined || cutCodePoints(line, maxLineLength) === undefined) return undefined
-  const found = regex.exec(line)
-  if (found === null) return undefined
-  const at = [...line.slice(0, found.index)].length + 1
-  if (at + [...found[0]].length - 1 <= maxLineLength) return undefined
-  const from = Math.max(1, at - BEFORE_MATCH)
+function matchStretch(line: string, matcher: LineMatcher | undefined, maxLineLength: number): Stretch | undefined {
+  if (matcher === undefined || cutCodePoints(line, maxLineLength) === undefined) return undefined
+  const end = matchEnd(line, matcher)
+  if (end === undefined) return undefined
+  const endColumn = [...line.slice(0, end)].length
+  if (endColumn <= maxLineLength) return undefined
+  const from = Math.max(1, endColumn - BEFORE_MATCH + 1)
   const rest = [...line].slice(from - 1)
-  return { from, at, text: rest.slice(0, maxLineLength).join('') }
+  return { from, end: endColumn, text: rest.slice(0, maxLineLength).join('') }
 }
 
 function stretchNote(path: string, line: number, text: string, stretch: Stretch): string {
   const length = [...text].length
   const end = Math.min(length, stretch.from + maxShown(stretch) - 1)
-  return `[Line ${line} of ${path} has ${length} characters; the match is at column ${stretch.at}, shown above from column ${stretch.from} to ${end}. `
+  return `[Line ${line} of ${path} has ${length} characters; the match ends at column ${stretch.end}, shown above from column ${stretch.from} to ${end}. `
     + `To read it there, call the dsh \`read\` tool with file_path=\`${path}\`, offset=${line}, limit=1, column=${stretch.from}.]`
 }
 
@@ -186,7 +203,12 @@ function skippedNote({ skipped }: FsSearchResult): string {
   if (skipped.binary > 0) parts.push(`${plural(skipped.binary, 'binary file')}`)
   if (skipped.tooLarge > 0) parts.push(`${plural(skipped.tooLarge, 'file')} too large to search`)
   if (skipped.unreadable > 0) parts.push(`${plural(skipped.unreadable, 'unreadable file')}`)
-  return parts.length === 0 ? '' : ` [Not searched: ${parts.join(', ')}.]`
+  const long = skipped.longLines ?? 0
+  const note = parts.length === 0 ? '' : ` [Not searched: ${parts.join(', ')}.]`
+  if (long === 0) return note
+  // The one way to search those lines: a plain-text pattern is tested on lines of any length.
+  return `${note} [${plural(long, 'line')} longer than ${MAX_REGEX_LINE / 1024 / 1024} MiB not matched by the regular expression; `
+    + 'search them with a plain-text pattern (no special characters).]'
 }
 
 export interface ListData {
@@ -248,6 +270,9 @@ function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined 
   switch (error.code) {
     case 'FS_INVALID_PATTERN':
       if (tool === 'grep' && error.message.includes('regular expression')) {
+        if (/not supported|over the limit/.test(error.message)) {
+          return 'rewrite the pattern without lookaround or backreferences (and under the length limit), or search for a plain-text part of it'
+        }
         return 'fix the pattern: it is a JavaScript regular expression, so escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally'
       }
       return 'fix the glob: it is relative to path, like **/*.ts or src/*.{js,ts}; escape [ ] { } ( ) * ? with a backslash to match them literally'

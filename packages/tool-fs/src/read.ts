@@ -8,7 +8,7 @@ import type { Config } from './config'
 import { inspectPath } from './paths'
 import { refusal } from './refusals'
 import { renderDirectory, renderFailure, renderRead } from './render'
-import { countTargetLines, LineIndex, lineFromEnd, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import { countTargetLines, LineIndex, lineFromEnd, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import { buildWindow } from './window'
 
 export const readInput = z.object({
@@ -76,14 +76,16 @@ export function readTool(ctx: Context, config: Config) {
           maxBytes: config.readMaxBytes,
           ...(input.column === undefined ? {} : { column: input.column }),
         })
-        ctx.emit('fs/observed', target, { kind: 'present', version: info.version }, exec)
+        // The whole text is in memory already: counting its line feeds costs no I/O.
+        const totalLines = window.totalLines ?? counted ?? (text === undefined ? undefined : countLines(text))
+        ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
         return renderRead({
           path,
           offset,
           ...(input.column === undefined ? {} : { column: input.column }),
           window,
-          // The whole text is in memory already: counting its line feeds costs no I/O.
-          ...(counted !== undefined ? { totalLines: counted, fromEnd: asked } : text === undefined ? {} : { totalLines: countLines(text) }),
+          ...(totalLines === undefined ? {} : { totalLines }),
+          ...(counted === undefined ? {} : { fromEnd: asked }),
           maxLineLength: config.readMaxLineLength,
           maxBytes: config.readMaxBytes,
         })

@@ -1,8 +1,9 @@
-import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
+import type { FsDirEntry, FsError, FsErrorCode, FsSeenLines } from '@deepseek-ai/dsh-fs'
+import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
   type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
-  type ReadWindow, renderMatchFailure, renderStale, type WindowLine,
+  type ReadWindow, readNotes, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
 /*
@@ -52,19 +53,17 @@ export function renderRead(data: ReadData): string {
     notes.push(`[offset=${data.fromEnd} counts from the end: the file has ${plural(total ?? 0, 'line')}, so this starts at line ${offset}.]`)
   }
   const from = window.lines[0]!.column
-  if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
+  if (from !== undefined) notes.push(readNotes.shownFrom(window.lines[0]!.number, from))
   const cut = cutNote(window.lines, data.maxLineLength, 'fs')
   if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number
   const last = window.lines.at(-1)!.number
-  const of = total === undefined ? '' : ` of ${total}`
   if (window.end === 'limit') {
-    notes.push(`[Showing lines ${first}-${last}${of}; the file continues. To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
+    notes.push(readNotes.continues(first, last, total, window.nextOffset!))
   } else if (window.end === 'bytes') {
-    notes.push(`[Showing lines ${first}-${last}${of}: the output reached the ${formatBytes(data.maxBytes)} limit. `
-      + `To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
+    notes.push(readNotes.budget(first, last, total, formatBytes(data.maxBytes), window.nextOffset!))
   } else {
-    notes.push(`[End of file: ${plural(total ?? last, 'line')}.]`)
+    notes.push(readNotes.endOfFile(total ?? last))
   }
   return `${body}\n\n${notes.join('\n')}`
 }
@@ -72,10 +71,11 @@ export function renderRead(data: ReadData): string {
 /** A directory given to `read`: its entries, one level, so the next call can name a file in it. */
 export function renderDirectory(data: DirectoryData): string {
   const { path, entries, limit } = data
-  if (entries.length === 0) return `${path} is an empty directory.`
-  const shown = entries.slice(0, limit).map((entry) => entry.type === 'directory' ? `${entry.name}/` : entry.name)
+  if (entries.length === 0) return `${escapeName(path)} is an empty directory.`
+  // Names escaped as in every listing: a line feed in one cannot forge another entry.
+  const shown = entries.slice(0, limit).map((entry) => entry.type === 'directory' ? `${escapeName(entry.name)}/` : escapeName(entry.name))
   const more = entries.length > limit ? `\n[Showing ${limit} of ${entries.length} entries.]` : ''
-  return `${path} is a directory, not a file. It holds ${plural(entries.length, 'entry', 'entries')}:\n${shown.join('\n')}${more}\n\n`
+  return `${escapeName(path)} is a directory, not a file. It holds ${plural(entries.length, 'entry', 'entries')}:\n${shown.join('\n')}${more}\n\n`
     + '[To see a file, call the dsh `read` tool with its path.]'
 }
 
@@ -93,6 +93,8 @@ export type FailureDetail =
   | { kind: 'stale-shown'; lines: WindowLine[]; totalLines: number; where: 'match' | 'nearest' | 'start'; maxLineLength: number }
   /** old_string matched nothing (the closest region, if any resembles it) or more than once (each line it is on). */
   | { kind: 'match'; failure: MatchFailure; maxLineLength: number }
+  /** A whole-file replacement refused by the policy's seen rule: what the session was shown of the version. */
+  | { kind: 'not-seen'; seen: FsSeenLines | undefined }
 
 /** The error result of a tool: the provider's account of what failed, then the one step that works. */
 export function renderFailure(tool: FsToolName, error: FsError, detail?: FailureDetail, path = error.path ?? 'the file'): ToolResult {
@@ -111,6 +113,8 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
       return errorResult(renderStale({ ...detail, path, call: staleCall(tool), reason: error.message }, detail), error.code)
     case 'match':
       return errorResult(renderMatchFailure(detail.failure, 'fs', detail), error.code)
+    case 'not-seen':
+      return errorResult(renderNotSeen(path, detail.seen), error.code)
     default: {
       const message = error.message.replace(/[.\s]+$/, '')
       const remedy = remedyFor(tool, error.code)

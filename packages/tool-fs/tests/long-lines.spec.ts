@@ -11,11 +11,11 @@ it('shows a grep match deep in a long line with its column, and read reaches it 
   await s.put('min.js', `${'a'.repeat(35_000)}NEEDLE${'b'.repeat(1_000)}\n`)
   const found = await s.text('grep', { pattern: 'NEEDLE', output_mode: 'content' })
   const path = s.path('min.js')
-  expect(found).toContain(`     1\t${'a'.repeat(80)}NEEDLE`)
-  expect(found).toContain(`[Line 1 of ${path} has 36006 characters; the match is at column 35001, shown above from column 34921 to 36006. `
-    + `To read it there, call the dsh \`read\` tool with file_path=\`${path}\`, offset=1, limit=1, column=34921.]`)
-  const read = await s.text('read', { file_path: path, offset: 1, limit: 1, column: 34_921 })
-  expect(read).toContain(`     1\t${'a'.repeat(80)}NEEDLE`)
+  expect(found).toContain(`     1\t${'a'.repeat(154)}NEEDLE`)
+  expect(found).toContain(`[Line 1 of ${path} has 36006 characters; the match ends at column 35006, shown above from column 34847 to 36006. `
+    + `To read it there, call the dsh \`read\` tool with file_path=\`${path}\`, offset=1, limit=1, column=34847.]`)
+  const read = await s.text('read', { file_path: path, offset: 1, limit: 1, column: 34_847 })
+  expect(read).toContain(`     1\t${'a'.repeat(154)}NEEDLE`)
 })
 
 it('keeps cutting a long line at its start when the match is within what the cut shows', async () => {
@@ -23,7 +23,7 @@ it('keeps cutting a long line at its start when the match is within what the cut
   await s.put('min.js', `NEEDLE${'b'.repeat(3_000)}\n`)
   const found = await s.text('grep', { pattern: 'needle', case_insensitive: true, output_mode: 'content' })
   expect(found).toContain('     1\tNEEDLEbbb')
-  expect(found).not.toContain('the match is at column')
+  expect(found).not.toContain('the match ends at column')
   expect(found).toContain('[Lines longer than 2000 characters are cut:')
 })
 

@@ -87,7 +87,7 @@ export interface ConformanceOptions<C extends ConformanceCapabilities = Conforma
    * Only these groups of clauses (`CONFORMANCE_GROUPS`); default all. For a provider run in two
    * configurations, each proving the groups its configuration can answer.
    */
-  groups?: readonly ('reads' | 'writes' | 'edits' | 'robustness' | 'permissions' | 'discovery' | 'publication' | 'connection' | 'fused')[]
+  groups?: readonly ('reads' | 'writes' | 'edits' | 'robustness' | 'permissions' | 'discovery' | 'bounds' | 'publication' | 'connection' | 'fused')[]
 }
 
 /** The helper each capability needs, for the run-time check of callers the types did not reach. */
