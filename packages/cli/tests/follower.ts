@@ -243,6 +243,21 @@ export function nextStep(step: Step, intent: Intent, memory: Memory): Next {
     for (const [key, value] of Object.entries(args)) if (value === '…') args[key] = call.args[renames.get(key) ?? key]
     return { calls: [{ ...intent, args, adopt: true }] }
   }
+  // What a tool printed, pasted back: the arguments the text names, each line cut after its first tab (or the named line dropped).
+  const strip = /Retry with (`?\w+`?(?: and `?\w+`?)?) without them: remove from each line everything up to and including its first tab/.exec(text)
+  if (strip !== null) {
+    const args = { ...intent.args }
+    for (const name of strip[1]!.replaceAll('`', '').split(' and ')) {
+      if (typeof args[name] === 'string') args[name] = (args[name] as string).split('\n').map((line) => line.replace(/^[^\t]*\t/, '')).join('\n')
+    }
+    return { calls: [{ ...intent, args }] }
+  }
+  const dropLine = /line (\d+) of `?(\w+)`? is a note .* Retry with `?\w+`? without that line\./.exec(text)
+  if (dropLine !== null && typeof intent.args[dropLine[2]!] === 'string') {
+    const lines = (intent.args[dropLine[2]!] as string).split('\n')
+    lines.splice(Number(dropLine[1]) - 1, 1)
+    return { calls: [{ ...intent, args: { ...intent.args, [dropLine[2]!]: lines.join('\n') } }] }
+  }
   // An empty file: its content is written whole (fs) or inserted at the top (editor).
   if (/write the file's content with the dsh `write` tool/.test(text)) return { calls: [{ tool: 'write', args: { file_path: path, content: intent.content } }] }
   if (/use the `insert` command with `insert_line` 0 and the content as `new_str`/.test(text)) {

@@ -20,7 +20,7 @@ let s: Stack
 let runs = 0
 
 beforeAll(async () => {
-  s = await stack({ rooted: true, staleRefusalObserves: true })
+  s = await stack({ rooted: true, staleRefusalObserves: true, policyConfig: { seenBeforeReplace: true } })
 })
 
 afterAll(async () => {
