@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { editedObservation, type EditedReport, printedRefusal, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
@@ -24,6 +25,7 @@ export const editInput = z.object({
 export function editTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'edit',
+    foreignNames: FOREIGN_NAMES.edit,
     title: 'Edit file',
     description: 'Replaces exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
       + 'unless replace_all is true. Show the file with the dsh `read` tool first; the change fails if the file changed since.',

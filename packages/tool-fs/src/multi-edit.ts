@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
 import { editedObservation, MULTI_EDIT_SNIPPETS, printedRefusal, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
@@ -26,6 +27,7 @@ export const multiEditInput = z.object({
 export function multiEditTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'multi_edit',
+    foreignNames: FOREIGN_NAMES.multi_edit,
     title: 'Edit file in several places',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description: 'Make several exact-text replacements in one file at once. They apply in order, each to the result of the previous ones; '

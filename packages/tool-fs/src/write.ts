@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
 import { printedRefusal, renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
@@ -24,6 +25,7 @@ export const writeInput = z.object({
 export function writeTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'write',
+    foreignNames: FOREIGN_NAMES.write,
     title: 'Write file',
     description: 'Creates a file, or replaces the whole content of an existing one. '
       + 'An existing file must first be shown by the dsh `read` tool in this session, every line of it, and the overwrite fails if the file changed since. '

@@ -23,10 +23,12 @@ function continuation(window: TextWindow, end: number | undefined, limits: Windo
 }
 
 export const render = {
-  viewFile(path: string, window: TextWindow, end: number | undefined, limits: WindowLimits): string {
+  viewFile(path: string, window: TextWindow, end: number | undefined, limits: WindowLimits, fromEnd?: { range: readonly number[]; total: number }): string {
     const single = window.lines.length === 1 && end === window.lines[0]!.number
     const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength, single)
-    return `${viewNotes.header(path)}\n${body}${continuation(window, end, limits)}\n`
+    const counted = fromEnd === undefined || window.lines.length === 0 ? '' : `\n[view_range [${fromEnd.range.join(', ')}] counts back from the end: `
+      + `the file has ${fromEnd.total} line${fromEnd.total === 1 ? '' : 's'}, so this shows from line ${window.lines[0]!.number}.]`
+    return `${viewNotes.header(path)}\n${body}${continuation(window, end, limits)}${counted}\n`
   },
 
   viewDirectory(path: string, paths: string[], cut: { limit: number; omitted: number } | undefined): string {
