@@ -33,6 +33,8 @@ export interface Intent extends Call {
   name?: string
   /** For read and view: the whole file (or line) is wanted, so continuation hints are followed. */
   whole?: boolean
+  /** A call a text named in place of the model's own (another tool, or renamed arguments): it becomes the intent. */
+  adopt?: boolean
 }
 
 export interface Step { call: Call; ok: boolean; code?: string; text: string }
@@ -76,8 +78,12 @@ export function shownLines(text: string): Map<number, string> {
   return lines
 }
 
-/** Whitespace squashed, quotes unified, line endings dropped: how a reader finds "these lines". */
-const loose = (line: string) => line.replace(/\r$/, '').replace(/[\s]+/g, ' ').trim().replace(/["'`‘’“”]/g, "'")
+/**
+ * How a reader finds "these lines": a pasted line number dropped, what looks the same made the same
+ * (Unicode composition, no-break spaces, invisible characters), whitespace squashed, quotes unified.
+ */
+const loose = (line: string) => line.replace(/\r$/, '').replace(/^ *\d+\t/, '').normalize('NFC').replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
+  .replace(/[\s]+/g, ' ').trim().replace(/["'`‘’“”]/g, "'")
 
 /** The consecutive shown lines whose loose form is the loose form of `old`'s lines. */
 function copyFrom(lines: Map<number, string>, old: string): string | undefined {
@@ -216,6 +222,47 @@ export function nextStep(step: Step, intent: Intent, memory: Memory): Next {
     const pattern = [...call.args.pattern].map((char) => (special.has(char) ? `\\${char}` : char)).join('')
     return { calls: [{ ...intent, args: { ...intent.args, pattern } }] }
   }
+  // A path in a foreign form: the same call with the path the text names.
+  const again = /call again with (\w+)=`([^`]*)`/.exec(text)
+  if (again !== null) return { calls: [{ ...intent, args: { ...intent.args, [again[1]!]: again[2]! } }] }
+  // A foreign tool name: the dsh tool and arguments the text gives, values elided as `<your NAME>` taken from the call sent.
+  const foreign = /Call the dsh `(\w+)` tool with arguments (\{.*\})(?: \(|\.$)/m.exec(text)
+  if (foreign !== null) {
+    const args = JSON.parse(foreign[2]!) as Args
+    for (const [key, value] of Object.entries(args)) {
+      const elided = typeof value === 'string' ? /^<your (\w+)>$/.exec(value) : null
+      if (elided !== null) args[key] = call.args[elided[1]!]
+    }
+    return { calls: [{ ...intent, tool: foreign[1]!, args, adopt: true }] }
+  }
+  // A misnamed argument: the corrected call, "…" standing for the value sent under the name it replaces.
+  const retry = /^Retry with: (\{.*\})/m.exec(text)
+  if (retry !== null) {
+    const renames = new Map([...text.matchAll(/Unknown argument "(\w+)" for the dsh `\w+` tool; did you mean (\w+)\?/g)].map((m) => [m[2]!, m[1]!]))
+    const args = JSON.parse(retry[1]!) as Args
+    for (const [key, value] of Object.entries(args)) if (value === '…') args[key] = call.args[renames.get(key) ?? key]
+    return { calls: [{ ...intent, args, adopt: true }] }
+  }
+  // What a tool printed, pasted back: the arguments the text names, each line cut after its first tab (or the named line dropped).
+  const strip = /Retry with (`?\w+`?(?: and `?\w+`?)?) without them: remove from each line everything up to and including its first tab/.exec(text)
+  if (strip !== null) {
+    const args = { ...intent.args }
+    for (const name of strip[1]!.replaceAll('`', '').split(' and ')) {
+      if (typeof args[name] === 'string') args[name] = (args[name] as string).split('\n').map((line) => line.replace(/^[^\t]*\t/, '')).join('\n')
+    }
+    return { calls: [{ ...intent, args }] }
+  }
+  const dropLine = /line (\d+) of `?(\w+)`? is a note .* Retry with `?\w+`? without that line\./.exec(text)
+  if (dropLine !== null && typeof intent.args[dropLine[2]!] === 'string') {
+    const lines = (intent.args[dropLine[2]!] as string).split('\n')
+    lines.splice(Number(dropLine[1]) - 1, 1)
+    return { calls: [{ ...intent, args: { ...intent.args, [dropLine[2]!]: lines.join('\n') } }] }
+  }
+  // An empty file: its content is written whole (fs) or inserted at the top (editor).
+  if (/write the file's content with the dsh `write` tool/.test(text)) return { calls: [{ tool: 'write', args: { file_path: path, content: intent.content } }] }
+  if (/use the `insert` command with `insert_line` 0 and the content as `new_str`/.test(text)) {
+    return { calls: [{ tool: EDITOR, args: { command: 'insert', path, insert_line: 0, new_str: String(intent.content).replace(/\n$/, '') } }] }
+  }
   const named = namedCall(text, call)
   // "call the dsh `read` tool with offset=1 (…), then retry": that call, then the model's own again.
   if (named !== undefined && named.tool !== call.tool && /, then retry\.$/.test(last)) return { calls: [named, { ...intent, name: 'recopy' }] }
@@ -233,7 +280,7 @@ function namedCall(text: string, call: Call): Call | undefined {
     const args: Args = call.tool === fs[1] ? { ...call.args } : { file_path: pathOf(call) }
     for (const pair of fs[2]!.matchAll(/(\w+)=(`[^`]*`|[^\s,.\]]+)/g)) {
       const raw = pair[2]!
-      args[pair[1]!] = raw.startsWith('`') ? raw.slice(1, -1) : /^-?\d+$/.test(raw) ? Number(raw) : raw
+      args[pair[1]!] = raw.startsWith('`') ? raw.slice(1, -1) : /^-?\d+$/.test(raw) ? Number(raw) : raw === 'true' || raw === 'false' ? raw === 'true' : raw
     }
     if (fs[3] !== undefined) delete args[fs[3]]
     return { tool: fs[1]!, args }
@@ -271,7 +318,8 @@ export async function follow(session: Session, plan: (Intent | (() => Promise<vo
       asked.set(key, step.text)
       const lines = shownLines(step.text)
       if (lines.size > 0 && (step.call.tool === 'read' || step.call.args.command === 'view')) remember(memory, pathOf(step.call), lines)
-      if (next.tool === intent.tool && (next.args.command === intent.args.command)) intent = { ...intent, ...next, name: intent.name }
+      if (next.adopt === true) intent = { ...intent, ...next, adopt: undefined, name: intent.name }
+      else if (next.tool === intent.tool && (next.args.command === intent.args.command)) intent = { ...intent, ...next, name: intent.name }
       const derived = step.ok ? successStep(step, next, intent) : nextStep(step, intent, memory)
       if (derived === undefined) {
         if (!step.ok) return { steps, outcome: { kind: 'dead-end', text: step.text } }

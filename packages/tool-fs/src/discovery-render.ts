@@ -1,5 +1,5 @@
-import { type FsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
-import { escapeName, MAX_REGEX_LINE } from '@deepseek-ai/dsh-fs/kit'
+import { type FsError, type FsErrorCode, fsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
+import { compileRegex, escapeName, type LineMatcher, MAX_REGEX_LINE } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { cutCodePoints, linePrefix } from './window'
 
@@ -48,6 +48,10 @@ export function renderGlob({ pattern, root, offset, result, includeIgnored }: Gl
 
 export interface GrepData {
   pattern: string
+  /** When nothing matched: whether files skipped as ignored hold a match (so include_ignored would find it). */
+  ignoredMatch?: boolean
+  /** How the search matched, so that a match inside a long line can be found again to show its stretch. */
+  caseInsensitive?: boolean
   root: string
   mode: 'files_with_matches' | 'content' | 'count'
   offset: number
@@ -61,8 +65,11 @@ export function renderGrep(data: GrepData): string {
   const skipped = skippedNote(result)
   if (result.files.length === 0) {
     if (offset > 0) return `No more matches for ${JSON.stringify(pattern)} past offset=${offset}.`
-    return `No matches for ${JSON.stringify(pattern)} under ${escapeName(root)}: check the pattern (a JavaScript regular expression); `
-      + `files excluded by .gitignore are skipped unless include_ignored is true.${skipped}${result.complete ? '' : `\n${incomplete('grep')}`}`
+    // include_ignored is named only when ignored files do hold a match: otherwise it would send the model on a call that finds nothing.
+    const ignored = data.ignoredMatch === true
+      ? 'files excluded by .gitignore do match: to search them too, call the dsh `grep` tool with include_ignored=true'
+      : 'check the pattern (a JavaScript regular expression) and the path'
+    return `No matches for ${JSON.stringify(pattern)} under ${escapeName(root)}: ${ignored}.${skipped}${result.complete ? '' : `\n${incomplete('grep')}`}`
   }
   let body: string[]
   let shown: number
@@ -87,22 +94,27 @@ export function renderGrep(data: GrepData): string {
 }
 
 /** Per file: its path, then its lines in the `read` format. Stops at a whole match when the budget is spent. */
-function contentLines({ root, result, maxLineLength, maxBytes }: GrepData): { body: string[]; shown: number; cut: boolean } {
+function contentLines({ root, result, maxLineLength, maxBytes, pattern, caseInsensitive }: GrepData): { body: string[]; shown: number; cut: boolean } {
   const body: string[] = []
   let bytes = 0
   let shown = 0
   const longLines: string[] = []
+  const stretches: string[] = []
+  const regex = compiled(pattern, caseInsensitive === true)
   for (const file of result.files) {
     const path = shownPath(root, file.path)
     const block = [path]
     let blockBytes = Buffer.byteLength(path) + 1
     for (const line of file.lines ?? []) {
-      const short = cutCodePoints(line.text, maxLineLength)
-      const text = `${linePrefix(line.line)}${short ?? line.text}`
+      // A match past what a cut line shows: the stretch around it, from its column, as `read` shows it from there.
+      const stretch = line.match ? matchStretch(line.text, regex, maxLineLength) : undefined
+      if (stretch !== undefined) stretches.push(stretchNote(path, line.line, line.text, stretch))
+      const short = stretch === undefined ? cutCodePoints(line.text, maxLineLength) : undefined
+      const text = `${linePrefix(line.line)}${stretch?.text ?? short ?? line.text}`
       const size = Buffer.byteLength(text) + 1
       if (line.match && bytes + blockBytes + size > maxBytes && shown > 0) {
         if (block.length > 1) body.push(...block, '')
-        return { body: withCutNote(body, longLines, maxLineLength), shown, cut: true }
+        return { body: withCutNote(body, longLines, stretches, maxLineLength), shown, cut: true }
       }
       if (short !== undefined) longLines.push(`${path}:${line.line}`)
       block.push(text)
@@ -113,13 +125,78 @@ function contentLines({ root, result, maxLineLength, maxBytes }: GrepData): { bo
     bytes += blockBytes + 1
   }
   body.pop()
-  return { body: withCutNote(body, longLines, maxLineLength), shown, cut: false }
+  return { body: withCutNote(body, longLines, stretches, maxLineLength), shown, cut: false }
 }
 
-function withCutNote(body: string[], longLines: string[], max: number): string[] {
-  if (longLines.length === 0) return body
-  return [...body, '', `[Lines longer than ${max} characters are cut: ${longLines.slice(0, 5).join(', ')}${longLines.length > 5 ? ', …' : ''}. Read them with read.]`]
+function withCutNote(body: string[], longLines: string[], stretches: string[], max: number): string[] {
+  const notes = stretches.slice(0, 5)
+  if (longLines.length > 0) {
+    notes.push(`[Lines longer than ${max} characters are cut: ${longLines.slice(0, 5).join(', ')}${longLines.length > 5 ? ', …' : ''}. `
+      + 'To see more of one, call the dsh `read` tool with its file_path, offset=<line>, limit=1 and column=<the first character not shown>.]')
+  }
+  return notes.length === 0 ? body : [...body, '', ...notes]
 }
+
+/** Characters shown up to the end of a match found inside a long line: the match and the code before it. */
+const BEFORE_MATCH = 160
+
+interface Stretch {
+  /** The 1-based character the shown text starts at, and the one the match ends at. */
+  from: number
+  end: number
+  text: string
+}
+
+/** The pattern as the search compiled it (the linear-time engine); `undefined` when it does not compile. */
+function compiled(pattern: string, caseInsensitive: boolean): LineMatcher | undefined {
+  try {
+    return compileRegex(pattern, caseInsensitive)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Where the first match of a line ends: the shortest prefix of the line that holds a match, found
+ * by halving (about 20 linear-time tests for a line of a million characters). The engine answers
+ * only whether a line matches, and this asks nothing else of it.
+ */
+function matchEnd(line: string, matcher: LineMatcher): number | undefined {
+  if (line.length > MAX_REGEX_LINE || !matcher.test(line)) return undefined
+  let low = 0
+  let high = line.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (matcher.test(line.slice(0, middle))) high = middle
+    else low = middle + 1
+  }
+  return low
+}
+
+/**
+ * For a line longer than the cut whose first match ends past what the cut shows: up to
+ * `maxLineLength` characters from a little before the match. Columns count characters (code
+ * points), as `read`'s column does.
+ */
+function matchStretch(line: string, matcher: LineMatcher | undefined, maxLineLength: number): Stretch | undefined {
+  if (matcher === undefined || cutCodePoints(line, maxLineLength) === undefined) return undefined
+  const end = matchEnd(line, matcher)
+  if (end === undefined) return undefined
+  const endColumn = [...line.slice(0, end)].length
+  if (endColumn <= maxLineLength) return undefined
+  const from = Math.max(1, endColumn - BEFORE_MATCH + 1)
+  const rest = [...line].slice(from - 1)
+  return { from, end: endColumn, text: rest.slice(0, maxLineLength).join('') }
+}
+
+function stretchNote(path: string, line: number, text: string, stretch: Stretch): string {
+  const length = [...text].length
+  const end = Math.min(length, stretch.from + maxShown(stretch) - 1)
+  return `[Line ${line} of ${path} has ${length} characters; the match ends at column ${stretch.end}, shown above from column ${stretch.from} to ${end}. `
+    + `To read it there, call the dsh \`read\` tool with file_path=\`${path}\`, offset=${line}, limit=1, column=${stretch.from}.]`
+}
+
+const maxShown = (stretch: Stretch) => [...stretch.text].length
 
 function skippedNote({ skipped }: FsSearchResult): string {
   const parts: string[] = []
@@ -172,10 +249,22 @@ function formatSize(bytes: number): string {
 
 /** The error result of a discovery tool: the provider's account, then the one step that works. */
 export function renderDiscoveryFailure(tool: DiscoveryToolName, error: FsError): ToolResult {
-  const message = error.message.replace(/[.\s]+$/, '')
+  const message = plainMessage(error).replace(/[.\s]+$/, '')
   const remedy = remedyFor(tool, error)
   return errorResult(remedy === undefined ? `${message}.` : `${message}; ${remedy}`, error.code)
 }
+
+/**
+ * A provider's message may name the operation it failed in (`read <path>: does not exist (ENOENT)`),
+ * which is no tool the model knows. Where the code alone says what happened to the path, the
+ * contract's own sentence for it is shown instead.
+ */
+function plainMessage(error: FsError): string {
+  if (error.path === undefined || !PLAIN_CODES.has(error.code)) return error.message
+  return fsError(error.code, { path: error.path }).message
+}
+
+const PLAIN_CODES = new Set<FsErrorCode>(['FS_NOT_FOUND', 'FS_NOT_DIRECTORY', 'FS_NOT_REGULAR_FILE', 'FS_PERMISSION_DENIED'])
 
 function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined {
   switch (error.code) {
@@ -192,6 +281,10 @@ function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined 
       ? 'path must be a directory; to search one file, pass its directory as path and its name as glob'
       : 'path must be a directory; pass the directory that contains it'
     case 'FS_OUTSIDE_ROOT': return 'use a path inside the workspace'
+    // Only ignore rules are too large for a walk: skipping the .gitignore files is the way past them.
+    case 'FS_TOO_LARGE': return error.message.includes('ignore patterns')
+      ? 'pass fewer ignore patterns'
+      : `call ${tool} again with include_ignored: true (no .gitignore file is read then), or with a path below that directory`
     case 'FS_INVALID_PATH': return 'pass a valid directory path'
     default: return undefined
   }

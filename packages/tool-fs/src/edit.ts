@@ -1,5 +1,6 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { editedObservation, type EditedReport, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
+import { editedObservation, type EditedReport, printedRefusal, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -24,6 +25,7 @@ export const editInput = z.object({
 export function editTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'edit',
+    foreignNames: FOREIGN_NAMES.edit,
     title: 'Edit file',
     description: 'Replaces exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
       + 'unless replace_all is true. Show the file with the dsh `read` tool first; the change fails if the file changed since.',
@@ -35,14 +37,17 @@ export function editTool(ctx: Context, config: Config) {
       if (input.old_string === input.new_string) {
         throw new ToolError('INVALID_ARGUMENTS', 'old_string and new_string are identical, so this change would do nothing.')
       }
+      // What `read` printed (line numbers, notes) is refused before anything is asked of the file.
+      const printed = printedRefusal(input.new_string, { family: 'fs', argument: 'new_string' }, { argument: 'old_string', text: input.old_string })
+      if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
       let target: FsTarget | undefined
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const { displayPath } = target
-        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome) => editedObservation(expected, outcome),
+        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome, shown) => editedObservation(expected, outcome, shown),
           (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config)
-          .then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })))
+            .then((report) => ({ text: renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }), shown: report.first?.snippet ?? [] })))
         const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
         return await answer.finish(await ctx.fs.editText(target, edit, expected, exec.signal, answer.hooks))
       } catch (error) {

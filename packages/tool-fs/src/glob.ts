@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError } from '@deepseek-ai/dsh-fs'
 import { globBase } from '@deepseek-ai/dsh-fs/kit'
 import { defineTool } from '@deepseek-ai/dsh-tools'
@@ -30,6 +31,7 @@ function split(pattern: string): { base: string; glob: string } {
 export function globTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'glob',
+    foreignNames: FOREIGN_NAMES.glob,
     title: 'Find files by name',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description: 'Find files by name with a wildcard pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '

@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsSearchMode } from '@deepseek-ai/dsh-fs'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
@@ -28,16 +29,17 @@ const MODES: Record<z.output<typeof grepInput>['output_mode'], FsSearchMode> = {
 export function grepTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'grep',
+    foreignNames: FOREIGN_NAMES.grep,
     title: 'Search file contents',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description: 'Search file contents with a JavaScript regular expression. Skips .git, files excluded by .gitignore and binary files. '
+    description: 'Search file contents with a regular expression (JavaScript syntax; no lookaround or backreferences). Skips .git, files excluded by .gitignore and binary files. '
       + 'output_mode "content" shows matching lines numbered as the dsh `read` tool numbers them; show a file with the dsh `read` tool before you change it.',
     inputSchema: grepInput,
     concurrency: 'shared',
     async execute(input, exec) {
       try {
         const root = await resolveTarget(ctx, input.path ?? '.', exec)
-        const result = await ctx.fs.search(root, {
+        const options = {
           pattern: input.pattern,
           caseInsensitive: input.case_insensitive,
           mode: MODES[input.output_mode],
@@ -46,9 +48,15 @@ export function grepTool(ctx: Context, config: Config) {
           limit: input.output_mode === 'content' ? config.grepContentLimit : config.grepLimit,
           includeIgnored: input.include_ignored,
           ...(input.glob === undefined ? {} : { glob: [input.glob], matchBase: true }),
-        }, exec.signal)
+        }
+        const result = await ctx.fs.search(root, options, exec.signal)
+        // Nothing found: whether ignored files hold a match decides if include_ignored is worth naming.
+        const ignoredMatch = result.files.length === 0 && input.offset === 0 && !input.include_ignored
+          ? (await ctx.fs.search(root, { ...options, mode: 'files', limit: 1, includeIgnored: true }, exec.signal)).files.length > 0
+          : undefined
         return renderGrep({
-          pattern: input.pattern, root: root.displayPath, mode: input.output_mode, offset: input.offset, result,
+          ...(ignoredMatch === undefined ? {} : { ignoredMatch }),
+          pattern: input.pattern, caseInsensitive: input.case_insensitive, root: root.displayPath, mode: input.output_mode, offset: input.offset, result,
           maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes,
         })
       } catch (error) {

@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError } from '@deepseek-ai/dsh-fs'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
@@ -18,6 +19,7 @@ export const listInput = z.object({
 export function listTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'list',
+    foreignNames: FOREIGN_NAMES.list,
     title: 'List directory tree',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description: 'Show a directory as a tree (directories end with "/", files show their size), skipping .git and files excluded by '

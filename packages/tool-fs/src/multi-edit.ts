@@ -1,6 +1,7 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
-import { editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { editedObservation, MULTI_EDIT_SNIPPETS, printedRefusal, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -26,6 +27,7 @@ export const multiEditInput = z.object({
 export function multiEditTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'multi_edit',
+    foreignNames: FOREIGN_NAMES.multi_edit,
     title: 'Edit file in several places',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description: 'Make several exact-text replacements in one file at once. They apply in order, each to the result of the previous ones; '
@@ -39,6 +41,8 @@ export function multiEditTool(ctx: Context, config: Config) {
           throw new ToolError('INVALID_ARGUMENTS', `edits[${index}]: old_string and new_string are identical, so the edit would change nothing; `
             + 'remove it or change its new_string. Nothing was written.')
         }
+        const printed = printedRefusal(edit.new_string, { family: 'fs', argument: `edits[${index}].new_string` }, { argument: `edits[${index}].old_string`, text: edit.old_string })
+        if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
       }
       const edits = input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all }))
       let target: FsTarget | undefined
@@ -46,8 +50,11 @@ export function multiEditTool(ctx: Context, config: Config) {
         target = await resolveTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editTextMany(target, edits, expected, exec.signal)
-        ctx.emit('fs/observed', target, editedObservation(expected, outcome), exec)
-        return renderReport(await multiEditedReport(target.displayPath, input.edits.length, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
+        const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)
+        // The snippets of the reply are lines of the new version shown: they count as seen.
+        const shown = [...(report.steps ?? []).flatMap((step) => step.snippet), ...(report.merged?.snippet ?? [])]
+        ctx.emit('fs/observed', target, editedObservation(expected, outcome, shown), exec)
+        return renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })
       } catch (error) {
         // The provider names the failed step (`edits[i]`); nothing was written. A failed match is
         // shown against the text the steps before it made, like `edit` shows it against the file.

@@ -1,3 +1,4 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import { countLines } from '@deepseek-ai/dsh-tool-text'
 import { defineTool } from '@deepseek-ai/dsh-tools'
@@ -7,12 +8,13 @@ import type { Config } from './config'
 import { inspectPath } from './paths'
 import { refusal } from './refusals'
 import { renderDirectory, renderFailure, renderRead } from './render'
-import { LineIndex, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import { countTargetLines, LineIndex, lineFromEnd, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import { buildWindow } from './window'
 
 export const readInput = z.object({
   file_path: z.string().describe('The file to show: absolute, or relative to the working directory.'),
-  offset: z.number().int().min(1).optional().describe('The line number to start from (1-based). Default 1.'),
+  offset: z.number().int().optional()
+    .describe('The line number to start from (1-based). Default 1. A negative offset counts from the end: -10 starts at the tenth line from the last.'),
   limit: z.number().int().min(1).optional().describe('How many lines to show. Default and maximum: the line limit of this tool.'),
   column: z.number().int().min(1).optional()
     .describe('The character (1-based) of line offset to start from, to see the rest of a line shown cut. Default 1.'),
@@ -27,6 +29,7 @@ export function readTool(ctx: Context, config: Config) {
   const lines = new LineIndex()
   return defineTool({
     name: 'read',
+    foreignNames: FOREIGN_NAMES.read,
     title: 'Read file',
     description: 'Shows a text file with numbered lines, like `cat -n` (number, tab, text); the numbers are not part of the file. '
       + `Returns up to ${config.readLimit} lines from offset; a longer file ends with the offset to continue from. `
@@ -57,7 +60,10 @@ export function readTool(ctx: Context, config: Config) {
           // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
           return renderFailure('read', fsError('FS_NOT_REGULAR_FILE', { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
         }
-        const offset = input.offset ?? 1
+        // A position from the end needs the line count first: known from the text of a small file, else one pass over the bytes.
+        const asked = input.offset ?? 1
+        const counted = asked >= 1 ? undefined : text !== undefined ? countLines(text) : await countTargetLines(ctx.fs, target, exec.signal)
+        const offset = counted === undefined ? asked : lineFromEnd(asked, counted)
         // Large files: the lines before the window are skipped as bytes, never decoded.
         const source = text !== undefined
           ? { firstLine: 1, chunks: [text] }
@@ -71,7 +77,7 @@ export function readTool(ctx: Context, config: Config) {
           ...(input.column === undefined ? {} : { column: input.column }),
         })
         // The whole text is in memory already: counting its line feeds costs no I/O.
-        const totalLines = window.totalLines ?? (text === undefined ? undefined : countLines(text))
+        const totalLines = window.totalLines ?? counted ?? (text === undefined ? undefined : countLines(text))
         ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
         return renderRead({
           path,
@@ -79,6 +85,7 @@ export function readTool(ctx: Context, config: Config) {
           ...(input.column === undefined ? {} : { column: input.column }),
           window,
           ...(totalLines === undefined ? {} : { totalLines }),
+          ...(counted === undefined ? {} : { fromEnd: asked }),
           maxLineLength: config.readMaxLineLength,
           maxBytes: config.readMaxBytes,
         })

@@ -1,5 +1,7 @@
-import { editIndexOf, type FsEditRequest, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { buildWindow, closestRegion, countLines, inspectTarget, readCurrentVersion, seenOfWindow, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
+import { editIndexOf, type FsEditRequest, FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import {
+  buildWindow, closestRegion, countLines, inspectTarget, isSymbolicLink, readCurrentVersion, seenOfWindow, TOUCHED_MAX_LINES, touchedLines,
+} from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from './config'
@@ -27,6 +29,14 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
   const { tool, target } = call
   if (target === undefined) return renderFailure(tool, error)
   const path = target.displayPath
+  // The session's memory says absent, but something is there now: the target's nature comes first,
+  // and a file created since is a stale basis, never "does not exist".
+  const there = error.code === 'FS_NOT_FOUND' && tool !== 'read' ? await inspectTarget(ctx.fs, target, call.exec.signal) : undefined
+  if (there !== undefined && there.kind !== 'absent') {
+    if (there.kind !== 'text') return renderFailure(tool, error, { kind: 'not-a-file', nature: there }, path)
+    const appeared = fsError('FS_STALE_VERSION', { path, reason: 'has been created since this session found it absent' })
+    return renderFailure(tool, appeared, await detailOf(ctx, config, appeared, call, target), path)
+  }
   const detail = await detailOf(ctx, config, error, call, target)
   return renderFailure(tool, error, detail, path)
 }
@@ -38,6 +48,8 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
   if (inspects) {
     const nature = await inspectTarget(ctx.fs, target, exec.signal)
+    // A text file behind a link the session never read through: most often a file swapped for a link since the read.
+    if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(ctx.fs, target, exec.signal)) return { kind: 'linked' }
     if (nature === undefined || nature.kind === 'text') return undefined
     if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' && tool === 'edit' ? { kind: 'missing' } : undefined
     return { kind: 'not-a-file', nature }
@@ -64,7 +76,10 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     const before = step === undefined ? [] : call.edits!.slice(0, step)
     const closest = await closestRegion(ctx.fs, target, oldString, exec.signal, before)
     if (closest === undefined) return undefined
-    const failure = { kind: 'no-match' as const, path: target.displayPath, needle: oldString, region: closest.region }
+    const failure = {
+      kind: 'no-match' as const, path: target.displayPath, needle: oldString, region: closest.region,
+      ...(closest.empty ? { empty: true } : {}), ...(closest.changedBy === undefined ? {} : { changedBy: closest.changedBy }),
+    }
     return { kind: 'match', failure: step === undefined ? failure : { ...failure, step }, maxLineLength: config.readMaxLineLength }
   }
   return undefined

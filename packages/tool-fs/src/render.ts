@@ -3,7 +3,7 @@ import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
   type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
-  type ReadWindow, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
+  type ReadWindow, readNotes, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
 /*
@@ -23,6 +23,8 @@ export interface ReadData {
   window: ReadWindow
   /** The file's line count when it is known without reading further (the whole text was read). */
   totalLines?: number
+  /** The offset as asked, when it was below 1 and so counted from the end of the file. */
+  fromEnd?: number
   maxLineLength: number
   maxBytes: number
 }
@@ -47,20 +49,21 @@ export function renderRead(data: ReadData): string {
   }
   const body = numbered(window.lines)
   const notes: string[] = []
+  if (data.fromEnd !== undefined) {
+    notes.push(`[offset=${data.fromEnd} counts from the end: the file has ${plural(total ?? 0, 'line')}, so this starts at line ${offset}.]`)
+  }
   const from = window.lines[0]!.column
-  if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
+  if (from !== undefined) notes.push(readNotes.shownFrom(window.lines[0]!.number, from))
   const cut = cutNote(window.lines, data.maxLineLength, 'fs')
   if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number
   const last = window.lines.at(-1)!.number
-  const of = total === undefined ? '' : ` of ${total}`
   if (window.end === 'limit') {
-    notes.push(`[Showing lines ${first}-${last}${of}; the file continues. To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
+    notes.push(readNotes.continues(first, last, total, window.nextOffset!))
   } else if (window.end === 'bytes') {
-    notes.push(`[Showing lines ${first}-${last}${of}: the output reached the ${formatBytes(data.maxBytes)} limit. `
-      + `To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
+    notes.push(readNotes.budget(first, last, total, formatBytes(data.maxBytes), window.nextOffset!))
   } else {
-    notes.push(`[End of file: ${plural(total ?? last, 'line')}.]`)
+    notes.push(readNotes.endOfFile(total ?? last))
   }
   return `${body}\n\n${notes.join('\n')}`
 }
@@ -82,6 +85,8 @@ export type FailureDetail =
   | { kind: 'not-a-file'; nature: NotAFile }
   /** An edit of a path the session never saw, and nothing is there: creating it works at once. */
   | { kind: 'missing' }
+  /** The path is a symbolic link to a text file the session has not read (say, a file swapped for a link since the read). */
+  | { kind: 'linked' }
   /** Stale, and the file is gone now; recorded as absent (`staleRefusalObserves`). */
   | { kind: 'stale-absent'; maxLineLength: number }
   /** Stale; the current version's text, recorded as read (`staleRefusalObserves`). */
@@ -99,6 +104,9 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
         detail.nature.kind === 'binary' || detail.nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE')
     case 'missing':
       return errorResult(`${path} does not exist; create it with the dsh \`write\` tool.`, error.code)
+    case 'linked':
+      return errorResult(`${path} is a symbolic link now, so the change would land in the file it points to, which has not been read in this session `
+        + '(the dsh `read` tool shows it through the link); read the file, then retry', error.code)
     case 'stale-absent':
       return errorResult(renderStale({ kind: 'stale-absent', path, call: staleCall(tool) }, detail), error.code)
     case 'stale-shown':

@@ -1,7 +1,8 @@
+import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
-import { renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
-import { defineTool } from '@deepseek-ai/dsh-tools'
+import { printedRefusal, renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
+import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
@@ -24,9 +25,10 @@ export const writeInput = z.object({
 export function writeTool(ctx: Context, config: Config) {
   return defineTool({
     name: 'write',
+    foreignNames: FOREIGN_NAMES.write,
     title: 'Write file',
     description: 'Creates a file, or replaces the whole content of an existing one. '
-      + 'An existing file must first be shown by the dsh `read` tool in this session, and the overwrite fails if the file changed since. '
+      + 'An existing file must first be shown by the dsh `read` tool in this session, every line of it, and the overwrite fails if the file changed since. '
       + 'For changes to part of a file, prefer the dsh `edit` tool.',
     // Destructive: it replaces whatever the file held. Idempotent: the same call again leaves the same
     // bytes (the guard then expects the version this call wrote, so a retry succeeds or is refused).
@@ -34,6 +36,8 @@ export function writeTool(ctx: Context, config: Config) {
     inputSchema: writeInput,
     concurrency: 'exclusive',
     async execute(input, exec) {
+      const printed = printedRefusal(input.content, { family: 'fs', argument: 'content' })
+      if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
       let target: FsTarget | undefined
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
@@ -42,7 +46,7 @@ export function writeTool(ctx: Context, config: Config) {
         // The session wrote every line of the new version: it has seen all of it.
         const observed = (outcome: FsWriteOutcome) => ({ kind: 'present' as const, version: outcome.version, seen: seenEverything(countLines(outcome.after)) })
         const answer = answerWhenPublished(ctx, target, exec, observed, (outcome: FsWriteOutcome) => writtenReport(displayPath, outcome, config)
-          .then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })))
+          .then((report) => ({ text: renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }), shown: [] })))
         return await answer.finish(await ctx.fs.writeText(target, input.content, expected, exec.signal, answer.hooks))
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })

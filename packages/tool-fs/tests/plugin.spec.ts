@@ -41,7 +41,7 @@ describe('loading', () => {
           type: 'object',
           properties: {
             file_path: { type: 'string', description: expect.any(String) },
-            offset: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
+            offset: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
             limit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
             column: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
           },

@@ -38,7 +38,7 @@ describe('read windows', () => {
     s = await stack({ policy: true, config: { readMaxLineLength: 5 } })
     await s.put('a.txt', 'abcd😀xyz\nshort\n日本語テキスト\n')
     expect(await s.text('read', { file_path: 'a.txt' })).toBe(
-      `${numberedLines(1, ['abcd😀', 'short', '日本語テキ'])}\n\n[Lines 1, 3 are cut: a line is shown up to 5 characters. `
+      `${numberedLines(1, ['abcd😀', 'short', '日本語テキ'])}\n\n[Lines 1, 3 are cut: a line is shown up to 5 characters (line 1 has 8 characters). `
         + 'To see more of line 1, call the dsh `read` tool with offset=1, limit=1, column=6.]\n[End of file: 3 lines.]',
     )
   })
@@ -196,5 +196,20 @@ describe('read cost on large files', () => {
       `${numberedLines(1, [`${'a'.repeat(65_535)}€tail`])}\n\n[Showing lines 1-1; the file continues. To read more, call the dsh \`read\` tool with offset=2.]`,
     )
     expect(s.log.calls.filter((call) => call === 'streamBytesFrom')).toHaveLength(2)
+  })
+})
+
+describe('positions from the end', () => {
+  it('reads a negative offset from the end, and says so', async () => {
+    s = await stack({ policy: true })
+    await s.put('a.txt', 'a\nb\nc\nd\n')
+    expect(await s.text('read', { file_path: 'a.txt', offset: -2 })).toBe(
+      `${numberedLines(3, ['c', 'd'])}\n\n[offset=-2 counts from the end: the file has 4 lines, so this starts at line 3.]\n[End of file: 4 lines.]`)
+  })
+
+  it('counts the lines of a file too large to hold, and starts from its last one', async () => {
+    s = await stack({ policy: true, config: { readStreamThreshold: 16 } })
+    await s.put('big.txt', Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n'))
+    expect(await s.text('read', { file_path: 'big.txt', offset: -1 })).toContain('    50\trow 50\n\n[offset=-1 counts from the end: the file has 50 lines')
   })
 })

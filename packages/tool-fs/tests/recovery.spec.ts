@@ -24,8 +24,9 @@ it('recovers from an external deletion: stale, re-read finds absence, edit refus
   const refused = await s.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })
   expect(refused.error?.code).toBe('FS_NOT_FOUND')
   expect(refused.content[0]!.text).toMatch(/; create it with the dsh `write` tool$/)
-  // The policy refused from its memory of the absence: the provider was never asked to edit.
-  expect(s.log.calls).toEqual(['resolve'])
+  // The policy refused from its memory of the absence: the provider was never asked to edit; one
+  // stat on this failure path checks that memory against the disk before "does not exist" is said.
+  expect(s.log.calls).toEqual(['resolve', 'stat'])
 
   const created = await s.call('write', { file_path: 'a.txt', content: 'fresh\n' })
   expect(created.content[0]!.text).toBe(`Created ${s.path('a.txt')} (1 line).`)

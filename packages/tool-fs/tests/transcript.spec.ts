@@ -66,6 +66,10 @@ it('pins what the model sees in the main flows', async () => {
   // The editor family's name for the path, from a client (Gemini CLI) that adds wait_for_previous to every call.
   await call('read', { path: 'log.txt', limit: 1, wait_for_previous: true })
   await call('read', { file_path: 'log.txt', limit: 1, wait_for_previous: true })
+  // Habits from other harnesses: another tool's name, a shell's path, another system's separator.
+  await call('edit_file', { path: 'log.txt', old_str: 'entry', new_str: 'item' })
+  await call('read', { file_path: '~/log.txt', offset: -2 })
+  await call('write', { file_path: 'src\\new.js', content: 'x\n' })
 
   const transcript = lines.join('\n').replaceAll(s.dir, '<tmp>')
   await expect(transcript).toMatchFileSnapshot('./__transcripts__/main-flows.txt')

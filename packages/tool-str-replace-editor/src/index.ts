@@ -5,7 +5,7 @@ import type { z } from 'zod'
 import { create, insert, strReplace } from './edit'
 import { DESCRIPTION, PROMPT_SECTION } from './prompt'
 import { Editor } from './runtime'
-import { Config, InputSchema } from './schema'
+import { COMMANDS, Config, InputSchema } from './schema'
 import { undoEdit } from './undo'
 import { view } from './view'
 
@@ -31,6 +31,11 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
     // neither read-only nor idempotent (`insert` twice inserts twice) and it replaces existing text.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     inputSchema: InputSchema,
+    // Its commands as tools, and the names other harnesses give this tool.
+    foreignNames: [
+      ...COMMANDS.map((command) => ({ name: command, args: { command } })),
+      'text_editor', 'str_replace_based_edit_tool', 'str_replace_editor_tool', 'editor',
+    ],
     execute: (input, exec) => commands[input.command](editor, input, exec),
   }))
   ctx.systemPrompt.section({ name: 'str_replace_editor', order: 40, text: PROMPT_SECTION })

@@ -1,6 +1,7 @@
-import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
-  closestRegion, countLines, EDITOR_WORDS, inspectTarget, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale, seenOfWindow,
+  closestRegion, countLines, EDITOR_WORDS, inspectTarget, isSymbolicLink, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure,
+  renderStale, seenOfWindow,
   TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -15,12 +16,21 @@ import { type Editor, explain, withText } from './runtime'
  * - a failed match shows the closest region.
  * `where` is old_str for `str_replace`, the line after which `insert` adds text.
  */
-export async function refuse(editor: Editor, error: unknown, command: 'str_replace' | 'insert', target: FsTarget, exec: ToolExecution,
+export async function refuse(editor: Editor, raised: unknown, command: 'str_replace' | 'insert', target: FsTarget, exec: ToolExecution,
   where: { oldStr: string } | { line: number }): Promise<unknown> {
-  if (!FsError.is(error)) return error
+  if (!FsError.is(raised)) return raised
   const path = target.displayPath
+  let error: FsError = raised
+  // The session's memory says absent, but a file is there now: a stale basis, never "does not exist".
+  if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal))?.kind === 'text') {
+    error = fsError('FS_STALE_VERSION', { path, reason: 'has been created since you found it absent' })
+  }
   if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
     const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
+    if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(editor.ctx.fs, target, exec.signal)) {
+      return withText(error, `${nothingDone(command)}: ${path} is a symbolic link now, so the change would land in the file it points to, `
+        + 'which you have not viewed (the `view` command shows it through the link). View the file, then retry.')
+    }
     if (nature !== undefined && nature.kind !== 'text') {
       if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' ? withText(error, render.notFound(path)) : explain(error, command, target)
       const code = nature.kind === 'binary' || nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE'
@@ -44,7 +54,7 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
   }
   if (error.code === 'FS_EDIT_NOT_FOUND' && 'oldStr' in where) {
     const closest = await closestRegion(editor.ctx.fs, target, where.oldStr, exec.signal)
-    return withText(error, renderMatchFailure({ kind: 'no-match', path, needle: where.oldStr, region: closest?.region }, 'editor', editor.window))
+    return withText(error, renderMatchFailure({ kind: 'no-match', path, needle: where.oldStr, region: closest?.region, ...(closest?.empty === true ? { empty: true } : {}) }, 'editor', editor.window))
   }
   return explain(error, command, target)
 }

@@ -1,6 +1,6 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { cutListing } from '@deepseek-ai/dsh-fs/kit'
-import { LineIndex, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import { countTargetLines, LineIndex, lineFromEnd, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid, withText } from './runtime'
@@ -29,8 +29,12 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
     throw new FsError('FS_NOT_REGULAR_FILE', render.notRegularFile(target.displayPath, info), { path: target.displayPath })
   }
 
-  const start = range?.[0] ?? 1
-  const end = range === undefined || range[1] === -1 ? undefined : range[1]
+  // A position below 1 (other than the end's -1) needs the line count: from the end, or named with it.
+  const total = range !== undefined && (range[0]! < 1 || range[1]! < -1) ? await countTargetLines(editor.ctx.fs, target, exec.signal) : undefined
+  if (total !== undefined && range![0] === 0) throw invalid(render.viewRangeStart(range!, total))
+  const start = total === undefined ? range?.[0] ?? 1 : lineFromEnd(range![0]!, total)
+  const end = range === undefined || range[1] === -1 ? undefined : total === undefined ? range[1] : lineFromEnd(range[1]!, total)
+  if (end !== undefined && end < start) throw invalid(render.viewRangeEndBeforeStart(range!))
   // One line asked for by its number: shown whole up to the byte budget, so a line cut in a wider
   // view can be seen to its end (the canonical arguments have no column).
   const limits = end === start ? { ...editor.window, maxLineLength: Math.max(editor.window.maxLineLength, editor.window.maxBytes) } : editor.window
@@ -54,16 +58,17 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
     }
     if (end !== undefined && end > window.totalLines) throw invalid(render.viewRangeEndPastFile(range, window.totalLines))
   }
-  editor.observe(target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, window.totalLines) }, exec)
-  return render.viewFile(target.displayPath, window, end, limits)
+  editor.observe(target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, window.totalLines ?? total) }, exec)
+  const fromEnd = total === undefined ? undefined : { range: range!, total }
+  return render.viewFile(target.displayPath, window, end, limits, fromEnd)
 }
 
 /** The checks that need no I/O, in the order models know them. */
 function checkRangeShape(range: number[]): void {
   if (range.length !== 2) throw invalid(render.viewRangeShape())
   const [start, end] = range as [number, number]
-  if (start < 1) throw invalid(render.viewRangeStart(range, undefined))
-  if (end !== -1 && end < start) throw invalid(render.viewRangeEndBeforeStart(range))
+  // Negative positions count from the end (-1 is the last line); their order is checked once the line count is known.
+  if (start >= 1 && end >= 1 && end < start) throw invalid(render.viewRangeEndBeforeStart(range))
 }
 
 /** What a directory `view` asks of a listing: visible names only, never more than it can still show. */

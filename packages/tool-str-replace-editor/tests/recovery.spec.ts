@@ -16,11 +16,13 @@ describe('recovery after an external delete', () => {
 
     expect((await f.call({ command: 'str_replace', path: 'a.txt', old_str: 'v1', new_str: 'v2' })).error?.code).toBe('FS_STALE_VERSION')
     expect((await f.call({ command: 'view', path: 'a.txt' })).error?.code).toBe('FS_NOT_FOUND')
-    // The policy now holds `absent`: edits are refused without touching the disk.
+    // The policy now holds `absent`: edits are refused without editing; one stat each, on this
+    // failure path, checks the memory against the disk before "does not exist" is said.
     f.log.reset()
     expect((await f.call({ command: 'str_replace', path: 'a.txt', old_str: 'v1', new_str: 'v2' })).error?.code).toBe('FS_NOT_FOUND')
     expect((await f.call({ command: 'insert', path: 'a.txt', insert_line: 0, new_str: 'x' })).error?.code).toBe('FS_NOT_FOUND')
-    expect(f.log.count('stat')).toBe(0)
+    expect(f.log.count('stat')).toBe(2)
+    expect(f.log.count('editText')).toBe(0)
 
     await f.ok({ command: 'create', path: 'a.txt', file_text: 'v2\n' })
     expect((await f.bytes('a.txt'))?.toString()).toBe('v2\n')

@@ -60,7 +60,7 @@ describe('view of a file', () => {
     const cases: [unknown, string][] = [
       [[1], 'Invalid `view_range` parameter. It should be a list of two integers.'],
       [[4, 4], 'Invalid `view_range` parameter: [4, 4]. Its first element `4` should be within the range of lines of the file: [1, 3]'],
-      [[0, 2], 'Invalid `view_range` parameter: [0, 2]. Its first element `0` should be within the range of lines of the file: line numbers start at 1'],
+      [[0, 2], 'Invalid `view_range` parameter: [0, 2]. Its first element `0` should be within the range of lines of the file: [1, 3]'],
       [[2, 9], 'Invalid `view_range` parameter: [2, 9]. Its second element `9` should be at most the number of lines in the file: `3`'],
       [[3, 2], 'Invalid `view_range` parameter: [3, 2]. Its second element `2` should be larger or equal than its first `3`'],
     ]
@@ -70,6 +70,14 @@ describe('view of a file', () => {
     }
     // A refused range showed the model nothing: it is not an observation.
     expect(observed).toEqual([])
+  })
+
+  it('counts a negative view_range from the end of the file, as -1 already counts its end', async () => {
+    await f.put('a.txt', 'l1\nl2\nl3\nl4\n')
+    const tail = await f.ok({ command: 'view', path: 'a.txt', view_range: [-2, -1] })
+    expect(tail).toContain('     3\tl3\n     4\tl4\n[view_range [-2, -1] counts back from the end: the file has 4 lines, so this shows from line 3.]')
+    expect(tail).not.toContain('l2')
+    expect(await f.ok({ command: 'view', path: 'a.txt', view_range: [-9, -3] })).toMatch(/ {5}1\tl1\n {5}2\tl2\n\[view_range/)
   })
 
   it('cuts a long window with the exact view_range that continues it', async () => {
@@ -91,7 +99,7 @@ describe('view of a file', () => {
     try {
       await small.put('a.txt', 'short\n0123456789\n')
       const text = await small.ok({ command: 'view', path: 'a.txt' })
-      expect(text).toContain('     2\t01234\n[Line 2 is cut: a line is shown up to 5 characters. To see all of line 2, view again with view_range [2, 2].]')
+      expect(text).toContain('     2\t01234\n[Line 2 is cut: a line is shown up to 5 characters (line 2 has 10 characters). To see all of line 2, view again with view_range [2, 2].]')
     } finally {
       await small.dispose()
     }
@@ -105,7 +113,7 @@ describe('view of a file', () => {
       // Longer than the byte budget: cut there, the count shown exact (12, not the 20 of the budget),
       // and no hint that would send the model back to this same view.
       const cut = await small.ok({ command: 'view', path: 'a.txt', view_range: [3, 3] })
-      expect(cut).toContain('     3\t0123456789ab\n[Line 3 is cut: its first 12 characters are shown, all that one view holds.]')
+      expect(cut).toContain('     3\t0123456789ab\n[Line 3 is cut: its first 12 of 20 characters are shown, all that one view holds.]')
       expect(cut).not.toContain('view again')
     } finally {
       await small.dispose()

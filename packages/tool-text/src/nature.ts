@@ -59,3 +59,24 @@ export function natureSentence(path: string, nature: Exclude<TargetNature, { kin
     case 'not-utf8': return `${path} is not UTF-8 text`
   }
 }
+
+/**
+ * Whether the last part of `target`'s path is a symbolic link (which `stat` follows, so the
+ * nature above calls it by what it points to). One walk of its directory for that one name, on a
+ * failure path only: a file swapped for a link since the read is then named as such, where "has
+ * not been read" would be false. A look that fails says no.
+ */
+export async function isSymbolicLink(fs: FileSystem, target: FsTarget, signal?: AbortSignal): Promise<boolean> {
+  const path = target.displayPath
+  const slash = path.lastIndexOf('/')
+  if (slash < 0 || slash === path.length - 1) return false
+  try {
+    const parent = await fs.resolve(slash === 0 ? '/' : path.slice(0, slash), signal === undefined ? {} : { signal })
+    const name = path.slice(slash + 1).replace(/[\\*?[\]{}()!+@]/g, '\\$&')
+    const walked = await fs.walk(parent, { glob: [name], maxDepth: 1, includeIgnored: true, limit: 1 }, signal)
+    return walked.entries[0]?.type === 'symlink'
+  } catch (error) {
+    if (FsError.is(error) && !FsError.is(error, 'FS_ABORTED')) return false
+    throw error
+  }
+}

@@ -19,10 +19,40 @@ const MAX_REGION_LINES = 40
 
 const LINE_NUMBER_PREFIX = /^ *\d+\t/
 const QUOTES = /[`"'\u2018\u2019\u201c\u201d]/g
+/** Spaces other than U+0020 that look like one (no-break, thin, ideographic…), and invisible zero-width ones. */
+const ODD_SPACES = /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g
 
-/** Whitespace runs to one space, ends trimmed, every quote the same: what the comparison forgives. */
+/**
+ * The one normalized comparison: each step forgives one kind of difference a model's copy of a
+ * line can have from the file, in the order they are applied. Two lines that are equal after all
+ * of them are "the same line"; which steps were needed names what differs. A new kind of drift is
+ * one more step here, never a new branch in the report.
+ */
+const FORGIVEN: readonly { kind: string; words: string; apply: (line: string) => string }[] = [
+  { kind: 'invisible', words: 'invisible characters (a byte order mark or zero-width space, U+FEFF or U+200B-U+200D)', apply: (line) => line.replace(ZERO_WIDTH, '') },
+  { kind: 'composition', words: 'Unicode composition (an accented letter as one code point in one and as letter plus combining mark in the other: NFC vs NFD)', apply: (line) => line.normalize('NFC') },
+  { kind: 'odd-spaces', words: 'no-break or other Unicode spaces where the other has a plain space', apply: (line) => line.replace(ODD_SPACES, ' ') },
+  { kind: 'quotes', words: 'quote characters', apply: (line) => line.replace(QUOTES, "'") },
+  // Plain blanks only: the Unicode spaces and invisible characters above are kinds of their own.
+  { kind: 'whitespace', words: 'whitespace', apply: (line) => line.replace(/[ \t\f\v\r]+/g, ' ').replace(/^ | $/g, '') },
+]
+
+/** Every forgiven difference removed: what candidates are found by. */
 function loose(line: string): string {
-  return line.replace(QUOTES, "'").replace(/\s+/g, ' ').trim()
+  return FORGIVEN.reduce((value, step) => step.apply(value), line)
+}
+
+/** The steps needed to make `have` and `want` compare equal (each dropped in turn if the rest suffice), or undefined if all do not. */
+function neededSteps(have: string, want: string, same: (have: string, want: string) => boolean): string[] | undefined {
+  const applyAll = (value: string, steps: readonly number[]) => steps.reduce((text, i) => FORGIVEN[i]!.apply(text), value)
+  let steps = FORGIVEN.map((_, i) => i)
+  if (!same(applyAll(have, steps), applyAll(want, steps))) return undefined
+  for (const i of [...steps]) {
+    const without = steps.filter((step) => step !== i)
+    if (same(applyAll(have, without), applyAll(want, without))) steps = without
+  }
+  return steps.map((i) => FORGIVEN[i]!.kind)
 }
 
 /**
@@ -38,6 +68,9 @@ export function nearestRegion(text: string, needle: string): NearestRegion | und
   let wanted = normalizeLineEndings(needle).split('\n')
   const endsWithBreak = wanted.length > 1 && wanted.at(-1) === ''
   if (endsWithBreak) wanted = wanted.slice(0, -1)
+  // grep's separator between groups of context lines is no text of the file: the lines around it are not adjacent there.
+  const separated = wanted.length > 2 && wanted.some((line, i) => i > 0 && i < wanted.length - 1 && line === '--')
+  if (separated) wanted = wanted.filter((line) => line !== '--')
   const numbered = wanted.every((line) => line.length === 0 || LINE_NUMBER_PREFIX.test(line)) && wanted.some((line) => line.length > 0)
   const bare = numbered ? wanted.map((line) => line.replace(LINE_NUMBER_PREFIX, '')) : wanted
   const wantedLoose = bare.map(loose)
@@ -69,6 +102,17 @@ export function nearestRegion(text: string, needle: string): NearestRegion | und
     if (best === undefined || score > best.score) best = { start, score }
   }
   if (best === undefined) return undefined
+  const gap = best.score < n ? skippedLines(best.start, n, lines.length, matchesLine) : undefined
+  if (gap !== undefined) {
+    const region = lines.slice(best.start, best.start + n + gap.count)
+    const first = best.start + gap.at + 1
+    const last = first + gap.count - 1
+    const which = gap.count === 1 ? `line ${first}` : `lines ${first}-${last}`
+    const differences = [`old_string leaves out ${which} of the file, between its lines ${first - 1} and ${last + 1}`
+      + `${separated ? ' (grep\'s "--" separates groups of lines that are not adjacent in the file; it is not text of the file)' : ''}`]
+    if (numbered) differences.unshift('old_string starts with line numbers (number and tab) that are not part of the file')
+    return { start: best.start + 1, end: best.start + region.length, lines: region, differences }
+  }
   const region = lines.slice(best.start, best.start + n)
   const differences = differencesOf(region, bare, best.start + 1, single)
   if (numbered) differences.unshift('old_string starts with line numbers (number and tab) that are not part of the file')
@@ -77,6 +121,23 @@ export function nearestRegion(text: string, needle: string): NearestRegion | und
   }
   if (/\r(?!\n)/.test(needle)) differences.push('old_string contains a carriage return (CR) without a line feed')
   return { start: best.start + 1, end: best.start + region.length, lines: region, differences }
+}
+
+/**
+ * Whether the needle's lines match the file from `start` once one run of file lines is skipped
+ * between two of them: the model quoted lines that are not adjacent (two grep context groups, or a
+ * line it overlooked). `at` is the needle line the run comes before (0-based), `count` its length.
+ */
+function skippedLines(start: number, n: number, total: number, matches: (k: number, line: number) => boolean): { at: number; count: number } | undefined {
+  if (n < 2) return undefined
+  for (let count = 1; count <= MAX_REGION_LINES - n && start + n + count <= total; count++) {
+    for (let at = 1; at < n; at++) {
+      let all = true
+      for (let k = 0; k < n && all; k++) all = matches(k, start + k + (k >= at ? count : 0))
+      if (all) return { at, count }
+    }
+  }
+  return undefined
 }
 
 function differencesOf(region: string[], wanted: string[], firstLine: number, single: boolean): string[] {
@@ -93,8 +154,9 @@ function differencesOf(region: string[], wanted: string[], firstLine: number, si
       break
     }
     if (single ? have.includes(want) : k === 0 ? have.endsWith(want) : k === wanted.length - 1 ? have.startsWith(want) : have === want) continue
-    const haveIndent = /^\s*/.exec(have)![0]
-    const wantIndent = /^\s*/.exec(want)![0]
+    // Indentation and trailing blanks are named in their own words (how many tabs or spaces), plain blanks only.
+    const haveIndent = /^[ \t]*/.exec(have)![0]
+    const wantIndent = /^[ \t]*/.exec(want)![0]
     const haveRest = have.slice(haveIndent.length).trimEnd()
     const wantRest = want.slice(wantIndent.length).trimEnd()
     // The first line of a longer old_string may start mid-line: its indentation says nothing.
@@ -104,20 +166,24 @@ function differencesOf(region: string[], wanted: string[], firstLine: number, si
       else note('indentation', `indentation (line ${line}: ${indentWords(haveIndent)} in the file, ${indentWords(wantIndent)} in old_string)`)
       continue
     }
-    if (have.trimEnd() !== have || want.trimEnd() !== want) {
-      if (sameAfter(have.trimEnd(), want.trimEnd(), single, k, wanted.length)) {
-        note('trailing', `trailing whitespace (line ${line})`)
-        continue
-      }
-    }
-    const squash = (value: string) => value.replace(/[ \t]+/g, ' ').trim()
-    if (sameAfter(squash(have), squash(want), true, k, wanted.length)) {
-      note('spaces', `whitespace inside the line (line ${line})`)
+    const trimBlanks = (value: string) => value.replace(/[ \t]+$/, '')
+    if ((trimBlanks(have) !== have || trimBlanks(want) !== want) && sameAfter(trimBlanks(have), trimBlanks(want), single, k, wanted.length)) {
+      note('trailing', `trailing whitespace (line ${line})`)
       continue
     }
-    const unquote = (value: string) => value.replace(QUOTES, "'")
-    if (sameAfter(unquote(have), unquote(want), single, k, wanted.length) || sameAfter(loose(have), loose(want), true, k, wanted.length)) {
-      note('quotes', `quote characters (line ${line})`)
+    // A line of old_string (not its last) that is the start of the file's line: copied from a line shown cut.
+    if (!single && k < wanted.length - 1 && want.length > 0 && have.startsWith(want)) {
+      note('cut', `line ${line} is cut short in old_string: it has the first ${[...want].length} of the line's ${[...have].length} characters `
+        + '(a line shown cut shows only its start; copy it whole)')
+      continue
+    }
+    const needed = neededSteps(have, want, (a, b) => sameAfter(a, b, single, k, wanted.length))
+      ?? neededSteps(have, want, (a, b) => sameAfter(a, b, true, k, wanted.length))
+    if (needed !== undefined && needed.length > 0) {
+      for (const kind of needed) {
+        if (kind === 'whitespace') note('spaces', `whitespace inside the line (line ${line})`)
+        else note(kind, `${FORGIVEN.find((step) => step.kind === kind)!.words} (line ${line})`)
+      }
       continue
     }
     note('text', `other text (line ${line} differs)`)

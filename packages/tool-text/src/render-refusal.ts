@@ -64,6 +64,16 @@ function noMatchFs(failure: NoMatch, limits: RenderLimits): string {
   const prefix = stepPrefix(step)
   const whose = step === undefined ? 'old_string' : `the old_string of edits[${step}]`
   const written = step === undefined ? '' : ' Nothing was written.'
+  if (failure.changedBy !== undefined && step !== undefined) {
+    const { changedBy } = failure
+    const lines = regionLines({ start: changedBy.start, end: changedBy.end, lines: changedBy.lines, differences: [] }, limits.maxLineLength)
+    return `${prefix}old_string is in ${path}, but edits[${changedBy.step}] changed it first: after it, `
+      + `${spanWords({ start: changedBy.start, end: changedBy.end })} read:\n${numbered(lines)}\n`
+      + `Make this change in the new_string of edits[${changedBy.step}], or quote the text as it reads after it.${written}`
+  }
+  if (failure.empty === true) {
+    return `${prefix}${path} is empty (0 lines), so old_string matches nothing in it; write the file's content with the dsh \`write\` tool.${written}`
+  }
   if (region === undefined) {
     return `${prefix}old_string was not found in ${path}${afterEarlier(step)}, and no line there resembles its first or last line, even ignoring `
       + `whitespace and quotes; check that ${whose} is text of this file.${written}`
@@ -77,6 +87,10 @@ function noMatchFs(failure: NoMatch, limits: RenderLimits): string {
 
 function noMatchEditor(failure: NoMatch, limits: RenderLimits): string {
   const { path, region } = failure
+  if (failure.empty === true) {
+    return `No replacement was performed: ${path} is empty, so old_str matches nothing in it; `
+      + 'to give it content, use the `insert` command with `insert_line` 0 and the content as `new_str`.'
+  }
   const head = `No replacement was performed, old_str \`${failure.needle}\` did not appear verbatim in ${path}.`
   if (region === undefined) return `${head} No line there resembles its first or last line, even ignoring whitespace and quotes; check that old_str is text of this file.`
   const lines = regionLines(region, limits.maxLineLength)

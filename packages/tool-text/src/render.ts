@@ -26,13 +26,18 @@ export function cutNote(lines: readonly WindowLine[], maxLineLength: number, fam
   if (cut.length === 0) return undefined
   const numbers = [...new Set(cut.map((line) => line.number))]
   const which = numbers.length === 1 ? `Line ${numbers[0]} is` : `Lines ${numberList(numbers)} are`
-  const head = `[${which} cut: a line is shown up to ${maxLineLength} characters.`
   const first = cut[0]!
+  // The full length, so the model knows how far the line goes before it asks for more of it.
+  const length = first.length === undefined ? '' : ` (line ${first.number} has ${first.length} characters)`
+  const head = `[${which} cut: a line is shown up to ${maxLineLength} characters${length}.`
   // The editor has no column argument: a one-line view_range shows its line whole (up to the byte
   // budget), so that is the next step, unless this already is that view.
   if (family === 'editor') {
     // In that view the line is cut by the view's byte budget, not by `maxLineLength`: say exactly what is shown.
-    if (options.lineView === true) return `[Line ${first.number} is cut: its first ${[...first.text].length} characters are shown, all that one view holds.]`
+    if (options.lineView === true) {
+      const of = first.length === undefined ? '' : ` of ${first.length}`
+      return `[Line ${first.number} is cut: its first ${[...first.text].length}${of} characters are shown, all that one view holds.]`
+    }
     return `${head} To see all of line ${first.number}, view again with view_range [${first.number}, ${first.number}].]`
   }
   const next = (first.column ?? 1) + [...first.text].length

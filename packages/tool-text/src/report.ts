@@ -1,4 +1,5 @@
 import type { FsOccurrences } from '@deepseek-ai/dsh-fs'
+import type { ChangedBy } from './closest'
 import type { NearestRegion } from './nearest'
 import type { LineSpan } from './snippet'
 import type { WindowLine } from './window'
@@ -78,7 +79,7 @@ export type MutationReport = EditedReport | InsertedReport | MultiEditedReport |
 export type MatchFailure =
   | { kind: 'ambiguous'; path: string; needle: string; occurrences: FsOccurrences | undefined; step?: number }
   /** `region` is missing when nothing in the text resembles the needle (or the text could not be searched). */
-  | { kind: 'no-match'; path: string; needle: string; region: NearestRegion | undefined; step?: number }
+  | { kind: 'no-match'; path: string; needle: string; region: NearestRegion | undefined; step?: number; empty?: boolean; changedBy?: ChangedBy }
 
 /** The call a stale refusal refused. */
 export type StaleCall = 'write' | 'edit' | 'str_replace' | 'insert'

@@ -25,5 +25,5 @@ it('shows the changed lines with context, cut at the longest region, and CRs dro
 
 it('stops at the end of the text and cuts long lines', async () => {
   const lines = await snippetLines(`a\n${'x'.repeat(10)}\nc\n`, { start: 2, end: 2 }, { maxLineLength: 4 })
-  expect(lines).toEqual([{ number: 1, text: 'a', cut: false }, { number: 2, text: 'xxxx', cut: true }, { number: 3, text: 'c', cut: false }])
+  expect(lines).toEqual([{ number: 1, text: 'a', cut: false }, { number: 2, text: 'xxxx', cut: true, length: 10 }, { number: 3, text: 'c', cut: false }])
 })

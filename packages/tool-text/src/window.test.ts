@@ -61,15 +61,20 @@ describe('buildWindow', () => {
     expect(window.nextOffset).toBe(4)
   })
 
-  it('scans a huge line without keeping it and cuts it at a character boundary', async () => {
+  it('scans a huge line without keeping it, cuts it at a character boundary and counts its characters', async () => {
     const line = '😀'.repeat(10)
     const window = await buildWindow([line.slice(0, 5), line.slice(5), 'x'.repeat(100_000), '\nnext'], { ...defaults, maxLineLength: 3 })
-    expect(window.lines).toEqual([{ number: 1, text: '😀😀😀', cut: true }, { number: 2, text: 'nex', cut: true }])
+    expect(window.lines).toEqual([{ number: 1, text: '😀😀😀', cut: true, length: 100_010 }, { number: 2, text: 'nex', cut: true, length: 4 }])
+  })
+
+  it('counts a cut line from its first character when it is shown from a column', async () => {
+    const window = await buildWindow(['0123456789\n'], { ...defaults, maxLineLength: 3, column: 4 })
+    expect(window.lines).toEqual([{ number: 1, text: '345', cut: true, column: 4, length: 10 }])
   })
 
   it('cuts a line at its length cap even when its carriage return would fit', async () => {
     expect((await buildWindow(['abcd\r\nab\r\n'], { ...defaults, maxLineLength: 3 })).lines).toEqual([
-      { number: 1, text: 'abc', cut: true },
+      { number: 1, text: 'abc', cut: true, length: 4 },
       { number: 2, text: 'ab', cut: false },
     ])
   })
@@ -83,7 +88,7 @@ describe('buildWindow', () => {
   it('shows a first line that alone passes the budget cut to fit, without splitting a character', async () => {
     const prefix = 7
     const window = await buildWindow(['éééé\nx\n'], { ...defaults, maxBytes: prefix + 5 + 1 })
-    expect(window).toEqual({ lines: [{ number: 1, text: 'éé', cut: true }], end: 'bytes', nextOffset: 2 })
+    expect(window).toEqual({ lines: [{ number: 1, text: 'éé', cut: true, length: 4 }], end: 'bytes', nextOffset: 2 })
   })
 
   it('reports an offset past the end with the number of lines', async () => {

@@ -19,6 +19,8 @@ export interface WindowLine {
   cut: boolean
   /** The 1-based character of the line that `text` starts at, when it is not the first. */
   column?: number
+  /** For a cut line: how many characters the whole line has (its line ending not counted). */
+  length?: number
 }
 
 export interface ReadWindow {
@@ -65,6 +67,10 @@ export async function buildWindow(chunks: AsyncIterable<string> | Iterable<strin
   let buffer = ''
   let overflow = false
   let started = false
+  // The UTF-16 units of the current line after the skipped columns, and the surrogate pairs among them.
+  let lineUnits = 0
+  let linePairs = 0
+  let lastUnit = -1
   let result: ReadWindow | undefined
 
   // Passes over up to `toSkip` characters of line `offset` in `chunk[from, stop)`; returns where it stopped.
@@ -97,13 +103,18 @@ export async function buildWindow(chunks: AsyncIterable<string> | Iterable<strin
         cut = true
         size = renderedLineBytes(number, text)
       }
-      lines.push(number === offset && column > 1 ? { number, text, cut, column } : { number, text, cut })
+      const line: WindowLine = number === offset && column > 1 ? { number, text, cut, column } : { number, text, cut }
+      if (cut) line.length = (number === offset ? column - 1 : 0) + lineUnits - linePairs - (lastUnit === 13 ? 1 : 0)
+      lines.push(line)
       bytes += size
     }
     number++
     buffer = ''
     overflow = false
     started = false
+    lineUnits = 0
+    linePairs = 0
+    lastUnit = -1
     return undefined
   }
 
@@ -121,6 +132,11 @@ export async function buildWindow(chunks: AsyncIterable<string> | Iterable<strin
       if (number === offset && toSkip > 0) {
         position = skipCodePoints(chunk, position, stop)
         if (toSkip > 0 && newline < 0) break
+      }
+      if (number >= offset && stop > position) {
+        lineUnits += stop - position
+        linePairs += surrogatePairs(chunk, position, stop)
+        lastUnit = chunk.charCodeAt(stop - 1)
       }
       if (number >= offset && !overflow) {
         const room = keepUnits - buffer.length
@@ -161,6 +177,16 @@ export function cutUtf8(text: string, maxBytes: number): string {
     units += code >= 0x10000 ? 2 : 1
   }
   return text.slice(0, units)
+}
+
+/** How many high surrogates (each the first half of one character) lie in `text[from, to)`. */
+function surrogatePairs(text: string, from: number, to: number): number {
+  let pairs = 0
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0xd800 && code <= 0xdbff) pairs++
+  }
+  return pairs
 }
 
 function isHighSurrogate(text: string, index: number): boolean {

@@ -1,6 +1,7 @@
 import { type Context, Service } from 'cordis'
 import { randomUUID } from 'node:crypto'
 import { closestName, parseArguments } from './arguments'
+import { foreignCall, renderForeignCall } from './foreign'
 import { errorResult, resultFromError, textResult, ToolError } from './errors'
 import { ConcurrencyGate } from './gate'
 import { toInputSchema } from './schema'
@@ -65,7 +66,7 @@ export class ToolRegistry extends Service {
     // are looked up on each call, and which context emits does not matter (no `thisArg`).
     const waterfall = ctx.waterfall
     const { entries, gate } = this
-    const unknownTool = (name: string) => this.unknownTool(name)
+    const unknownTool = (name: string, args?: unknown) => this.unknownTool(name, args)
     this.calls = {
       execute: (call) => executeCall(call, entries, gate, (exec, input, run) => waterfall('tools/execute', exec, input, run), unknownTool),
     }
@@ -119,7 +120,10 @@ export class ToolRegistry extends Service {
     return this.calls.execute
   }
 
-  unknownTool(name: string): string {
+  /** The answer to a call of a tool that is not registered: a foreign name is mapped to the dsh tool and its arguments. */
+  unknownTool(name: string, args?: unknown): string {
+    const foreign = foreignCall(name, args, [...this.entries.values()].map((entry) => entry.definition))
+    if (foreign !== undefined) return renderForeignCall(name, foreign)
     const names = this.list().map((listing) => listing.name)
     const suggestion = closestName(name, names)
     return `Unknown tool "${name}"${suggestion === undefined ? '.' : `; did you mean the dsh \`${suggestion}\` tool?`}`
@@ -130,7 +134,7 @@ export class ToolRegistry extends Service {
 type Wrap = (exec: ToolExecution, input: unknown, run: () => Promise<ToolResult>) => Promise<ToolResult>
 
 /** One call, start to end: never throws for a failure of the call, it answers with an error result. */
-async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, gate: ConcurrencyGate, wrap: Wrap, unknownTool: (name: string) => string): Promise<ToolResult> {
+async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, gate: ConcurrencyGate, wrap: Wrap, unknownTool: (name: string, args?: unknown) => string): Promise<ToolResult> {
   const signal = call.signal ?? new AbortController().signal
   const exec: ToolExecution = {
     callId: call.callId ?? `call_${randomUUID()}`,
@@ -141,7 +145,7 @@ async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, 
   try {
     throwIfAborted(signal, call.name)
     const entry = entries.get(call.name)
-    if (entry === undefined) return errorResult(unknownTool(call.name), 'UNKNOWN_TOOL')
+    if (entry === undefined) return errorResult(unknownTool(call.name, call.arguments), 'UNKNOWN_TOOL')
     const { definition } = entry
     const input = parseArguments(definition, call.arguments)
     const run = async (): Promise<ToolResult> => {

@@ -66,8 +66,17 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema> {
   annotations: ToolAnnotations
   inputSchema: S
   concurrency?: ToolConcurrency
+  /**
+   * Names other harnesses give this tool (`read_file`, `Read`, …), optionally with arguments the
+   * name implies (`view` is the editor's `{ command: 'view' }`). A call of such a name is not run:
+   * it is answered with this tool and the call's arguments mapped to this tool's names.
+   */
+  foreignNames?: readonly ForeignName[]
   execute(input: z.output<S>, exec: ToolExecution): ToolOutput | Promise<ToolOutput>
 }
+
+/** A foreign name of a tool, and the arguments it implies. */
+export type ForeignName = string | { name: string; args: Record<string, unknown> }
 
 /** One entry of `ctx.tools.list()`: what a model or an MCP client is shown. */
 export interface ToolListing {

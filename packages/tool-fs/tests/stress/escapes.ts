@@ -73,7 +73,9 @@ export const ESCAPES: Escape[] = [
     prepare: [read('hard-link.txt')], attempt: () => ({ name: 'edit', arguments: { file_path: 'hard-link.txt', old_string: 'shared', new_string: 'edited' } }),
   },
   {
-    name: 'a backslash path (a name inside the root, not a way out)', allowed: true,
+    // Taken literally it is one name inside the root; read as the separators a model means, it leads
+    // outside, so it is refused as outside the root and nothing is created under either reading.
+    name: 'a backslash path that means a way out',
     attempt: () => write('..\\outside\\secret.txt'),
   },
   {

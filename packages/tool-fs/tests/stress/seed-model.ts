@@ -52,7 +52,8 @@ export class SeedModel {
   edit(session: number, path: string, oldString: string, newString: string, replaceAll: boolean): Answer {
     const seen = this.observed[session]!.get(path)
     if (seen === undefined) return { code: 'FS_NOT_OBSERVED' }
-    if (seen.kind === 'absent') return { code: 'FS_NOT_FOUND' }
+    // Remembered absent: "does not exist" only if nothing is there now; a file created since is a stale basis.
+    if (seen.kind === 'absent') return { code: this.files.has(path) ? 'FS_STALE_VERSION' : 'FS_NOT_FOUND' }
     const content = this.files.get(path)
     if (content === undefined || this.generations.get(path) !== seen.generation) return { code: 'FS_STALE_VERSION' }
     const count = content.split(oldString).length - 1
