@@ -130,14 +130,16 @@ export async function removeStaged(staged: Staged, renamed: boolean): Promise<vo
 }
 
 /**
- * Unlinks `path` (never through a link) if nobody holds a lock on it: a shared lock is taken and
- * kept while the name, checked to still lead to the inode locked, is unlinked.
+ * Unlinks `path` (never through a link) if nobody holds a lock on it: an exclusive lock is taken
+ * and kept while the name, checked to still lead to the inode locked, is unlinked. Exclusive, so
+ * two sweeps never both judge one inode: with shared locks, the second could unlink the name a
+ * new writer had just created in the first's wake (a lost update, seen once in 300 races).
  */
 async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
+  const handle = await open(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
   if (handle === undefined) return false
   try {
-    if (tryHold(handle.fd, true) !== 'held') return false
+    if (tryHold(handle.fd) !== 'held') return false
     const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
     if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile()) return false
     if (EUID >= 0 && mine.uid !== EUID) return false
