@@ -68,7 +68,7 @@ export async function makeStaged(calls: Calls, parent: string, replacing: { name
     if (made !== 'busy' && made !== undefined) return made
     if (Date.now() > deadline) {
       if (made === 'busy') throw busy(display, stagedNameOf(replacing!.name))
-      throw fsError('FS_IO_ERROR', { path: display, reason: `was not written: its staged file was taken away for ${WAIT_LIMIT_MS / 1000} s; nothing changed, try again` })
+      throw fsError('FS_IO_ERROR', { path: display, reason: `was not written: its staged file was taken away for ${WAIT_LIMIT_MS / 1000} s; nothing changed` })
     }
     // Another writer of this target is between its staging and its rename: short, jittered waits.
     if (made === 'busy') await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * Math.min(2 + attempt, 20)))
@@ -78,7 +78,7 @@ export async function makeStaged(calls: Calls, parent: string, replacing: { name
 function busy(display: string, name: string) {
   return fsError('FS_IO_ERROR', {
     path: display,
-    reason: `was not written: another writer kept it staged (${name}) for ${WAIT_LIMIT_MS / 1000} s; nothing changed. If no dsh is writing it (a filesystem without kernel locks cannot tell), remove that file`,
+    reason: `was not written: another writer kept it staged (${name}) for ${WAIT_LIMIT_MS / 1000} s, or left it on a filesystem without kernel locks, where a dead writer cannot be told from a live one; nothing changed`,
   })
 }
 
