@@ -16,11 +16,13 @@ export default defineConfig({
   deps: {
     // One cordis per process: plugins loaded by name (fs-e2b, a user's own) must share its registry.
     // Native addons load at run time by name, from here: they are dependencies of the CLI too.
-    neverBundle: ['cordis', /^@deepseek-ai\/dsh-fs-e2b/, '@napi-rs/xattr'],
+    neverBundle: ['cordis', /^@deepseek-ai\/dsh-fs-e2b/, '@napi-rs/xattr', 'fs-native-extensions'],
     alwaysBundle: [
       '@cordisjs/plugin-loader',
       /^@deepseek-ai\/dsh-(fs|fs-local|fs-policy|tools|tool-fs|tool-str-replace-editor|mcp)(\/|$)/,
       'zod',
+      // dsh setup edits ~/.codex/config.toml.
+      'smol-toml',
     ],
   },
 })

@@ -40,11 +40,11 @@ export function runNode(args: string[], cwd: string, timeoutMs = 30_000, env: No
   return collect(child, began, timeoutMs)
 }
 
-/** `dsh start` with stdin held open, resolved once its banner is out. */
-export async function startDsh(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; stderr: () => string; done: Promise<Run> }> {
+/** `dsh start` with stdin held open, resolved once its banner is out; killed after `lifetimeMs` (a hang fails the test). */
+export async function startDsh(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env, lifetimeMs = 60_000): Promise<{ child: ChildProcess; stderr: () => string; done: Promise<Run> }> {
   const began = performance.now()
   const child = spawn(process.execPath, [DSH_BIN, 'start', ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
-  const done = collect(child, began, 60_000)
+  const done = collect(child, began, lifetimeMs)
   let stderr = ''
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {

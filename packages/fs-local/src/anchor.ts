@@ -1,6 +1,6 @@
 import { constants, existsSync } from 'node:fs'
 import { type FileHandle, mkdir, open } from 'node:fs/promises'
-import { readlink, realpath } from './calls'
+import type { Calls } from './calls'
 import { basename, dirname, join } from 'node:path'
 import { errnoCode } from './errors'
 import type { Containment } from './identity'
@@ -33,11 +33,11 @@ async function syncHandle(handle: FileHandle): Promise<void> {
   }
 }
 
-function anchored(held: FileHandle, dir: string, checked: string): AnchoredDir {
+function anchored(calls: Calls, held: FileHandle, dir: string, checked: string): AnchoredDir {
   return {
     path: `/proc/self/fd/${held.fd}`,
     checked,
-    real: () => descriptorPath(held, dir),
+    real: () => descriptorPath(calls, held, dir),
     sync: () => syncHandle(held),
     close: () => held.close().catch(() => {}),
   }
@@ -60,58 +60,85 @@ interface Held {
   timer?: NodeJS.Timeout
 }
 
-const held = new Map<string, Held>()
+/** The directories a `LocalProcess` holds open (see above). */
+export class HeldDirectories {
+  #held = new Map<string, Held>()
 
-function lease(dir: string, entry: Held, real: string): AnchoredDir {
-  entry.users++
-  clearTimeout(entry.timer)
-  let released = false
-  return {
-    path: `/proc/self/fd/${entry.handle.fd}`,
-    checked: real,
-    real: () => descriptorPath(entry.handle, dir),
-    sync: () => syncHandle(entry.handle),
-    close: async () => {
-      if (released) return
-      released = true
-      if (--entry.users > 0) return
-      if (held.get(dir) !== entry) return void entry.handle.close().catch(() => {})
-      entry.timer = setTimeout(() => retire(dir, entry), HELD_IDLE_MS).unref()
-    },
-  }
-}
-
-function retire(dir: string, entry: Held): void {
-  if (held.get(dir) === entry) held.delete(dir)
-  if (entry.users === 0) void entry.handle.close().catch(() => {})
-}
-
-/** Makes room for one more held directory; `false` when every one held is in use. */
-function room(): boolean {
-  if (held.size < HELD_MAX) return true
-  for (const [dir, entry] of held) {
-    if (entry.users > 0) continue
+  lease(dir: string, entry: Held, real: string, calls: Calls): AnchoredDir {
+    entry.users++
     clearTimeout(entry.timer)
-    retire(dir, entry)
-    return true
+    let released = false
+    return {
+      path: `/proc/self/fd/${entry.handle.fd}`,
+      checked: real,
+      real: () => descriptorPath(calls, entry.handle, dir),
+      sync: () => syncHandle(entry.handle),
+      close: async () => {
+        if (released) return
+        released = true
+        if (--entry.users > 0) return
+        if (this.#held.get(dir) !== entry) return void entry.handle.close().catch(() => {})
+        entry.timer = setTimeout(() => this.#retire(dir, entry), HELD_IDLE_MS).unref()
+      },
+    }
   }
-  return false
+
+  #retire(dir: string, entry: Held): void {
+    if (this.#held.get(dir) === entry) this.#held.delete(dir)
+    if (entry.users === 0) void entry.handle.close().catch(() => {})
+  }
+
+  /** Keeps `handle` (the directory `dir`, found at `dir` itself) for later writes; `undefined` when there is no room. */
+  keep(dir: string, handle: FileHandle): Held | undefined {
+    if (this.#held.has(dir) || !this.#room()) return undefined
+    const entry: Held = { handle, users: 0 }
+    this.#held.set(dir, entry)
+    return entry
+  }
+
+  /** Makes room for one more held directory; `false` when every one held is in use. */
+  #room(): boolean {
+    if (this.#held.size < HELD_MAX) return true
+    for (const [dir, entry] of this.#held) {
+      if (entry.users > 0) continue
+      clearTimeout(entry.timer)
+      this.#retire(dir, entry)
+      return true
+    }
+    return false
+  }
+
+  /** The held descriptor of `dir`, if it still names the directory at that path now. */
+  async at(dir: string, calls: Calls): Promise<Held | undefined> {
+    const entry = this.#held.get(dir)
+    if (entry === undefined) return undefined
+    // The kernel's own name for the held directory; a deleted one reads back with ` (deleted)`.
+    const now = await calls.readlink(`/proc/self/fd/${entry.handle.fd}`).catch(() => undefined)
+    if (now === dir) return entry
+    // Moved, replaced or deleted since: forgotten (and closed once its last user is done).
+    this.#held.delete(dir)
+    if (entry.users === 0) {
+      clearTimeout(entry.timer)
+      void entry.handle.close().catch(() => {})
+    }
+    return undefined
+  }
+
+  /** Closes every idle held directory (the process is disposed). */
+  clear(): void {
+    for (const [dir, entry] of this.#held) {
+      clearTimeout(entry.timer)
+      this.#held.delete(dir)
+      if (entry.users === 0) void entry.handle.close().catch(() => {})
+    }
+  }
 }
 
-/** The held descriptor of `dir`, if it still names the directory at that path now. */
-async function heldAt(dir: string): Promise<Held | undefined> {
-  const entry = held.get(dir)
-  if (entry === undefined) return undefined
-  // The kernel's own name for the held directory; a deleted one reads back with ` (deleted)`.
-  const now = await readlink(`/proc/self/fd/${entry.handle.fd}`).catch(() => undefined)
-  if (now === dir) return entry
-  // Moved, replaced or deleted since: forgotten (and closed once its last user is done).
-  held.delete(dir)
-  if (entry.users === 0) {
-    clearTimeout(entry.timer)
-    void entry.handle.close().catch(() => {})
-  }
-  return undefined
+/** Where anchoring looks things up, and what it may keep open. */
+export interface AnchorDeps {
+  calls: Calls
+  held: HeldDirectories
+  containment: Containment
 }
 
 /**
@@ -122,11 +149,11 @@ async function heldAt(dir: string): Promise<Held | undefined> {
  * the verdict) and its result is returned with the anchor. `dir` is a real path (a target key's
  * directory), which is what a held descriptor is compared with.
  */
-export async function anchorExisting<T>(dir: string, containment: Containment, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
+export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
   if (!CAN_ANCHOR) return undefined
-  const reused = await heldAt(dir)
+  const reused = await held.at(dir, calls)
   if (reused !== undefined) {
-    const anchor = lease(dir, reused, dir)
+    const anchor = held.lease(dir, reused, dir, calls)
     try {
       const [, result] = await Promise.all([containment.check(dir, display), also(anchor.path)])
       return { anchor, also: result }
@@ -146,14 +173,13 @@ export async function anchorExisting<T>(dir: string, containment: Containment, d
   try {
     const path = `/proc/self/fd/${handle.fd}`
     const [real, result] = await Promise.all([
-      containment.enabled ? descriptorPath(handle, dir) : Promise.resolve(dir),
+      containment.enabled ? descriptorPath(calls, handle, dir) : Promise.resolve(dir),
       also(path),
     ])
     await containment.check(real, display)
-    if (real !== dir || held.has(dir) || !room()) return { anchor: anchored(handle, dir, real), also: result }
-    const entry: Held = { handle, users: 0 }
-    held.set(dir, entry)
-    return { anchor: lease(dir, entry, real), also: result }
+    const entry = real === dir ? held.keep(dir, handle) : undefined
+    if (entry === undefined) return { anchor: anchored(calls, handle, dir, real), also: result }
+    return { anchor: held.lease(dir, entry, real, calls), also: result }
   } catch (error) {
     await handle.close().catch(() => {})
     throw error
@@ -167,7 +193,7 @@ export async function anchorExisting<T>(dir: string, containment: Containment, d
  * swapped for a symlink after the containment check cannot redirect a single byte: without the
  * anchor, `mkdir -p` and the staging file followed such a link out of the root.
  */
-export async function anchorDirectory(dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
+export async function anchorDirectory(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
   if (!CAN_ANCHOR) {
     // Elsewhere the path itself is the best available name (the check before publication remains).
     await mkdir(dir, { recursive: true })
@@ -201,7 +227,7 @@ export async function anchorDirectory(dir: string, containment: Containment, dis
   }
   let real: string
   try {
-    real = containment.enabled ? await descriptorPath(handle, current) : current
+    real = containment.enabled ? await descriptorPath(calls, handle, current) : current
     await containment.check(real, display)
     for (const name of missing) {
       const below = `/proc/self/fd/${handle.fd}/${name}`
@@ -218,14 +244,14 @@ export async function anchorDirectory(dir: string, containment: Containment, dis
       const child = await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
       await handle.close().catch(() => {})
       handle = child
-      real = containment.enabled ? await descriptorPath(handle, below) : join(real, name)
+      real = containment.enabled ? await descriptorPath(calls, handle, below) : join(real, name)
       await containment.check(real, display)
     }
   } catch (error) {
     await handle.close().catch(() => {})
     throw error
   }
-  return anchored(handle, dir, real)
+  return anchored(calls, handle, dir, real)
 }
 
 /**
@@ -235,17 +261,17 @@ export async function anchorDirectory(dir: string, containment: Containment, dis
  * nor let the sweep remove an outside entry. A missing directory fails ENOENT, a file ENOTDIR (and
  * a FIFO too, without blocking: `O_DIRECTORY` refuses it before it is opened).
  */
-export async function anchorForListing(dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
+export async function anchorForListing(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
   if (!CAN_ANCHOR) {
-    const real = await realpath(dir)
+    const real = await calls.realpath(dir)
     await containment.check(real, display)
-    return { path: real, checked: real, real: async () => realpath(real), sync: async () => {}, close: async () => {} }
+    return { path: real, checked: real, real: async () => calls.realpath(real), sync: async () => {}, close: async () => {} }
   }
   const handle = await open(dir, DIR_FLAGS)
   try {
-    const real = containment.enabled ? await descriptorPath(handle, dir) : dir
+    const real = containment.enabled ? await descriptorPath(calls, handle, dir) : dir
     await containment.check(real, display)
-    return anchored(handle, dir, real)
+    return anchored(calls, handle, dir, real)
   } catch (error) {
     await handle.close().catch(() => {})
     throw error

@@ -18,8 +18,8 @@ import type { FileHandle } from 'node:fs/promises'
  * positioned read (`readSmallInline`); a mutation's reads of it stay in the thread pool. On any
  * other filesystem (NFS, SMB, FUSE, 9p, an unknown type) a lookup
  * may take as long as the server likes, so every call stays in the thread pool; so does every call
- * once any provider in the process asked for that (`inlineCalls: 'never'`) or stands on such a
- * filesystem.
+ * once any provider of the `LocalProcess` asked for that (`inlineCalls: 'never'`) or stands on such a
+ * filesystem. A path longer than `INLINE_PATH_BYTES` is always looked up in the thread pool.
  */
 export type InlineCalls = 'auto' | 'never'
 
@@ -36,23 +36,12 @@ const LOCAL_FILESYSTEMS = new Set([
   0xca451a4e, // bcachefs
 ])
 
-let inline = 0
-let threadPool = 0
-
-/** Whether the calls of this module run on the loop thread right now. */
-export function callsInline(): boolean {
-  return inline > 0 && threadPool === 0
-}
-
 /**
- * Counts a provider rooted at `dir` in: inline calls only while every provider so counted stands
- * on a local filesystem and none said `never`. A provider counts for the rest of the process (they
- * are not disposed one by one): the cautious answer wins.
+ * A path longer than this (UTF-16 units) is looked up in the thread pool even where lookups run inline: the
+ * kernel resolves a path one component at a time, so a lookup in a tree thousands of levels deep
+ * could hold the loop thread for as long as it likes (issue 25, item 6).
  */
-export function enlistProvider(dir: string, mode: InlineCalls): void {
-  if (mode === 'auto' && isLocalFilesystem(dir)) inline++
-  else threadPool++
-}
+export const INLINE_PATH_BYTES = 512
 
 /** Whether `dir` is on a filesystem of `LOCAL_FILESYSTEMS` (Linux only; unknown elsewhere). */
 export function isLocalFilesystem(dir: string): boolean {
@@ -73,21 +62,36 @@ function settled<T>(call: () => T): Promise<T> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function either<F extends (...args: any[]) => Promise<unknown>>(threaded: F, direct: (...args: Parameters<F>) => unknown): F {
-  return ((...args: Parameters<F>) => (callsInline() ? settled(() => direct(...args)) : threaded(...args))) as F
+function either<F extends (...args: any[]) => Promise<unknown>>(inline: boolean, threaded: F, direct: (...args: Parameters<F>) => unknown): F {
+  if (!inline) return threaded
+  return ((...args: Parameters<F>) => (typeof args[0] === 'string' && args[0].length > INLINE_PATH_BYTES ? threaded(...args) : settled(() => direct(...args)))) as F
 }
 
-export const lstat = either(fsp.lstat, (path, options) => fs.lstatSync(path, options))
-export const stat = either(fsp.stat, (path, options) => fs.statSync(path, options))
-// `fs.promises.realpath` is realpath(3); `realpathSync.native` is the same call.
-export const realpath = either(fsp.realpath, (path, options) => fs.realpathSync.native(path, options))
-export const access = either(fsp.access, (path, mode) => fs.accessSync(path, mode))
-export const readlink = either(fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
+/** The lookups, made inline or in the thread pool (see above); `LocalProcess.calls` says which. */
+export class Calls {
+  readonly lstat: typeof fsp.lstat
+  readonly stat: typeof fsp.stat
+  // `fs.promises.realpath` is realpath(3); `realpathSync.native` is the same call.
+  readonly realpath: typeof fsp.realpath
+  readonly access: typeof fsp.access
+  readonly readlink: typeof fsp.readlink
 
-/** `handle.stat()`, asked of the descriptor the handle holds. */
-export function fstat(handle: FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
-export function fstat(handle: FileHandle): Promise<fs.Stats>
-export function fstat(handle: FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
-  if (!callsInline()) return options === undefined ? handle.stat() : handle.stat(options)
-  return settled(() => (options === undefined ? fs.fstatSync(handle.fd) : fs.fstatSync(handle.fd, options)))
+  constructor(readonly inline: boolean) {
+    this.lstat = either(inline, fsp.lstat, (path, options) => fs.lstatSync(path, options))
+    this.stat = either(inline, fsp.stat, (path, options) => fs.statSync(path, options))
+    this.realpath = either(inline, fsp.realpath, (path, options) => fs.realpathSync.native(path, options))
+    this.access = either(inline, fsp.access, (path, mode) => fs.accessSync(path, mode))
+    this.readlink = either(inline, fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
+  }
+
+  /** `handle.stat()`, asked of the descriptor the handle holds. */
+  fstat(handle: FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
+  fstat(handle: FileHandle): Promise<fs.Stats>
+  fstat(handle: FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
+    if (!this.inline) return options === undefined ? handle.stat() : handle.stat(options)
+    return settled(() => (options === undefined ? fs.fstatSync(handle.fd) : fs.fstatSync(handle.fd, options)))
+  }
 }
+
+export const INLINE_CALLS = new Calls(true)
+export const POOLED_CALLS = new Calls(false)

@@ -1,7 +1,8 @@
 import { type FsTarget, type FsTargetKey } from '@deepseek-ai/dsh-fs'
 import { KeyedLock, type MemoryBudget, processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
-import { enlistProvider, type InlineCalls } from './calls'
+import type { InlineCalls } from './calls'
 import { absolutePath, Containment, realKey } from './identity'
+import type { LocalProcess } from './process'
 
 export interface LocalDiskOptions {
   /** Where relative paths resolve from (absolute). */
@@ -18,6 +19,8 @@ export interface LocalDiskOptions {
   memoryBudget?: MemoryBudget
   /** Whether lookups and directory-entry changes may run on the loop thread (`calls.ts`); default `auto`. */
   inlineCalls?: InlineCalls
+  /** The process state this disk shares (see `LocalProcess`); default: one of its own. */
+  process?: LocalProcess
 }
 
 /** What every operation of one `LocalDisk` shares: its options, root, memory budget and locks. */
@@ -28,40 +31,26 @@ export interface DiskCore {
   readonly budget: MemoryBudget
   /** Mutations of one target run one at a time in this process. */
   readonly lock: KeyedLock<FsTargetKey>
-  /** Directories already swept for dead writers' staging. */
-  readonly swept: Map<string, Promise<void>>
-  /** Awaited between staging and the publication point; set only by `instrument.ts` (tests). */
-  beforePublish: ((destination: string) => Promise<void>) | undefined
+  readonly process: LocalProcess
 }
 
-// Keyed by the `LocalDisk` that owns the core, so instrumentation can reach it without a public field.
-const cores = new WeakMap<object, DiskCore>()
-
-export function createCore(owner: object, options: LocalDiskOptions): DiskCore {
+export function createCore(options: LocalDiskOptions, shared: LocalProcess): DiskCore {
   const cwd = absolutePath(options.cwd, process.cwd())
-  enlistProvider(options.root === undefined ? cwd : absolutePath(options.root, cwd), options.inlineCalls ?? 'auto')
+  shared.enlist(options.root === undefined ? cwd : absolutePath(options.root, cwd), options.inlineCalls ?? 'auto')
   const core: DiskCore = {
     options,
     cwd,
-    containment: new Containment(options.root, cwd),
+    containment: new Containment(shared.calls, options.root, cwd),
     budget: options.memoryBudget ?? processMemoryBudget(),
     lock: new KeyedLock<FsTargetKey>(),
-    swept: new Map(),
-    beforePublish: undefined,
+    process: shared,
   }
-  cores.set(owner, core)
-  return core
-}
-
-export function coreOf(owner: object): DiskCore {
-  const core = cores.get(owner)
-  if (core === undefined) throw new TypeError('not a LocalDisk')
   return core
 }
 
 /** Re-checks containment of a target's key, for targets not minted by this instance's `resolve`. */
 export async function checkReal(core: DiskCore, target: FsTarget): Promise<void> {
   if (!core.containment.enabled) return
-  const real = await realKey(target.targetKey)
+  const real = await realKey(core.process.calls, target.targetKey)
   await core.containment.check(real, target.displayPath)
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { searchDisk } from './discovery'
+import { POOLED_CALLS } from './calls'
 import { Containment } from './identity'
 
 let root: string
@@ -45,7 +46,7 @@ afterAll(async () => {
 })
 
 const search = (options: Partial<FsSearchOptions>, threads: number, signal?: AbortSignal) =>
-  searchDisk(new Containment(root, root), target(), { pattern: 'needle', mode: 'files', limit: 1000, ...options }, signal, { threads, parallelAfter: threads === 0 ? undefined : 10 })
+  searchDisk(new Containment(POOLED_CALLS, root, root), target(), { pattern: 'needle', mode: 'files', limit: 1000, ...options }, signal, { threads, parallelAfter: threads === 0 ? undefined : 10 })
 
 describe('searchDisk', () => {
   it('finds the same files, lines and counts with helper threads as on the calling thread alone', async () => {

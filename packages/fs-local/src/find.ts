@@ -48,7 +48,8 @@ export function detachedLinks(probe: Probe): { detachedLinks?: number } {
 export async function find(core: DiskCore, target: FsTarget, display: string): Promise<Found> {
   const key = target.targetKey
   const name = basename(key)
-  const anchored = await anchorExisting(dirname(key), core.containment, display, (path) => lstatPath(join(path, name)))
+  const { calls, held } = core.process
+  const anchored = await anchorExisting({ calls, held, containment: core.containment }, dirname(key), display, (path) => lstatPath(calls, join(path, name)))
   if (anchored === undefined) return foundByPath(core, key, display, undefined)
   const { anchor, also: entry } = anchored
   try {
@@ -56,7 +57,7 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
     if (entry === undefined) return found({ kind: 'absent' }, destination, anchor)
     if (entry.isFile()) {
       try {
-        const opened = await openRegular(join(anchor.path, name), display, { checked: entry, real: destination })
+        const opened = await openRegular(calls, join(anchor.path, name), display, { checked: entry, real: destination })
         return found({ kind: 'file', info: infoOf(opened.stats), opened }, destination, anchor)
       } catch (error) {
         // Replaced between the lookup and the open (by a link, a special file, or nothing): look again by path.
@@ -75,7 +76,7 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
 
 /** The probe by the key's path (following a final symlink); `anchor` is kept if it holds the destination. */
 async function foundByPath(core: DiskCore, key: string, display: string, anchor: AnchoredDir | undefined): Promise<Found> {
-  const current = await probe(key, display)
+  const current = await probe(core.process.calls, key, display)
   let destination = key
   if (current.kind === 'file') {
     destination = current.opened.real

@@ -1,5 +1,5 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
-import { realpath } from './calls'
+import type { Calls } from './calls'
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
 import { errnoCode } from './errors'
 
@@ -21,18 +21,22 @@ export function checkPathSyntax(path: string): void {
  * A dangling symlink is its own key (its parent's realpath + its name): something is in the way,
  * and writers refuse it rather than follow it somewhere unexpected.
  */
-export async function realKey(absolute: string): Promise<string> {
+export async function realKey(calls: Calls, absolute: string): Promise<string> {
   const missing: string[] = []
   let current = absolute
   for (;;) {
     try {
-      const real = await realpath(current)
+      // realpath(3) looks every prefix of the path up again: its cost grows with the square of
+      // the depth. An ancestor that is not there is skipped with one `lstat` (one walk) instead;
+      // one longer than PATH_MAX is not there for any call either.
+      if (missing.length > 0) await calls.lstat(current)
+      const real = await calls.realpath(current)
       return missing.length === 0 ? real : join(real, ...missing.reverse())
     } catch (error) {
       const code = errnoCode(error)
       // ENOTDIR: a component is a file; the key still names the (impossible) child, and the
       // operation on it reports FS_NOT_DIRECTORY or FS_NOT_FOUND at the syscall.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      if (code !== 'ENOENT' && code !== 'ENOTDIR' && !(code === 'ENAMETOOLONG' && missing.length > 0)) throw error
       const parent = dirname(current)
       if (parent === current) throw error
       missing.push(basename(current))
@@ -61,7 +65,10 @@ export class Containment {
   #configured: string | undefined
   #real: Promise<string> | undefined
 
-  constructor(root: string | undefined, cwd: string) {
+  readonly #calls: Calls
+
+  constructor(calls: Calls, root: string | undefined, cwd: string) {
+    this.#calls = calls
     this.#configured = root === undefined ? undefined : absolutePath(root, cwd)
   }
 
@@ -72,7 +79,7 @@ export class Containment {
   /** The root's real path, or `undefined` when no root is configured. */
   async root(): Promise<string | undefined> {
     if (this.#configured === undefined) return undefined
-    this.#real ??= realpath(this.#configured).catch((error: unknown) => {
+    this.#real ??= this.#calls.realpath(this.#configured).catch((error: unknown) => {
       this.#real = undefined
       throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
     })

@@ -7,11 +7,14 @@ import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { searchDisk, walkDisk } from './discovery'
+import { reclaimAfterCrashes } from './journal'
 import { LocalDisk } from './local-disk'
+import { LocalProcess } from './process'
 
 export { LocalDisk, type LocalDiskOptions } from './local-disk'
 export { reclaimAfterCrashes } from './journal'
 export { reclaimStaging, STAGING_PREFIX } from './staging'
+export { LocalProcess } from './process'
 export { toFsError } from './errors'
 
 const MiB = 1024 * 1024
@@ -24,7 +27,7 @@ export const Config = z.object({
   memoryBudgetBytes: z.number().int().positive().optional()
     .describe('Memory that whole-file reads and edits may hold at once in this process (default 2 GiB); past it they wait their turn. Shared by every provider in the process: the smallest configured value wins.'),
   inlineCalls: z.enum(['auto', 'never']).default('auto')
-    .describe('`auto`: on a local filesystem (ext4, xfs, btrfs, tmpfs, overlayfs…) lookups (stat, lstat, fstat, realpath, readlink) run on the event loop thread, saving a thread-pool round trip each; directory-entry changes, data, fsync, listings and opens always use the thread pool. `never`: every call uses the thread pool (set it when a network or FUSE mount lies inside the root). One provider with `never`, or on another filesystem, switches the whole process.'),
+    .describe('`auto`: on a local filesystem (ext4, xfs, btrfs, tmpfs, overlayfs…) lookups (stat, lstat, fstat, realpath, readlink) run on the event loop thread, saving a thread-pool round trip each; directory-entry changes, data, fsync, listings and opens always use the thread pool. `never`: every call uses the thread pool (set it when a network or FUSE mount lies inside the root). Lookups of paths longer than 512 characters always use the thread pool.'),
 }).strict().prefault({})
 
 export type LocalFileSystemConfig = z.input<typeof Config>
@@ -37,7 +40,11 @@ export class LocalFileSystem extends FileSystem {
   constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
     super(ctx)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
-    this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes) })
+    const process = new LocalProcess()
+    this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes), process })
+    ctx.effect(() => () => void process.dispose(), 'fs-local process')
+    // In the background: what crashed processes left wherever their journals say they staged.
+    void reclaimAfterCrashes().catch(() => {})
   }
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {

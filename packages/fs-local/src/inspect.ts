@@ -1,7 +1,7 @@
 import { FsError, type FsInspection, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { decodeText, type MemoryBudget, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
-import { stat } from './calls'
+import type { Calls } from './calls'
 import { errnoCode, mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment } from './identity'
 import { type OpenedFile, openRegular } from './open'
@@ -9,6 +9,7 @@ import { infoOfEntry, readAll, readSmallInline, statPath } from './probe'
 import { infoOf } from './version'
 
 export interface InspectDeps {
+  calls: Calls
   containment: Containment
   budget: MemoryBudget
   maxTextBytes: number
@@ -19,12 +20,12 @@ export interface InspectDeps {
  * round trip. It only ever decides whether the file may be opened (a FIFO or device never is); what
  * `inspect` answers comes from the descriptor, or from a `stat` of the resolved key. Never rejects.
  */
-export function statAsGiven(path: string, cwd: string | undefined, providerCwd: string): Promise<BigIntStats | undefined> {
+export function statAsGiven(calls: Calls, path: string, cwd: string | undefined, providerCwd: string): Promise<BigIntStats | undefined> {
   try {
     checkPathSyntax(path)
     if (cwd !== undefined) checkPathSyntax(cwd)
     const absolute = absolutePath(path, cwd === undefined ? providerCwd : absolutePath(cwd, providerCwd))
-    return stat(absolute, { bigint: true }).catch(() => undefined)
+    return calls.stat(absolute, { bigint: true }).catch(() => undefined)
   } catch {
     return Promise.resolve(undefined)
   }
@@ -44,7 +45,7 @@ export async function inspectTarget(deps: InspectDeps, target: FsTarget, textUpT
   if (given?.isFile() && textUpTo !== undefined && Number(given.size) <= textUpTo) {
     const opened = await mapErrors('read', display, async () => {
       throwIfAborted(signal, display)
-      return await openRegular(target.targetKey, display, { checked: given }).catch((error: unknown) => {
+      return await openRegular(deps.calls, target.targetKey, display, { checked: given, inline: true }).catch((error: unknown) => {
         if (FsError.is(error, 'FS_NOT_REGULAR_FILE') || ['ENOENT', 'ENOTDIR'].includes(errnoCode(error) ?? '')) return undefined
         throw error
       })
@@ -53,12 +54,12 @@ export async function inspectTarget(deps: InspectDeps, target: FsTarget, textUpT
   }
   const stats = await mapErrors('stat', display, () => {
     throwIfAborted(signal, display)
-    return statPath(target.targetKey)
+    return statPath(deps.calls, target.targetKey)
   })
   if (stats === undefined) return { target, info: undefined }
   const info = infoOfEntry(stats)
   if (info.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
-  const opened = await mapErrors('read', display, () => openRegular(target.targetKey, display, { checked: stats }))
+  const opened = await mapErrors('read', display, () => openRegular(deps.calls, target.targetKey, display, { checked: stats, inline: true }))
   return readOpened(deps, target, opened, textUpTo, signal)
 }
 
@@ -78,7 +79,7 @@ async function readOpened(deps: InspectDeps, target: FsTarget, opened: OpenedFil
       }
       // A small file opened on the loop thread is read there too, in one read, and released before
       // any other call runs: at most one such buffer at a time, so nothing is reserved for it.
-      const small = readSmallInline(opened)
+      const small = readSmallInline(deps.calls, opened)
       if (small !== undefined) {
         opened.handle.closeInline?.()
         return answer(small)

@@ -1,20 +1,22 @@
-import { constants, existsSync, rmSync } from 'node:fs'
-import { appendFile, type FileHandle, lstat, mkdir, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { appendFile as appendFd, close, open as openFd } from 'node:fs'
+import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { GRACE_MS, listenLiveness, type Liveness, pidVerdict, probeLiveness, selfIdentity, setSharedLiveness } from './liveness'
-import { reclaimDeadLocks } from './publish-lock'
-import { liveStagingCount, reclaimStaging, withDirectory } from './staging'
+import { randomBytes } from 'node:crypto'
+import { POOLED_CALLS } from './calls'
+import { tryHold } from './kernel-lock'
+import { reclaimStaging } from './staging'
 
 /**
- * Where this process stages, kept outside the user's tree so that a later process can clean up
- * after a crash wherever it happened. Each process has one journal directory in
- * `$XDG_STATE_HOME/dsh/staging` (default `~/.local/state/dsh/staging`): a liveness socket `live`
- * and a file `dirs` listing, once each, the directories it stages in, appended before its first
- * staging there. A process that exits normally with nothing staged removes its journal. The first
- * LocalDisk of every process reclaims, in the background, the residue in every directory a dead
- * process's journal names, then removes that journal. Best effort throughout: without a writable
- * state directory the sweeps on write and listing remain.
+ * Where a process stages, kept outside the user's tree so that a later process can clean up after
+ * a crash wherever it happened: one file `<random>.journal` per `LocalProcess` in
+ * `$XDG_STATE_HOME/dsh/staging` (default `~/.local/state/dsh/staging`), listing once each the
+ * directories it stages in, appended before its first staging there. Its process holds an
+ * exclusive kernel lock on it for as long as it lives, so a journal that can be locked is a dead
+ * process's: `reclaimAfterCrashes` sweeps every directory it names, then removes it. Best effort
+ * throughout: without a writable state directory the sweeps on write and listing remain.
  */
 const MAX_DIRS = 4096
 
@@ -25,99 +27,89 @@ function journalsDir(): string {
   return join(state, 'dsh', 'staging')
 }
 
-interface Journal {
-  dir: string
-  handle: FileHandle
-  live: Liveness | undefined
+/** The journal of one `LocalProcess`, opened on its first staging. */
+export class Journal {
+  #opened: Promise<{ path: string; fd: number } | undefined> | undefined
+  #noted = new Map<string, Promise<void>>()
+
+  /** Records that this process stages in `dir` (a real path), before its first staging there. */
+  note(dir: string): Promise<void> | undefined {
+    if (this.#noted.has(dir)) return this.#noted.get(dir)
+    if (this.#noted.size >= MAX_DIRS) return undefined
+    const note = (async () => {
+      this.#opened ??= openJournal()
+      const opened = await this.#opened
+      if (opened !== undefined) await promisify(appendFd)(opened.fd, `${JSON.stringify(dir)}\n`).catch(() => {})
+    })()
+    this.#noted.set(dir, note)
+    return note
+  }
+
+  /** Removes the journal of a process that stopped with nothing staged. */
+  async close(): Promise<void> {
+    const opened = await this.#opened
+    this.#opened = undefined
+    if (opened === undefined) return
+    await unlink(opened.path).catch(() => {})
+    close(opened.fd, () => {})
+  }
 }
 
-let journal: Promise<Journal | undefined> | undefined
-const noted = new Map<string, Promise<void>>()
-
-async function openJournal(): Promise<Journal | undefined> {
+/**
+ * A bare descriptor, not a `FileHandle`: it is held for the life of the process (or until
+ * `close`), and a `FileHandle` would be closed, with a warning, when its `LocalProcess` is collected.
+ */
+async function openJournal(): Promise<{ path: string; fd: number } | undefined> {
   try {
     const root = journalsDir()
     await mkdir(root, { recursive: true, mode: 0o700 })
-    const me = selfIdentity()
-    const dir = await mkdtemp(join(root, `${me.boot}.${me.ns}.${me.pid}.${me.start}.`))
-    const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
-    const short = existsSync('/proc/self/fd') ? `/proc/self/fd/${handle.fd}` : dir
-    const opened = { dir, handle, live: listenLiveness(join(short, 'live')) }
-    setSharedLiveness(opened.live?.path)
-    process.once('exit', () => {
-      // Staging still held at exit (a write cut short) stays journaled for the next process.
-      if (liveStagingCount() === 0) rmSync(dir, { recursive: true, force: true })
-      setSharedLiveness(undefined)
-    })
-    return opened
+    const path = join(root, `${randomBytes(8).toString('hex')}.journal`)
+    const fd = await promisify(openFd)(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND, 0o600)
+    // Taken before anything is appended: a journal without the lock is not one a sweep may trust.
+    if (tryHold(fd) !== 'held') {
+      close(fd, () => {})
+      return undefined
+    }
+    return { path, fd }
   } catch {
     return undefined
   }
 }
 
-/** Records that this process stages in `dir` (a real path), before its first staging there. */
-export function noteStagingDirectory(dir: string): Promise<void> | undefined {
-  if (noted.has(dir)) return noted.get(dir)
-  if (noted.size >= MAX_DIRS) return undefined
-  const note = (async () => {
-    journal ??= openJournal()
-    const opened = await journal
-    if (opened !== undefined) await appendFile(join(opened.dir, 'dirs'), `${JSON.stringify(dir)}\n`).catch(() => {})
-  })()
-  noted.set(dir, note)
-  return note
-}
-
-/** Whether the journal directory `path` belongs to a process that is certainly gone. */
-async function isDeadJournal(path: string, name: string): Promise<boolean> {
-  const members = await readdir(path)
-  if (members.includes('live')) {
-    if ((await withDirectory(path, (short) => probeLiveness(join(short, 'live')))) !== 'dead') return false
-    // `dirs` is written after `listen`; a lone refusing socket may be between bind and listen.
-    return members.includes('dirs') || Date.now() - (await lstat(join(path, 'live'))).ctimeMs >= GRACE_MS
-  }
-  const [boot, ns, pid, start] = name.split('.')
-  if (boot === undefined || ns === undefined || start === undefined || !/^\d+$/.test(pid ?? '')) return false
-  return (await pidVerdict({ boot, ns, pid: Number(pid), start })) === 'dead'
-}
-
+/** Sweeps what the journal at `path` names and removes it, if its process is gone. */
 async function reclaimJournal(path: string): Promise<number> {
-  const text = await readFile(join(path, 'dirs'), 'utf8').catch(() => '')
-  let removed = 0
-  for (const line of new Set(text.split('\n'))) {
-    let dir: unknown
-    try {
-      dir = JSON.parse(line)
-    } catch {
-      continue
+  const handle = await open(path, constants.O_RDWR | constants.O_NOFOLLOW).catch(() => undefined)
+  if (handle === undefined) return 0
+  try {
+    if (tryHold(handle.fd) !== 'held') return 0
+    const [mine, named] = await Promise.all([POOLED_CALLS.fstat(handle), POOLED_CALLS.lstat(path).catch(() => undefined)])
+    if (named?.ino !== mine.ino) return 0
+    let removed = 0
+    for (const line of new Set((await readFile(handle, 'utf8')).split('\n'))) {
+      let dir: unknown
+      try {
+        dir = JSON.parse(line)
+      } catch {
+        continue
+      }
+      if (typeof dir === 'string') removed += await reclaimStaging(dir)
     }
-    if (typeof dir !== 'string') continue
-    removed += await reclaimStaging(dir)
-    await reclaimDeadLocks(dir)
+    await unlink(path)
+    return removed
+  } finally {
+    await handle.close().catch(() => {})
   }
-  await rm(path, { recursive: true, force: true })
-  return removed
 }
-
-let reclaiming: Promise<number> | undefined
 
 /**
- * Reclaims what dead processes left wherever their journals say they staged; runs once per
- * process, and resolves with the number of staging directories removed.
+ * Reclaims what dead processes left wherever their journals say they staged, and resolves with the
+ * number of entries removed. Journals of live processes (this one's included) are locked and skipped.
  */
-export function reclaimAfterCrashes(): Promise<number> {
-  reclaiming ??= (async () => {
-    let removed = 0
-    const root = journalsDir()
-    const own = journal === undefined ? undefined : (await journal)?.dir
-    for (const name of await readdir(root).catch(() => [] as string[])) {
-      const path = join(root, name)
-      if (path === own) continue
-      try {
-        if (await isDeadJournal(path, name)) removed += await reclaimJournal(path)
-      } catch {}
-    }
-    return removed
-  })()
-  return reclaiming
+export async function reclaimAfterCrashes(): Promise<number> {
+  const root = journalsDir()
+  let removed = 0
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    if (name.endsWith('.journal')) removed += await reclaimJournal(join(root, name)).catch(() => 0)
+  }
+  return removed
 }

@@ -7,20 +7,16 @@ import type { DiskCore } from './core'
 import { mapErrors } from './errors'
 import { realKey } from './identity'
 import { infoOfEntry, lstatPath, statPath } from './probe'
-import { reclaimDeadLocks } from './publish-lock'
 import { isStagingName, reclaimStaging } from './staging'
 
 export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
   const display = target.displayPath
   return mapErrors('list', display, async () => {
     throwIfAborted(signal, display)
-    const dir = await anchorForListing(target.targetKey, core.containment, display)
+    const dir = await anchorForListing(core.process.calls, target.targetKey, core.containment, display)
     try {
       const names = await readdir(dir.path)
-      if (names.some(isStagingName)) {
-        await reclaimStaging(dir.path, names)
-        await reclaimDeadLocks(dir.path, names)
-      }
+      if (names.some(isStagingName)) await reclaimStaging(dir.path, names, core.process.calls)
       // Only the entries shown are looked at: a listing cut at 1,000 of 100,000 stats 1,000.
       const { shown, omitted } = listingWindow(names.filter((name) => !isStagingName(name)), opts)
       const entries: FsDirEntry[] = []
@@ -42,14 +38,15 @@ export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSi
  */
 async function entryOf(core: DiskCore, dir: AnchoredDir, name: string, display: string): Promise<FsDirEntry | undefined> {
   const path = join(dir.path, name)
-  const own = await lstatPath(path)
+  const { calls } = core.process
+  const own = await lstatPath(calls, path)
   if (own === undefined) return undefined // removed since readdir
   let key = join(dir.checked, name)
   let stats = own
   if (own.isSymbolicLink()) {
     try {
-      stats = (await statPath(path)) ?? own
-      key = await realKey(path)
+      stats = (await statPath(calls, path)) ?? own
+      key = await realKey(calls, path)
       await core.containment.check(key, display)
     } catch {
       // A link leading outside the root is listed as what it is, never followed.

@@ -4,8 +4,8 @@ import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
 import { inspectTarget, statAsGiven } from './inspect'
-import { reclaimAfterCrashes } from './journal'
 import { listDirectory } from './listing'
+import { LocalProcess } from './process'
 import { editTarget, writeTarget } from './mutate'
 import { readWhole, statTarget, streamFrom } from './read'
 
@@ -22,12 +22,13 @@ export class LocalDisk {
   readonly containment: Containment
   #core: DiskCore
 
+  readonly process: LocalProcess
+
   constructor(options: LocalDiskOptions) {
-    this.#core = createCore(this, options)
+    this.process = options.process ?? new LocalProcess()
+    this.#core = createCore(options, this.process)
     this.cwd = this.#core.cwd
     this.containment = this.#core.containment
-    // Once per process, in the background: what crashed processes left wherever they staged.
-    void reclaimAfterCrashes().catch(() => {})
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -35,16 +36,17 @@ export class LocalDisk {
     checkPathSyntax(path)
     if (opts.cwd !== undefined) checkPathSyntax(opts.cwd)
     const absolute = absolutePath(path, opts.cwd === undefined ? this.cwd : absolutePath(opts.cwd, this.cwd))
-    const key = await mapErrors('resolve', path, () => realKey(absolute))
+    const key = await mapErrors('resolve', path, () => realKey(this.process.calls, absolute))
     await this.containment.check(key, path)
     return { targetKey: key as FsTargetKey, displayPath: absolute }
   }
 
   /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    const given = statAsGiven(path, opts.cwd, this.cwd)
+    const { calls } = this.process
+    const given = statAsGiven(calls, path, opts.cwd, this.cwd)
     const target = await this.resolve(path, opts)
-    return inspectTarget({ containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
+    return inspectTarget({ calls, containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

@@ -3,18 +3,28 @@ import {
   checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planReserved, planStyledWrite, planWrite,
   publishGuarded, Reservation, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
-import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
+import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite } from './publication'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
 import { detachedLinks, find, type Found } from './find'
+import { isStagingName } from './names'
 import { inspectStyle, readAll } from './probe'
+import { basename } from 'node:path'
 
 const EDIT_ATTEMPTS = 5
+
+/** The names dsh stages under are its own: a write to one would be swept away or hidden. */
+function refuseStagingName(target: FsTarget): void {
+  if (isStagingName(basename(target.targetKey))) {
+    throw fsError('FS_INVALID_PATH', { path: target.displayPath, reason: 'has a name dsh reserves for its own staging files; choose another name' })
+  }
+}
 
 export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
   const display = target.displayPath
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
+    refuseStagingName(target)
     // Refused before anything is opened, reserved or encoded.
     const contentBytes = checkWriteSize(content, core.options.maxTextBytes, display)
     const attempt = await publishGuarded({
@@ -54,7 +64,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         planned.catch(() => {})
         return { found, planned, releaseMemory }
       },
-      stage: ({ found, planned }) => stageCommit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
+      stage: ({ found, planned }) => stageWrite(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
       publish: async ({ found, planned }, made) => {
         // Resolved before staging wrote a byte; awaited here so the outcome is whole when the version is.
         const plan = await planned
@@ -62,14 +72,16 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         const links = detachedLinks(found.probe)
         const outcome = (version: FsVersion): FsWriteOutcome => ({ operation, version, before: plan.before, after: plan.after, ...links })
         const published = hooks?.published
-        return outcome(await publishCommit(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
+        return outcome(await publishWrite(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
       },
       cleanup: async ({ found, releaseMemory }, made) => {
-        await endCommit(made)
+        await endWrite(made)
         releaseMemory()
         // Descriptors are closed in the background: nothing that follows depends on it.
         closeSoon(found)
       },
+      // An unguarded write that finds a file created under it starts over and replaces that one.
+      retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < EDIT_ATTEMPTS,
     })
     return attempt
   }))
@@ -83,7 +95,9 @@ export type EditPlanner = (bytes: Uint8Array, held: number) => PlannedEdit | Pla
 
 export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
   const display = target.displayPath
-  return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
+  return core.lock.run(target.targetKey, () => mapErrors('edit', display, async () => {
+    refuseStagingName(target)
+    return publishGuarded({
     path: display,
     signal,
     probe: async () => {
@@ -118,10 +132,10 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
     // answer and the staging goes. An edit that changes no byte publishes nothing: the file and its
     // version stay as they are (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
     stage: async ({ found, planning }) => {
-      const made = stageCommit(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
+      const made = stageWrite(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
       const planned = await planning.catch(() => undefined)
       if (planned === undefined || planned.plan.after !== planned.plan.before) return made
-      await endCommit(await made)
+      await endWrite(await made)
       return undefined
     },
     publish: async ({ found, version, planning }, made) => {
@@ -130,17 +144,18 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
       const links = detachedLinks(found.probe)
       const published = hooks?.published
       const settled = published && ((now: FsVersion) => published({ version: now, ...outcome, ...links }))
-      return { version: await publishCommit(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
+      return { version: await publishWrite(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
     },
     cleanup: async ({ found, memory }, made) => {
-      await endCommit(made)
+      await endWrite(made)
       memory.release()
       closeSoon(found)
     },
     // An unguarded edit that loses a race with another process starts over on the new content;
     // a guarded one is stale by definition.
     retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < EDIT_ATTEMPTS,
-  })))
+    })
+  }))
 }
 
 /**

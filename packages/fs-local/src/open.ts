@@ -2,7 +2,7 @@ import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import * as fs from 'node:fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { callsInline, fstat, readlink, realpath, stat } from './calls'
+import type { Calls } from './calls'
 import { errnoCode } from './errors'
 
 /**
@@ -54,6 +54,12 @@ export interface OpenHints {
    * is known: the name is opened with `O_NOFOLLOW`, so it cannot lead anywhere else.
    */
   real?: string
+  /**
+   * Whether a small file may be opened on the loop thread (where lookups run inline): `inspect`
+   * reads it there at once; a write reads it in the thread pool beside its staging, where the
+   * inline open bought it nothing measurable.
+   */
+  inline?: boolean
 }
 
 /**
@@ -61,17 +67,17 @@ export interface OpenHints {
  * is refused from a `stat` before any open; if one is swapped in between that check and the open,
  * the non-blocking open returns immediately and the descriptor's own `fstat` refuses it.
  */
-export async function openRegular(path: string, display: string, hints: OpenHints = {}): Promise<OpenedFile> {
-  const before = hints.checked ?? await stat(path, { bigint: true })
+export async function openRegular(calls: Calls, path: string, display: string, hints: OpenHints = {}): Promise<OpenedFile> {
+  const before = hints.checked ?? await calls.stat(path, { bigint: true })
   if (!before.isFile()) throw notRegular(display, describe(before))
   const flags = hints.real === undefined ? READ_FLAGS : READ_FLAGS | constants.O_NOFOLLOW
-  if (before.size <= INLINE_OPEN_BYTES && callsInline()) return openInline(path, display, flags, hints)
+  if (hints.inline === true && before.size <= INLINE_OPEN_BYTES && calls.inline) return openInline(calls, path, display, flags, hints)
   const handle = await open(path, flags)
   try {
     // Independent questions about one descriptor: asked together.
     const [stats, real] = await Promise.all([
-      fstat(handle, { bigint: true }),
-      hints.real ?? descriptorPath(handle, path),
+      calls.fstat(handle, { bigint: true }),
+      hints.real ?? descriptorPath(calls, handle, path),
     ])
     if (!stats.isFile()) throw notRegular(display, describe(stats))
     return { handle, stats, real }
@@ -82,21 +88,19 @@ export async function openRegular(path: string, display: string, hints: OpenHint
 }
 
 /**
- * Files seen at most this large are opened on the loop thread when lookups are inline (`calls.ts`):
- * opening an existing file non-blocking changes no directory entry, where the same open through the
- * thread pool is a 50–100 µs round trip in front of everything a mutation does next. Its reads stay
- * in the thread pool: a mutation reads the old bytes while its staging is made, and planned on the
- * loop thread they would hold up the staging instead (measured: 2–5 % slower edits and writes).
+ * Files seen at most this large are opened on the loop thread for `inspect` when lookups are inline
+ * (`calls.ts`): opening an existing file non-blocking changes no directory entry, where the same
+ * open through the thread pool is a 50–100 µs round trip in front of the read that follows.
  */
 export const INLINE_OPEN_BYTES = 64n * 1024n
 
-async function openInline(path: string, display: string, flags: number, hints: OpenHints): Promise<OpenedFile> {
+async function openInline(calls: Calls, path: string, display: string, flags: number, hints: OpenHints): Promise<OpenedFile> {
   const fd = fs.openSync(path, flags)
   const handle = descriptorHandle(fd)
   try {
     const stats = fs.fstatSync(fd, { bigint: true })
     if (!stats.isFile()) throw notRegular(display, describe(stats))
-    return { handle, stats, real: hints.real ?? await descriptorPath(handle, path) }
+    return { handle, stats, real: hints.real ?? await descriptorPath(calls, handle, path) }
   } catch (error) {
     await handle.close().catch(() => {})
     throw error
@@ -142,12 +146,12 @@ function descriptorHandle(fd: number): ReadHandle {
  * so a directory swapped for a symlink after any earlier check cannot hide where we are; elsewhere
  * the realpath of the opened name is the best available answer.
  */
-export async function descriptorPath(descriptor: { fd: number }, path: string): Promise<string> {
+export async function descriptorPath(calls: Calls, descriptor: { fd: number }, path: string): Promise<string> {
   try {
-    const real = await readlink(`/proc/self/fd/${descriptor.fd}`)
+    const real = await calls.readlink(`/proc/self/fd/${descriptor.fd}`)
     if (real.startsWith('/') && !real.endsWith(' (deleted)')) return real
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw error
   }
-  return realpath(path)
+  return calls.realpath(path)
 }

@@ -1,7 +1,7 @@
 import { FsError, fsError, type FsInfo } from '@deepseek-ai/dsh-fs'
 import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
 import { type BigIntStats, readSync } from 'node:fs'
-import { callsInline, lstat, stat } from './calls'
+import type { Calls } from './calls'
 import { errnoCode } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 import { infoOf, versionOf } from './version'
@@ -23,14 +23,14 @@ function isMissing(error: unknown): boolean {
  * Metadata of `path`, following symlinks. A dangling symlink is reported as `other` (versioned by
  * the link itself) rather than absent: a writer must not create through it or replace it.
  */
-export async function statPath(path: string): Promise<BigIntStats | undefined> {
+export async function statPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
   try {
-    return await stat(path, { bigint: true })
+    return await calls.stat(path, { bigint: true })
   } catch (error) {
     if (!isMissing(error)) throw error
   }
   try {
-    const link = await lstat(path, { bigint: true })
+    const link = await calls.lstat(path, { bigint: true })
     return link.isSymbolicLink() ? link : undefined
   } catch (error) {
     if (isMissing(error)) return undefined
@@ -44,17 +44,17 @@ export function infoOfEntry(stats: BigIntStats): FsInfo {
 }
 
 /** Classifies the target and, for a regular file, opens it (without ever blocking on a special file). */
-export async function probe(path: string, display: string): Promise<Probe> {
-  const stats = await statPath(path)
+export async function probe(calls: Calls, path: string, display: string): Promise<Probe> {
+  const stats = await statPath(calls, path)
   if (stats === undefined) return { kind: 'absent' }
   if (!stats.isFile()) return { kind: 'other', info: infoOfEntry(stats) }
   let opened: OpenedFile
   try {
-    opened = await openRegular(path, display, { checked: stats })
+    opened = await openRegular(calls, path, display, { checked: stats })
   } catch (error) {
     // Deleted or swapped between the stat and the open: classify what is there now.
     if (isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE')) {
-      const now = await statPath(path)
+      const now = await statPath(calls, path)
       if (now === undefined) return { kind: 'absent' }
       if (!now.isFile()) return { kind: 'other', info: infoOfEntry(now) }
     }
@@ -64,9 +64,9 @@ export async function probe(path: string, display: string): Promise<Probe> {
 }
 
 /** `lstat` of `path`, or `undefined` when nothing is there (or a component is not a directory). */
-export async function lstatPath(path: string): Promise<BigIntStats | undefined> {
+export async function lstatPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
   try {
-    return await lstat(path, { bigint: true })
+    return await calls.lstat(path, { bigint: true })
   } catch (error) {
     if (isMissing(error)) return undefined
     throw error
@@ -106,9 +106,9 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
  * positioned read (the file offset stays at 0): `undefined` for any other file, or for one that
  * is no longer the size its `fstat` gave, which `readAll` then reads from its start.
  */
-export function readSmallInline(opened: OpenedFile): Uint8Array | undefined {
+export function readSmallInline(calls: Calls, opened: OpenedFile): Uint8Array | undefined {
   const size = Number(opened.stats.size)
-  if (!callsInline() || opened.stats.size > INLINE_OPEN_BYTES) return undefined
+  if (!calls.inline || opened.stats.size > INLINE_OPEN_BYTES) return undefined
   // One byte more than expected: a file that grew shows it in the same read.
   const buffer = Buffer.allocUnsafe(size + 1)
   let length = 0

@@ -1,6 +1,6 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
-import { access, callsInline } from './calls'
+import { type Calls, INLINE_PATH_BYTES } from './calls'
 import { createRequire } from 'node:module'
 import { errnoCode } from './errors'
 
@@ -46,17 +46,14 @@ interface XattrApi {
 // followed), so callers pass the name of the regular file itself, never a `/proc/self/fd` link.
 // Loaded by a computed name at run time so that bundlers leave the native module alone.
 const ADDON = '@napi-rs/xattr'
-let xattrApi: XattrApi | null | undefined
-function xattrs(): XattrApi | null {
-  if (xattrApi === undefined) {
-    try {
-      xattrApi = createRequire(import.meta.url)(ADDON) as XattrApi
-    } catch {
-      xattrApi = null
-    }
+const xattrApi = ((): XattrApi | null => {
+  try {
+    return createRequire(import.meta.url)(ADDON) as XattrApi
+  } catch {
+    return null
   }
-  return xattrApi
-}
+})()
+const xattrs = () => xattrApi
 
 /** Whether extended attributes (and so POSIX ACLs) are carried over to replacements here. */
 export function keepsXattrs(): boolean {
@@ -70,11 +67,11 @@ function denied(display: string, why: string, cause?: unknown): FsError {
 /** Filesystems without extended attributes answer with one of these: the file simply has none. */
 const NO_XATTRS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 
-async function readXattrs(path: string): Promise<Xattr[] | undefined> {
+async function readXattrs(calls: Calls, path: string): Promise<Xattr[] | undefined> {
   const api = xattrs()
   if (api === null) return undefined
   // Reading attributes is a lookup: on a local filesystem it runs inline like the others (`calls.ts`).
-  const inline = callsInline()
+  const inline = calls.inline && path.length <= INLINE_PATH_BYTES
   let names: string[]
   try {
     names = inline ? api.listAttributesSync(path) : await api.listAttributes(path)
@@ -97,7 +94,7 @@ async function readXattrs(path: string): Promise<Xattr[] | undefined> {
  *   is ours (a replacement would be owned by us, and we cannot give it back), and its group is one
  *   we can give the replacement, unless the group bits grant nothing.
  */
-export async function checkReplaceable(path: string, stats: BigIntStats, display: string): Promise<Previous> {
+export async function checkReplaceable(calls: Calls, path: string, stats: BigIntStats, display: string): Promise<Previous> {
   const mode = Number(stats.mode) & 0o7777
   const uid = Number(stats.uid)
   const gid = Number(stats.gid)
@@ -108,7 +105,7 @@ export async function checkReplaceable(path: string, stats: BigIntStats, display
   let chgrp = false
   if (!RUNNING_AS_ROOT && EUID !== undefined) {
     try {
-      await access(path, constants.W_OK)
+      await calls.access(path, constants.W_OK)
     } catch (error) {
       const code = errnoCode(error)
       if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw denied(display, `is not writable by this user (uid ${EUID})`, error)
@@ -124,7 +121,7 @@ export async function checkReplaceable(path: string, stats: BigIntStats, display
       }
     }
   }
-  return { mode, uid, gid, chgrp, xattrs: await readXattrs(path) }
+  return { mode, uid, gid, chgrp, xattrs: await readXattrs(calls, path) }
 }
 
 /**

@@ -15,7 +15,7 @@ export function statTarget(core: DiskCore, target: FsTarget, signal?: AbortSigna
   return mapErrors('stat', display, async () => {
     throwIfAborted(signal, display)
     // Two independent lookups, made together; being outside the root is the answer before any other.
-    const [inside, stats] = await Promise.allSettled([checkReal(core, target), statPath(target.targetKey)])
+    const [inside, stats] = await Promise.allSettled([checkReal(core, target), statPath(core.process.calls, target.targetKey)])
     if (inside.status === 'rejected') throw inside.reason
     if (stats.status === 'rejected') throw stats.reason
     return stats.value === undefined ? undefined : infoOfEntry(stats.value)
@@ -26,7 +26,7 @@ export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal
   const display = target.displayPath
   return mapErrors('read', display, async () => {
     throwIfAborted(signal, display)
-    const opened = await openRegular(target.targetKey, display)
+    const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
     try {
       await core.containment.check(opened.real, display)
       const { maxTextBytes } = core.options
@@ -52,7 +52,7 @@ export async function* streamFrom(core: DiskCore, target: FsTarget, start: numbe
   const fixed = core.options.streamChunkBytes
   try {
     throwIfAborted(signal, display)
-    const opened = await openRegular(target.targetKey, display)
+    const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
     try {
       await core.containment.check(opened.real, display)
       if (version !== undefined && versionOf(opened.stats) !== version) {

@@ -1,13 +1,15 @@
 import type { ConformanceFixture, ExternalWorld } from '@deepseek-ai/dsh-fs/conformance'
 import { Context } from 'cordis'
 import { execFile } from 'node:child_process'
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, open, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { LocalFileSystem, type LocalFileSystemConfig } from '../src'
 import { beforeEachPublish } from '../src/instrument'
+import { tryHold } from '../src/kernel-lock'
+import { newStagingName } from '../src/names'
 
 export const run = promisify(execFile)
 
@@ -72,4 +74,28 @@ export async function localFixture(config: Omit<LocalFileSystemConfig, 'cwd'> = 
     },
     dispose: () => rm(dir, { recursive: true, force: true }),
   }
+}
+
+/**
+ * Staging residue of the exact shape fs-local makes, whose writer is gone: nobody holds a lock on
+ * it, so a sweep may remove it. `kind` `f` is a staged replacement, `d` a new file's staging directory.
+ */
+export async function deadStaging(dir: string, kind: 'f' | 'd' = 'f'): Promise<string> {
+  const name = newStagingName(kind)
+  if (kind === 'f') {
+    await writeFile(join(dir, name), 'staged by a writer that died', { mode: 0o600 })
+  } else {
+    await mkdir(join(dir, name), { mode: 0o700 })
+    await writeFile(join(dir, name, 'content'), 'staged by a writer that died')
+  }
+  return name
+}
+
+/** A staged file whose writer is alive: this test holds its lock until `release`. */
+export async function liveStaging(dir: string): Promise<{ name: string; release: () => Promise<void> }> {
+  const name = newStagingName('f')
+  const handle = await open(join(dir, name), 'wx', 0o600)
+  await handle.write('staged by a live writer')
+  expect(tryHold(handle.fd)).toBe('held')
+  return { name, release: () => handle.close() }
 }

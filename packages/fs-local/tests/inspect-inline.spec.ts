@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { callsInline, isLocalFilesystem } from '../src/calls'
+import { isLocalFilesystem } from '../src/calls'
 import { localFixture } from './fixture'
 
 // On a local filesystem `inspect` reads files up to 64 KiB on the loop thread, larger ones through
@@ -11,7 +11,7 @@ describe('inspect on both sides of the inline read bound', () => {
       // ASCII lines behind one three-byte character: exactly `bytes` bytes of valid UTF-8.
       const exact = bytes < 3 ? Buffer.alloc(bytes, 0x61) : Buffer.concat([Buffer.from('→'), Buffer.alloc(bytes - 3, 'line\n')])
       await fx.external.write('f.txt', exact)
-      expect(callsInline()).toBe(isLocalFilesystem(fx.dir))
+      expect(fx.fs.disk.process.calls.inline).toBe(isLocalFilesystem(fx.dir))
       const seen = await fx.fs.inspect('f.txt', { textUpTo: 256 * 1024 })
       const stat = await fx.fs.stat(await fx.fs.resolve('f.txt'))
       expect(seen).toMatchObject({ text: exact.toString(), info: { version: stat!.version, size: bytes } })

@@ -1,10 +1,8 @@
 import { expectFsError } from '@deepseek-ai/dsh-fs/conformance'
-import { spawnSync } from 'node:child_process'
 import { mkdir, open, readdir, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { selfIdentity } from '../src/liveness'
-import { localFixture, tempDir } from './fixture'
+import { deadStaging, localFixture, tempDir } from './fixture'
 
 describe('listDir', () => {
   it('returns the first entries in name order up to the limit, and counts the rest', async () => {
@@ -26,10 +24,8 @@ describe('listDir', () => {
   it('never sweeps a directory outside the root that a listed directory was swapped for', async () => {
     const fixture = await localFixture({}, true)
     const outside = await tempDir('dsh-fs-local-outside-')
-    const me = selfIdentity()
-    // Residue of a writer that is certainly dead (a finished child's pid): a sweep there would remove it.
-    const residue = `.dsh-staging.p.${me.boot}.${me.ns}.${spawnSync('true').pid}.${me.start}.aaaaaa`
-    await mkdir(join(outside, residue), { mode: 0o700 })
+    // Residue of a writer that is certainly gone (nobody holds its lock): a sweep there would remove it.
+    const residue = await deadStaging(outside, 'd')
     await mkdir(join(fixture.dir, 'sub'))
     const target = await fixture.fs.resolve('sub')
     await rename(join(fixture.dir, 'sub'), join(fixture.dir, 'sub.moved'))
@@ -41,9 +37,8 @@ describe('listDir', () => {
 
   it('still reclaims dead writers\' residue in a directory it lists inside the root', async () => {
     const fixture = await localFixture({}, true)
-    const me = selfIdentity()
-    const residue = `.dsh-staging.p.${me.boot}.${me.ns}.${spawnSync('true').pid}.${me.start}.bbbbbb`
-    await mkdir(join(fixture.dir, residue), { mode: 0o700 })
+    await deadStaging(fixture.dir, 'd')
+    await deadStaging(fixture.dir, 'f')
     await writeFile(join(fixture.dir, 'f.txt'), 'f')
     expect((await fixture.fs.listDir(await fixture.fs.resolve('.'))).map((entry) => entry.name)).toEqual(['f.txt'])
     expect(await readdir(fixture.dir)).toEqual(['f.txt'])

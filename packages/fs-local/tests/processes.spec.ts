@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { expectFsError } from '@deepseek-ai/dsh-fs/conformance'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { STAGING_PREFIX } from '../src'
-import { selfIdentity } from '../src/liveness'
 import { bundleEntry } from '../../../scripts/reliability/bundle'
-import { localFixture, tempDir } from './fixture'
+import { deadStaging, liveStaging, localFixture, tempDir } from './fixture'
 
 let writer: string
 let reclaimer: string
@@ -80,36 +80,46 @@ describe('separate processes', () => {
 
   it('reclaims a dead writer\'s staging but never touches a live writer\'s', async () => {
     const fixture = await localFixture()
-    const me = selfIdentity()
-    // A process that has exited: its pid is free (or reused by a process with another start time).
-    const gone = spawn(process.execPath, ['-e', ''])
-    await new Promise((resolve) => gone.once('close', resolve))
-    const dead = `${STAGING_PREFIX}p.${me.boot}.${me.ns}.${gone.pid}.1.abcdef`
-    const previousBoot = `${STAGING_PREFIX}p.00000000.${me.ns}.${process.pid}.${me.start}.ghijkl`
-    // A live process (this one, with its real start time) that is mid-write.
-    const live = `${STAGING_PREFIX}p.${me.boot}.${me.ns}.${process.pid}.${me.start}.mnopqr`
-    for (const name of [dead, previousBoot, live]) {
-      await mkdir(join(fixture.dir, name), { mode: 0o700 })
-      await writeFile(join(fixture.dir, name, 'content'), 'staged')
-    }
+    // Residue nobody holds a lock on (its writer is gone), in both shapes, and a live writer's staged file.
+    const dead = [await deadStaging(fixture.dir, 'd'), await deadStaging(fixture.dir, 'f')]
+    const live = await liveStaging(fixture.dir)
     await writeFile(join(fixture.dir, 'seen.txt'), 'x')
     const entries = await fixture.fs.listDir(await fixture.fs.resolve('.'))
     expect(entries.map((entry) => entry.name)).toEqual(['seen.txt'])
-    expect((await readdir(fixture.dir)).sort()).toEqual([live, 'seen.txt'])
-    expect(await readFile(join(fixture.dir, live, 'content'), 'utf8')).toBe('staged')
+    expect(dead).toHaveLength(2)
+    expect((await readdir(fixture.dir)).sort()).toEqual([live.name, 'seen.txt'].sort())
+    expect(await readFile(join(fixture.dir, live.name), 'utf8')).toBe('staged by a live writer')
+    // Once its writer lets go, the next listing removes it.
+    await live.release()
+    await fixture.fs.listDir(await fixture.fs.resolve('.'))
+    expect(await readdir(fixture.dir)).toEqual(['seen.txt'])
     await fixture.dispose()
   })
 
-  it('keeps and lists a user\'s own entries named like staging through writes and listings', async () => {
+  it('keeps, lists and writes a user\'s own entries named like staging, even one of the old shape', async () => {
     const fixture = await localFixture()
-    await writeFile(join(fixture.dir, `${STAGING_PREFIX}xxx`), 'mine')
+    const lookalikes = [`${STAGING_PREFIX}xxx`, `${STAGING_PREFIX}f.cafe0123.1.42.7.backup`, `${STAGING_PREFIX}f.0123456789abcdef.00000000`]
+    for (const name of lookalikes) await writeFile(join(fixture.dir, name), 'mine')
     await mkdir(join(fixture.dir, `${STAGING_PREFIX}notes`), { mode: 0o700 })
     await writeFile(join(fixture.dir, `${STAGING_PREFIX}notes`, 'content'), 'mine too')
+    const created = await fixture.fs.writeText(await fixture.fs.resolve(`notes/${STAGING_PREFIX}f.cafe0123.1.42.7.backup`), 'note')
+    expect(created.operation).toBe('create')
     await fixture.fs.writeText(await fixture.fs.resolve('file.txt'), 'x')
     const entries = await fixture.fs.listDir(await fixture.fs.resolve('.'))
-    expect(entries.map((entry) => entry.name)).toEqual([`${STAGING_PREFIX}notes`, `${STAGING_PREFIX}xxx`, 'file.txt'])
-    expect(await readFile(join(fixture.dir, `${STAGING_PREFIX}xxx`), 'utf8')).toBe('mine')
+    expect(entries.map((entry) => entry.name)).toEqual([...lookalikes, `${STAGING_PREFIX}notes`, 'file.txt', 'notes'].sort())
+    for (const name of lookalikes) expect(await readFile(join(fixture.dir, name), 'utf8')).toBe('mine')
     expect(await readFile(join(fixture.dir, `${STAGING_PREFIX}notes`, 'content'), 'utf8')).toBe('mine too')
+    const notes = await fixture.fs.listDir(await fixture.fs.resolve('notes'))
+    expect(notes.map((entry) => entry.name)).toEqual([`${STAGING_PREFIX}f.cafe0123.1.42.7.backup`])
+    expect(await readFile(join(fixture.dir, 'notes', `${STAGING_PREFIX}f.cafe0123.1.42.7.backup`), 'utf8')).toBe('note')
+    await fixture.dispose()
+  })
+
+  it('refuses to write a name only dsh makes, and changes nothing', async () => {
+    const fixture = await localFixture()
+    const residue = await deadStaging(fixture.dir, 'f')
+    await expectFsError(fixture.fs.writeText(await fixture.fs.resolve(residue), 'x'), 'FS_INVALID_PATH')
+    expect(await readFile(join(fixture.dir, residue), 'utf8')).toBe('staged by a writer that died')
     await fixture.dispose()
   })
 
@@ -130,12 +140,12 @@ describe('separate processes', () => {
     await closed
     expect(staged(await readdir(where)).length, 'the kill landed while staging existed').toBeGreaterThan(0)
     // The dead writer's journal names the directory; a new process (elsewhere) reads it as it starts.
-    expect(await readdir(join(state, 'dsh', 'staging'))).toHaveLength(1)
+    expect((await readdir(join(state, 'dsh', 'staging'))).filter((name) => name.endsWith('.journal'))).toHaveLength(1)
     const fresh = start([await tempDir()], env, reclaimer)
     const { removed } = JSON.parse(await output(fresh)) as { removed: number }
     expect(removed).toBeGreaterThan(0)
     expect(staged(await readdir(where))).toEqual([])
-    // Its own journal went with its normal exit; the dead writer's was reclaimed.
+    // The dead writer's journal was reclaimed (the new process staged nothing, so it made none).
     expect(await readdir(join(state, 'dsh', 'staging'))).toEqual([])
   }, 60_000)
 })

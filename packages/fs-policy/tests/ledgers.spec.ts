@@ -253,3 +253,11 @@ describe.runIf(redisAvailable)('the redis ledger, against the server itself', ()
     }
   })
 })
+
+describe('the Redis URL in texts', () => {
+  it('never shows a password', async () => {
+    const { redisLabel } = await import('../src/ledger/redis')
+    expect(redisLabel('redis://:s3cret@127.0.0.1:6379/2')).toBe('redis://127.0.0.1:6379/2')
+    expect(redisLabel('redis://user:s3cret@db.internal:6380')).toBe('redis://db.internal:6380')
+  })
+})

@@ -49,7 +49,8 @@ function replicaConfig(dir: string, port: number, ledger: string): string {
 }
 
 async function startReplica(replica: Omit<Replica, 'child'>): Promise<Replica> {
-  const dsh = await startDsh(['--config', replica.config], workspace.dir, { ...process.env, DSH_MCP_TOKEN: '' })
+  // Replicas live for the whole file (killed by afterAll, or by a test), however slow a loaded machine makes it.
+  const dsh = await startDsh(['--config', replica.config], workspace.dir, { ...process.env, DSH_MCP_TOKEN: '' }, 15 * 60_000)
   return { ...replica, child: dsh.child }
 }
 

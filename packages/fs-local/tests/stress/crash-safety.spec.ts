@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { chmod, lstat, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { bundleEntry } from '../../../../scripts/reliability/bundle'
@@ -55,20 +55,17 @@ async function killAfter(dir: string, acks: number, delay: number): Promise<Run>
 }
 
 /**
- * The staging residue in `dir`. A publication lock has a fixed name per target, so the same name
- * left by two writers in a row is two different residues: its owner is part of what is compared.
+ * The staging residue in `dir`. A staged replacement has a fixed name per target, so the same name
+ * left by two writers in a row is two different residues: the staged file's inode and birth time are
+ * part of what is compared (ext4 hands a freed inode number to the next file at once; the birth
+ * time tells the two apart).
  */
 async function stagingIn(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
   return Promise.all(names.map(async (name) => {
-    // A lock is its holder's socket, or names its owner in its link text (or, as a directory, in an
-    // `owner` file). The inode number alone does not tell two holders' sockets apart: ext4 hands a
-    // freed inode number to the next file at once, so the next writer's socket often has the number
-    // of the dead writer's whose lock it just reclaimed. The birth time does (a link keeps it).
-    if (!name.startsWith(`${STAGING_PREFIX}lock.`)) return name
+    if (!name.startsWith(`${STAGING_PREFIX}f.`)) return name
     const { ino, birthtimeNs } = await lstat(join(dir, name), { bigint: true }).catch(() => ({ ino: 0n, birthtimeNs: 0n }))
-    const owner = await readlink(join(dir, name)).catch(() => readFile(join(dir, name, 'owner'), 'utf8')).catch(() => '')
-    return `${name} inode ${ino} born ${birthtimeNs} owned by ${owner}`
+    return `${name} inode ${ino} born ${birthtimeNs}`
   }))
 }
 

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleEntry } from '../../../../scripts/reliability/bundle'
 import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
 import { LocalDisk, reclaimStaging, STAGING_PREFIX } from '../../src'
-import { SOCKET_AFTER_MS } from '../../src/staging'
-import { acquirePublishLock, lockPathOf, reclaimDeadLocks } from '../../src/publish-lock'
+import { POOLED_CALLS } from '../../src/calls'
+import { stagedNameOf } from '../../src/names'
+import { makeStaged, removeStaged } from '../../src/staging'
 import { tempDir } from '../fixture'
 
 // Two dsh servers in two containers on one bind-mounted workspace: each racer below that runs in
@@ -28,40 +29,29 @@ function startNode(script: string, args: string[], foreign: boolean, env: NodeJS
 }
 
 function stagingIn(names: string[]): string[] {
-  return names.filter((name) => name.startsWith(STAGING_PREFIX) && !name.startsWith(`${STAGING_PREFIX}lock.`))
+  return names.filter((name) => name.startsWith(STAGING_PREFIX))
 }
+
+/** Longer than every age the previous design judged liveness by (a 5 s lock lease, a 10 s sweep grace). */
+const PAST_EVERY_CLOCK_MS = 11_000
 
 /**
  * Starts the holder in another PID namespace on a replacement of `held.txt` (which holds
- * `before`), and returns once it has staged `content` and waits before publishing.
+ * `before`), and returns once it has stopped at `where` (`staged`: before its fsync; `locked`:
+ * holding the publication lock).
  */
-async function holdReplacement(prefix: string, content: string) {
+async function holdReplacement(prefix: string, content: string, where: 'staged' | 'locked' = 'staged', guarded = false) {
   const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
   const dir = await tempDir(prefix)
-  const state = await tempDir('dsh-reliability-state-')
   await writeFile(join(dir, 'held.txt'), 'before\n')
-  const child = startNode(holder, [dir, 'held.txt', content], true, { ...process.env, XDG_STATE_HOME: state })
+  const child = startNode(holder, [dir, 'held.txt', content, where, ...(guarded ? ['guarded'] : [])], true)
   const lines = createInterface({ input: child.stdout! })
   const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
-  expect(await next()).toBe('staged')
-  return { dir, state, child, next }
+  expect(await next()).toBe(where)
+  return { dir, child, next }
 }
 
-/** What each residue entry is: a staged file holding bytes, or a socket beside one. */
-async function residueKinds(dir: string, names: string[]): Promise<Array<string | false>> {
-  const kinds = await Promise.all(names.map(async (name) => {
-    const stats = await lstat(join(dir, name))
-    return name.endsWith('.live') ? stats.isSocket() && 'socket' : stats.isFile() && stats.size > 0 && 'file'
-  }))
-  return kinds.sort()
-}
-
-/** Waits until `name` shows up in `dir` (a staged file's socket, linked once it is held past SOCKET_AFTER_MS). */
-async function untilListed(dir: string, name: string): Promise<void> {
-  for (const deadline = Date.now() + SOCKET_AFTER_MS + 5_000; !(await readdir(dir)).includes(name) && Date.now() < deadline;) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const disk = (dir: string) => new LocalDisk({ cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 64 << 20 })
 let out: string
@@ -121,7 +111,10 @@ describe.skipIf(!CAN_UNSHARE)(`writers in different PID namespaces${SKIP_REASON}
       // A reported success whose bytes are not on disk is a lost update.
       for (const winner of winners) {
         const expected = edit ? `value = ${winner.id + 1}\n${'context line\n'.repeat(2_000)}` : `writer ${winner.id}\n`.repeat(2_000)
-        if (text !== expected) tally.lost++
+        if (text !== expected) {
+          tally.lost++
+          failures.push(`round ${round} (${edit ? 'edit' : 'replace'}): racer ${winner.id} reported success, the file holds ${JSON.stringify(text.slice(0, 40))}: ${JSON.stringify(answers)}`)
+        }
       }
       tally.losers += answers.filter((answer) => !answer.ok && answer.code === 'FS_STALE_VERSION').length
       if (winners.length !== 1 || answers.some((answer) => !answer.ok && answer.code !== 'FS_STALE_VERSION')) {
@@ -150,7 +143,7 @@ describe.skipIf(!CAN_UNSHARE)(`writers in different PID namespaces${SKIP_REASON}
 })
 
 describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namespace${SKIP_REASON}`, () => {
-  it('is waited for, never reclaimed, while its holder lives, and taken once it is released', async () => {
+  it('is waited for, never taken, while its holder lives past every old lease, and taken once released', async () => {
     const holder = await bundleEntry(join(import.meta.dirname, 'children', 'lock-holder.ts'), out)
     const dir = await tempDir('dsh-reliability-lock-')
     const target = join(dir, 'target.txt')
@@ -158,91 +151,128 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
     const lines = createInterface({ input: child.stdout! })
     const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
     expect(await next()).toBe('held')
-    const held = await lstat(lockPathOf(target))
+    const held = await lstat(join(dir, stagedNameOf('target.txt')))
     let taken = false
-    const ours = acquirePublishLock(target, 'target.txt').then((release) => {
+    const ours = makeStaged(POOLED_CALLS, dir, { name: 'target.txt', mode: 0o600 }, 'target.txt').then((staged) => {
       taken = true
-      return release
+      return staged
     })
-    await reclaimDeadLocks(dir)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(taken, 'a live holder in another namespace is never reclaimed').toBe(false)
-    expect((await lstat(lockPathOf(target))).ino, 'the lock is still the holder\'s').toBe(held.ino)
+    expect(await reclaimStaging(dir)).toBe(0)
+    await sleep(6_000)
+    expect(taken, 'a live holder in another namespace is never overtaken').toBe(false)
+    expect((await lstat(join(dir, stagedNameOf('target.txt')))).ino, 'the lock is still the holder\'s').toBe(held.ino)
     child.stdin!.write('go\n')
     expect(await next()).toBe('released')
-    await (await ours)()
+    const staged = await ours
+    await removeStaged(staged, false)
+    await staged.handle.close()
     expect(await readdir(dir)).toEqual([])
-  })
+  }, 30_000)
+
+  it('keeps a guarded writer here waiting while a writer there holds it, and that write stays: this one is stale', async () => {
+    const { dir, child, next } = await holdReplacement('dsh-reliability-locked-', 'from there\n', 'locked', true)
+    const local = disk(dir)
+    const target = await local.resolve('held.txt')
+    const version = (await local.stat(target))!.version
+    let answered = false
+    const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
+    ours.catch(() => {})
+    await sleep(6_000)
+    expect(answered, 'no write here while the lock is held there').toBe(false)
+    child.stdin!.write('go\n')
+    expect(JSON.parse(await next())).toEqual({ ok: true })
+    await expect(ours).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
+    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from there\n')
+    expect(stagingIn(await readdir(dir))).toEqual([])
+    child.kill('SIGKILL')
+  }, 30_000)
+})
+
+describe.skipIf(!CAN_UNSHARE)(`a writer in another PID namespace with a slow fsync${SKIP_REASON}`, () => {
+  it('is waited for past the old 5 s lease, never overtaken, wins, and the guarded write here is stale: no lost update', async () => {
+    const { dir, child, next } = await holdReplacement('dsh-reliability-slow-', 'from there\n', 'staged', true)
+    const local = disk(dir)
+    const target = await local.resolve('held.txt')
+    const version = (await local.stat(target))!.version
+    let answered = false
+    const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
+    ours.catch(() => {})
+    // Its fsync held past the old 5 s lease: nothing here may read the slow writer as dead.
+    await sleep(6_000)
+    expect(answered, 'nothing here publishes over a writer still staging').toBe(false)
+    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('before\n')
+    child.stdin!.write('go\n')
+    expect(JSON.parse(await next())).toEqual({ ok: true })
+    await expect(ours).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
+    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from there\n')
+    expect(stagingIn(await readdir(dir))).toEqual([])
+    child.kill('SIGKILL')
+  }, 30_000)
 })
 
 describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKIP_REASON}`, () => {
   it('is never removed while its writer lives, by a write, a listing or an explicit sweep here', async () => {
     const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
     const dir = await tempDir('dsh-reliability-holder-')
-    const state = await tempDir('dsh-reliability-state-')
-    const child = startNode(holder, [dir, 'held.txt', 'from the other namespace\n'], true, { ...process.env, XDG_STATE_HOME: state })
+    const child = startNode(holder, [dir, 'new.txt', 'from the other namespace\n'], true)
     const lines = createInterface({ input: child.stdout! })
     const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
     expect(await next()).toBe('staged')
     const staged = stagingIn(await readdir(dir))
     expect(staged).toHaveLength(1)
+    expect(staged[0]).toMatch(/^\.dsh-staging\.d\./)
     const local = disk(dir)
     await local.writeText(await local.resolve('here.txt'), 'ours\n')
     expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['here.txt'])
     expect(await reclaimStaging(dir)).toBe(0)
     expect(stagingIn(await readdir(dir))).toEqual(staged)
-    expect((await readdir(join(dir, staged[0]!))).sort()).toEqual(['content', 'live'])
-    // Its `live` is a hard link to the one socket of that process, kept in its journal.
-    const [journal] = await readdir(join(state, 'dsh', 'staging'))
-    expect((await lstat(join(dir, staged[0]!, 'live'))).ino).toBe((await lstat(join(state, 'dsh', 'staging', journal!, 'live'))).ino)
-    // Its writer goes on, publishes from that staging, and leaves nothing behind.
+    expect(await readdir(join(dir, staged[0]!))).toEqual(['content'])
+    child.stdin!.write('go\n')
+    expect(JSON.parse(await next())).toEqual({ ok: true })
+    expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('from the other namespace\n')
+    expect(stagingIn(await readdir(dir))).toEqual([])
+    child.kill('SIGKILL')
+  })
+
+  it('is never removed while its writer is stopped (SIGSTOP) past every old grace, and that write then succeeds', async () => {
+    const { dir, child, next } = await holdReplacement('dsh-reliability-paused-', 'from the other namespace\n')
+    const [file] = stagingIn(await readdir(dir)) as [string]
+    expect(file).toMatch(/^\.dsh-staging\.f\./)
+    child.kill('SIGSTOP')
+    try {
+      const local = disk(dir)
+      for (const started = Date.now(); Date.now() - started < PAST_EVERY_CLOCK_MS;) {
+        await local.writeText(await local.resolve('here.txt'), `ours at ${Date.now()}\n`)
+        expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt', 'here.txt'])
+        expect(await reclaimStaging(dir)).toBe(0)
+        await sleep(500)
+      }
+      expect(stagingIn(await readdir(dir))).toEqual([file])
+      expect(await readFile(join(dir, file), 'utf8')).toBe('from the other namespace\n')
+    } finally {
+      child.kill('SIGCONT')
+    }
     child.stdin!.write('go\n')
     expect(JSON.parse(await next())).toEqual({ ok: true })
     expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from the other namespace\n')
     expect(stagingIn(await readdir(dir))).toEqual([])
     child.kill('SIGKILL')
-  })
+  }, 60_000)
 
-  it('is never removed while its writer lives when it is a staged replacement beside the target', async () => {
-    const { dir, state, child, next } = await holdReplacement('dsh-reliability-holder-', 'from the other namespace\n')
-    // A replacement that publishes within SOCKET_AFTER_MS never links its socket; one held longer does.
-    const [file] = stagingIn(await readdir(dir)) as [string]
-    expect(file.endsWith('.live')).toBe(false)
-    expect(await reclaimStaging(dir)).toBe(0)
-    const socket = `${file}.live`
-    await untilListed(dir, socket)
-    const staged = stagingIn(await readdir(dir)).sort()
-    expect(staged).toEqual([file, socket])
-    const local = disk(dir)
-    await local.writeText(await local.resolve('here.txt'), 'ours\n')
-    expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt', 'here.txt'])
-    expect(await reclaimStaging(dir)).toBe(0)
-    expect(stagingIn(await readdir(dir)).sort()).toEqual(staged)
-    expect(await readFile(join(dir, file), 'utf8')).toBe('from the other namespace\n')
-    // Its socket is a hard link to the one socket of that process, kept in its journal.
-    const [journal] = await readdir(join(state, 'dsh', 'staging'))
-    expect((await lstat(join(dir, socket))).ino).toBe((await lstat(join(state, 'dsh', 'staging', journal!, 'live'))).ino)
-    child.stdin!.write('go\n')
-    expect(JSON.parse(await next())).toEqual({ ok: true })
-    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from the other namespace\n')
-    expect(stagingIn(await readdir(dir))).toEqual([])
-    child.kill('SIGKILL')
-  })
-
-  it('is removed by the next listing here once that writer is SIGKILLed mid-write', async () => {
-    const { dir, child } = await holdReplacement('dsh-reliability-crashed-', 'the replacement\n')
-    // Held past SOCKET_AFTER_MS: its socket is beside the staged file, which holds the new bytes.
-    const [file] = stagingIn(await readdir(dir)) as [string]
-    await untilListed(dir, `${file}.live`)
-    const closed = new Promise((resolve) => child.once('close', resolve))
-    child.kill('SIGKILL')
-    await closed
-    const residue = stagingIn(await readdir(dir))
-    expect(await residueKinds(dir, residue)).toEqual(['file', 'socket'])
-    // Its pid means nothing here; its socket now refuses, and bytes were written: proof.
-    const local = disk(dir)
-    expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt'])
-    expect(stagingIn(await readdir(dir))).toEqual([])
-    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('before\n')
+  it('is removed by the next listing or write here at once when that writer is SIGKILLed right after staging', async () => {
+    for (const sweep of ['list', 'write'] as const) {
+      const { dir, child } = await holdReplacement('dsh-reliability-crashed-', 'the replacement\n')
+      const closed = new Promise((resolve) => child.once('close', resolve))
+      child.kill('SIGKILL')
+      await closed
+      const [residue] = stagingIn(await readdir(dir))
+      expect(await readFile(join(dir, residue!), 'utf8')).toBe('the replacement\n')
+      // Its pid means nothing here; nobody holds its lock any more: proof, with no wait.
+      const local = disk(dir)
+      if (sweep === 'list') expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt'])
+      else await local.writeText(await local.resolve('other.txt'), 'x')
+      expect(stagingIn(await readdir(dir)), `after a ${sweep}`).toEqual([])
+      expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('before\n')
+    }
   }, 60_000)
 })

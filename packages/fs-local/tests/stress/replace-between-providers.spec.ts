@@ -8,17 +8,12 @@ import { tempDir } from '../fixture'
 // Regression for a lost update found by the process races: two providers that do not share the
 // in-process lock both re-checked the version they had read, both found it current, and both
 // renamed, so both reported success and one write vanished. Two LocalDisk instances in one process
-// reproduce it deterministically: each one's publication hook waits until the other has staged too.
+// (each with a process state of its own) race for one target; the first to stage holds on a moment
+// before its publication, so the other one is waiting on the staged name, the target's lock.
 it('lets only one of two providers without a shared lock replace from one version, twenty times over', async () => {
   const dir = await tempDir('dsh-reliability-cas-')
   for (let round = 0; round < 20; round++) {
-    let arrived = 0
-    let release!: () => void
-    const bothStaged = new Promise<void>((resolve) => (release = resolve))
-    const hook = async () => {
-      if (++arrived === 2) release()
-      await bothStaged
-    }
+    const hook = () => new Promise<void>((resolve) => setTimeout(resolve, 20))
     const options = { cwd: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24 }
     const providers = [new LocalDisk(options), new LocalDisk(options)]
     for (const provider of providers) beforeEachPublish(provider, hook)

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { watch } from 'node:fs'
 import { lstat, mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { recordSection, sized, STRESS } from '../../../../scripts/reliability/record'
 import { LocalDisk } from '../../src'
-import { selfIdentity } from '../../src/liveness'
-import { tempDir } from '../fixture'
+import { deadStaging, tempDir } from '../fixture'
 
 const OPERATIONS = sized(300, 3_000)
 const SECRET = 'outside secret\n'
@@ -98,11 +97,8 @@ it(`lists nothing of an outside directory, and sweeps nothing there, while a dir
   await mkdir(outside)
   await writeFile(join(dir, 'swap', 'inside.txt'), 'inside\n')
   await writeFile(join(outside, 'outside-only.txt'), SECRET)
-  // Residue of a writer that is certainly dead (a finished child's pid): a sweep of this directory would remove it.
-  const dead = spawnSync('true').pid
-  const me = selfIdentity()
-  const residue = `.dsh-staging.p.${me.boot}.${me.ns}.${dead}.${me.start}.aaaaaa`
-  await mkdir(join(outside, residue), { mode: 0o700 })
+  // Residue of a writer that is certainly gone (nobody holds its lock): a sweep of this directory would remove it.
+  const residue = await deadStaging(outside, 'd')
 
   const disk = new LocalDisk({ cwd: dir, root: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24 })
   flipper = spawn('python3', ['-c', FLIPPER, dir, outside], { stdio: 'ignore' })

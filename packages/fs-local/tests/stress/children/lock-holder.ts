@@ -1,17 +1,17 @@
-// Holds the publication lock of one target: `node lock-holder.mjs <target>`. Prints `held`, waits
-// for a line on stdin, releases, prints `released`. The namespaces spec runs it in another PID namespace.
+// Holds the staged replacement of one target, which is its publication lock: `node lock-holder.mjs
+// <target>`. Prints `held`, waits for a line on stdin, lets go, prints `released`. The namespaces
+// spec runs it in another PID namespace.
 import { createInterface } from 'node:readline'
-import { dirname } from 'node:path'
-import { acquirePublishLock } from '../../../src/publish-lock'
-import { makeStaging, removeStaging } from '../../../src/staging'
+import { basename, dirname } from 'node:path'
+import { POOLED_CALLS } from '../../../src/calls'
+import { makeStaged, removeStaged } from '../../../src/staging'
 
 const target = process.argv[2]!
 const lines = createInterface({ input: process.stdin })
-const staging = await makeStaging(dirname(target))
-const release = await acquirePublishLock(target, target, staging.live?.path)
+const staged = await makeStaged(POOLED_CALLS, dirname(target), { name: basename(target), mode: 0o600 }, target)
 process.stdout.write('held\n')
 await new Promise((resolve) => lines.once('line', resolve))
-await release()
-await removeStaging(staging)
+await removeStaged(staged, false)
+await staged.handle.close()
 process.stdout.write('released\n')
 lines.close()

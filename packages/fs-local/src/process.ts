@@ -1,0 +1,42 @@
+import { type Calls, type InlineCalls, INLINE_CALLS, isLocalFilesystem, POOLED_CALLS } from './calls'
+import { HeldDirectories } from './anchor'
+import { Journal } from './journal'
+
+/** Test instrumentation: awaited at fixed points of every write, so a test can act as a competing process there. */
+export interface PublishHooks {
+  /** After the content is staged, before its fsync and publication. */
+  staged?: (destination: string) => Promise<void>
+  /** With the publication lock held, before the last version check and the rename. */
+  locked?: (destination: string) => Promise<void>
+}
+
+/**
+ * Everything fs-local keeps between calls, in one object: the plugin makes one, passes it to its
+ * `LocalDisk` and disposes it; a test makes a fresh one. No module of fs-local keeps state of its own.
+ */
+export class LocalProcess {
+  /** Lookups inline or in the thread pool: inline only while every disk enlisted stands on a local filesystem and none said `never`. */
+  calls: Calls = POOLED_CALLS
+  #inline = 0
+  #pooled = 0
+  /** Directories anchored by mutations, kept open a moment after their last use. */
+  readonly held = new HeldDirectories()
+  /** Where this process stages, for the next process to sweep after a crash. */
+  readonly journal = new Journal()
+  /** Directories already swept for dead writers' staging (real path → the sweep). */
+  readonly swept = new Map<string, Promise<void>>()
+  hooks: PublishHooks = {}
+
+  /** Counts a disk rooted at `dir` in (for the rest of this process's life: the cautious answer wins). */
+  enlist(dir: string, mode: InlineCalls): void {
+    if (mode === 'auto' && isLocalFilesystem(dir)) this.#inline++
+    else this.#pooled++
+    this.calls = this.#inline > 0 && this.#pooled === 0 ? INLINE_CALLS : POOLED_CALLS
+  }
+
+  async dispose(): Promise<void> {
+    this.swept.clear()
+    this.held.clear()
+    await this.journal.close()
+  }
+}

@@ -1,0 +1,63 @@
+import { UTF8_BOM } from '@deepseek-ai/dsh-fs/kit'
+import type { FileHandle } from 'node:fs/promises'
+
+/** Content given as text: encoded while it is written, so a large file is never held twice in memory. */
+export interface StagedText {
+  text: string
+  bom: boolean
+}
+
+export async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let offset = 0
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
+    offset += bytesWritten
+  }
+}
+
+/** UTF-16 units encoded per write (at most 3 bytes each). */
+const CHUNK_UNITS = 1024 * 1024
+const BUFFER_BYTES = 3 * CHUNK_UNITS + UTF8_BOM.length
+/** Texts this short are encoded into a buffer of their own: a pooled one would save nothing. */
+const SMALL_UNITS = 16 * 1024
+const encoder = new TextEncoder()
+
+/**
+ * Writes `text` as UTF-8 (behind a BOM if asked). A text is encoded in slices into two buffers of
+ * 3 MiB, one encoded while the other is written: no buffer the size of the file is allocated, which
+ * for tens of MiB costs more in allocation and garbage collection than the write. (Keeping the two
+ * buffers for the next write bought nothing measurable: -3 % paired at 1 MiB, same run.)
+ */
+export async function writeEncoded(handle: FileHandle, { text, bom }: StagedText): Promise<void> {
+  if (text.length <= SMALL_UNITS) {
+    const body = encoder.encode(text)
+    await writeAll(handle, bom ? Buffer.concat([UTF8_BOM, body]) : body)
+    return
+  }
+  const pair: [Buffer | undefined, Buffer | undefined] = [Buffer.allocUnsafeSlow(BUFFER_BYTES), undefined]
+  let writing: Promise<void> | undefined
+  try {
+    // The BOM goes in front of the first slice, in the same write.
+    let head = 0
+    if (bom) {
+      pair[0]!.set(UTF8_BOM)
+      head = UTF8_BOM.length
+    }
+    for (let at = 0, turn = 0; at < text.length; turn ^= 1) {
+      let end = Math.min(text.length, at + CHUNK_UNITS)
+      // A surrogate pair is never cut in two (each half alone would be encoded as U+FFFD).
+      const last = text.charCodeAt(end - 1)
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--
+      const buffer = (pair[turn] ??= Buffer.allocUnsafeSlow(BUFFER_BYTES))
+      const { read, written } = encoder.encodeInto(at === 0 && end === text.length ? text : text.slice(at, end), buffer.subarray(head))
+      at += read
+      await writing
+      writing = writeAll(handle, buffer.subarray(0, head + written))
+      head = 0
+    }
+    await writing
+  } finally {
+    // A write still in flight must finish before its buffer is dropped or the descriptor closed.
+    await writing?.catch(() => {})
+  }
+}
