@@ -9,11 +9,11 @@ import { join } from 'node:path'
 import { CACHE_DIR, type Section } from './reliability/record'
 
 const EXPECTED = [
-  '1-crash-safety', '2-races-local', '3-hostile-input', '3-hostile-patterns', '4-model-based', '5-containment-tools', '6-containment-swap',
+  '1-crash-safety', '2-races-local', '3-hostile-input', '3-hostile-mutations', '3-hostile-patterns', '4-model-based', '5-containment-tools', '6-containment-swap',
   '6-containment-swap-discovery', '7-races-e2b',
 ]
 /** Recorded only where the machine allows it (`unshare --pid` needs root): shown when present. */
-const OPTIONAL = ['2-races-namespaces']
+const OPTIONAL = ['2-races-namespaces', '2-races-namespaces-liveness']
 const OUT = join(import.meta.dirname, '..', 'docs', 'reliability.md')
 
 type Recorded = Section & { recordedAt: string }
@@ -52,7 +52,7 @@ async function report(): Promise<void> {
     '',
     'The specs live in `packages/fs-local/tests/stress/` (crash safety, process races, races across PID namespaces, swap race), '
       + '`packages/fs-local/tests/discovery-race.spec.ts` (discovery during swaps), '
-      + '`packages/tool-fs/tests/stress/` (hostile input, patterns and the event loop, model-based test, escapes through the tools) and '
+      + '`packages/tool-fs/tests/stress/` (hostile input, patterns and the event loop, mutations past their bounds, model-based test, escapes through the tools) and '
       + '`packages/fs-e2b/tests/stress/` (races on the E2B emulator). A seed printed by a failing randomized run replays it with `DSH_SEED=<seed>`.',
     '',
     '## Summary',
