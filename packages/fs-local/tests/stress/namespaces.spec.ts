@@ -21,6 +21,17 @@ if (!CAN_UNSHARE) console.warn(`namespaces spec${SKIP_REASON}`)
 
 const ROUNDS = sized(20, 300)
 const LEAD_MS = 120
+/** Rounds of each liveness case below: each waits past an old lease or grace (6 to 11 s), so the full size stays small. */
+const LIVENESS = sized(1, 4)
+/** Crashed writers whose residue must go at once (no wait in these rounds). */
+const CRASHES = sized(1, 15)
+
+/** What the liveness cases observed, for their section of the report. */
+const liveness = {
+  lockRounds: 0, lockTakenWhileHeld: 0, lockedRounds: 0, slowRounds: 0, publishedOverSlowWriter: 0, staleAnswers: 0, lostUpdates: 0,
+  liveStagings: 0, stoppedWriters: 0, stoppedMs: 0, callsDuringStops: 0, stagingRemovedWhileAlive: 0, resumedWritesSucceeded: 0,
+  crashedWriters: 0, residueRemovedAtOnce: 0,
+}
 
 /** Starts `node <script> ...args`, in a new PID namespace when `foreign`. */
 function startNode(script: string, args: string[], foreign: boolean, env: NodeJS.ProcessEnv = process.env): ChildProcess {
@@ -143,71 +154,87 @@ describe.skipIf(!CAN_UNSHARE)(`writers in different PID namespaces${SKIP_REASON}
 })
 
 describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namespace${SKIP_REASON}`, () => {
-  it('is waited for, never taken, while its holder lives past every old lease, and taken once released', async () => {
+  it(`is waited for, never taken, while its holder lives past every old lease, and taken once released (${LIVENESS} rounds)`, async () => {
     const holder = await bundleEntry(join(import.meta.dirname, 'children', 'lock-holder.ts'), out)
-    const dir = await tempDir('dsh-reliability-lock-')
-    const target = join(dir, 'target.txt')
-    const child = startNode(holder, [target], true)
-    const lines = createInterface({ input: child.stdout! })
-    const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
-    expect(await next()).toBe('held')
-    const held = await lstat(join(dir, stagedNameOf('target.txt')))
-    let taken = false
-    const ours = makeStaged(POOLED_CALLS, dir, { name: 'target.txt', mode: 0o600 }, 'target.txt').then((staged) => {
-      taken = true
-      return staged
-    })
-    expect(await reclaimStaging(dir)).toBe(0)
-    await sleep(6_000)
-    expect(taken, 'a live holder in another namespace is never overtaken').toBe(false)
-    expect((await lstat(join(dir, stagedNameOf('target.txt')))).ino, 'the lock is still the holder\'s').toBe(held.ino)
-    child.stdin!.write('go\n')
-    expect(await next()).toBe('released')
-    const staged = await ours
-    await removeStaged(staged, false)
-    await staged.handle.close()
-    expect(await readdir(dir)).toEqual([])
-  }, 30_000)
+    for (let round = 0; round < LIVENESS; round++) {
+      const dir = await tempDir('dsh-reliability-lock-')
+      const target = join(dir, 'target.txt')
+      const child = startNode(holder, [target], true)
+      const lines = createInterface({ input: child.stdout! })
+      const next = () => new Promise<string>((resolve) => lines.once('line', resolve))
+      expect(await next()).toBe('held')
+      const held = await lstat(join(dir, stagedNameOf('target.txt')))
+      let taken = false
+      const ours = makeStaged(POOLED_CALLS, dir, { name: 'target.txt', mode: 0o600 }, 'target.txt').then((staged) => {
+        taken = true
+        return staged
+      })
+      expect(await reclaimStaging(dir)).toBe(0)
+      await sleep(6_000)
+      if (taken) liveness.lockTakenWhileHeld++
+      expect(taken, 'a live holder in another namespace is never overtaken').toBe(false)
+      expect((await lstat(join(dir, stagedNameOf('target.txt')))).ino, 'the lock is still the holder\'s').toBe(held.ino)
+      child.stdin!.write('go\n')
+      expect(await next()).toBe('released')
+      const staged = await ours
+      await removeStaged(staged, false)
+      await staged.handle.close()
+      expect(await readdir(dir)).toEqual([])
+      liveness.lockRounds++
+    }
+  }, LIVENESS * 30_000)
 
-  it('keeps a guarded writer here waiting while a writer there holds it, and that write stays: this one is stale', async () => {
-    const { dir, child, next } = await holdReplacement('dsh-reliability-locked-', 'from there\n', 'locked', true)
-    const local = disk(dir)
-    const target = await local.resolve('held.txt')
-    const version = (await local.stat(target))!.version
-    let answered = false
-    const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
-    ours.catch(() => {})
-    await sleep(6_000)
-    expect(answered, 'no write here while the lock is held there').toBe(false)
-    child.stdin!.write('go\n')
-    expect(JSON.parse(await next())).toEqual({ ok: true })
-    await expect(ours).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
-    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from there\n')
-    expect(stagingIn(await readdir(dir))).toEqual([])
-    child.kill('SIGKILL')
-  }, 30_000)
+  it(`keeps a guarded writer here waiting while a writer there holds it, and that write stays: this one is stale (${LIVENESS} rounds)`, async () => {
+    for (let round = 0; round < LIVENESS; round++) {
+      const { dir, child, next } = await holdReplacement('dsh-reliability-locked-', 'from there\n', 'locked', true)
+      const local = disk(dir)
+      const target = await local.resolve('held.txt')
+      const version = (await local.stat(target))!.version
+      let answered = false
+      const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
+      ours.catch(() => {})
+      await sleep(6_000)
+      if (answered) liveness.publishedOverSlowWriter++
+      expect(answered, 'no write here while the lock is held there').toBe(false)
+      child.stdin!.write('go\n')
+      expect(JSON.parse(await next())).toEqual({ ok: true })
+      await expect(ours).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
+      liveness.staleAnswers++
+      if (await readFile(join(dir, 'held.txt'), 'utf8') !== 'from there\n') liveness.lostUpdates++
+      expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from there\n')
+      expect(stagingIn(await readdir(dir))).toEqual([])
+      child.kill('SIGKILL')
+      liveness.lockedRounds++
+    }
+  }, LIVENESS * 30_000)
 })
 
 describe.skipIf(!CAN_UNSHARE)(`a writer in another PID namespace with a slow fsync${SKIP_REASON}`, () => {
-  it('is waited for past the old 5 s lease, never overtaken, wins, and the guarded write here is stale: no lost update', async () => {
-    const { dir, child, next } = await holdReplacement('dsh-reliability-slow-', 'from there\n', 'staged', true)
-    const local = disk(dir)
-    const target = await local.resolve('held.txt')
-    const version = (await local.stat(target))!.version
-    let answered = false
-    const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
-    ours.catch(() => {})
-    // Its fsync held past the old 5 s lease: nothing here may read the slow writer as dead.
-    await sleep(6_000)
-    expect(answered, 'nothing here publishes over a writer still staging').toBe(false)
-    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('before\n')
-    child.stdin!.write('go\n')
-    expect(JSON.parse(await next())).toEqual({ ok: true })
-    await expect(ours).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
-    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from there\n')
-    expect(stagingIn(await readdir(dir))).toEqual([])
-    child.kill('SIGKILL')
-  }, 30_000)
+  it(`is waited for past the old 5 s lease, never overtaken, wins, and the guarded write here is stale: no lost update (${LIVENESS} rounds)`, async () => {
+    for (let round = 0; round < LIVENESS; round++) {
+      const { dir, child, next } = await holdReplacement('dsh-reliability-slow-', 'from there\n', 'staged', true)
+      const local = disk(dir)
+      const target = await local.resolve('held.txt')
+      const version = (await local.stat(target))!.version
+      let answered = false
+      const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
+      ours.catch(() => {})
+      // Its fsync held past the old 5 s lease: nothing here may read the slow writer as dead.
+      await sleep(6_000)
+      if (answered) liveness.publishedOverSlowWriter++
+      expect(answered, 'nothing here publishes over a writer still staging').toBe(false)
+      expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('before\n')
+      child.stdin!.write('go\n')
+      expect(JSON.parse(await next())).toEqual({ ok: true })
+      await expect(ours).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
+      liveness.staleAnswers++
+      if (await readFile(join(dir, 'held.txt'), 'utf8') !== 'from there\n') liveness.lostUpdates++
+      expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from there\n')
+      expect(stagingIn(await readdir(dir))).toEqual([])
+      child.kill('SIGKILL')
+      liveness.slowRounds++
+    }
+  }, LIVENESS * 30_000)
 })
 
 describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKIP_REASON}`, () => {
@@ -225,8 +252,10 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     await local.writeText(await local.resolve('here.txt'), 'ours\n')
     expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['here.txt'])
     expect(await reclaimStaging(dir)).toBe(0)
+    if (stagingIn(await readdir(dir)).length !== 1) liveness.stagingRemovedWhileAlive++
     expect(stagingIn(await readdir(dir))).toEqual(staged)
     expect(await readdir(join(dir, staged[0]!))).toEqual(['content'])
+    liveness.liveStagings++
     child.stdin!.write('go\n')
     expect(JSON.parse(await next())).toEqual({ ok: true })
     expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('from the other namespace\n')
@@ -234,33 +263,41 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     child.kill('SIGKILL')
   })
 
-  it('is never removed while its writer is stopped (SIGSTOP) past every old grace, and that write then succeeds', async () => {
-    const { dir, child, next } = await holdReplacement('dsh-reliability-paused-', 'from the other namespace\n')
-    const [file] = stagingIn(await readdir(dir)) as [string]
-    expect(file).toMatch(/^\.dsh-staging\.f\./)
-    child.kill('SIGSTOP')
-    try {
-      const local = disk(dir)
-      for (const started = Date.now(); Date.now() - started < PAST_EVERY_CLOCK_MS;) {
-        await local.writeText(await local.resolve('here.txt'), `ours at ${Date.now()}\n`)
-        expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt', 'here.txt'])
-        expect(await reclaimStaging(dir)).toBe(0)
-        await sleep(500)
+  it(`is never removed while its writer is stopped (SIGSTOP) past every old grace, and that write then succeeds (${LIVENESS} rounds)`, async () => {
+    for (let round = 0; round < LIVENESS; round++) {
+      const { dir, child, next } = await holdReplacement('dsh-reliability-paused-', 'from the other namespace\n')
+      const [file] = stagingIn(await readdir(dir)) as [string]
+      expect(file).toMatch(/^\.dsh-staging\.f\./)
+      child.kill('SIGSTOP')
+      const stopped = Date.now()
+      try {
+        const local = disk(dir)
+        for (const started = Date.now(); Date.now() - started < PAST_EVERY_CLOCK_MS;) {
+          await local.writeText(await local.resolve('here.txt'), `ours at ${Date.now()}\n`)
+          expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt', 'here.txt'])
+          expect(await reclaimStaging(dir)).toBe(0)
+          liveness.callsDuringStops += 3
+          await sleep(500)
+        }
+        if (stagingIn(await readdir(dir)).length !== 1) liveness.stagingRemovedWhileAlive++
+        expect(stagingIn(await readdir(dir))).toEqual([file])
+        expect(await readFile(join(dir, file), 'utf8')).toBe('from the other namespace\n')
+      } finally {
+        child.kill('SIGCONT')
       }
-      expect(stagingIn(await readdir(dir))).toEqual([file])
-      expect(await readFile(join(dir, file), 'utf8')).toBe('from the other namespace\n')
-    } finally {
-      child.kill('SIGCONT')
+      liveness.stoppedWriters++
+      liveness.stoppedMs = Math.max(liveness.stoppedMs, Date.now() - stopped)
+      child.stdin!.write('go\n')
+      expect(JSON.parse(await next())).toEqual({ ok: true })
+      expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from the other namespace\n')
+      liveness.resumedWritesSucceeded++
+      expect(stagingIn(await readdir(dir))).toEqual([])
+      child.kill('SIGKILL')
     }
-    child.stdin!.write('go\n')
-    expect(JSON.parse(await next())).toEqual({ ok: true })
-    expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('from the other namespace\n')
-    expect(stagingIn(await readdir(dir))).toEqual([])
-    child.kill('SIGKILL')
-  }, 60_000)
+  }, LIVENESS * 60_000)
 
-  it('is removed by the next listing or write here at once when that writer is SIGKILLed right after staging', async () => {
-    for (const sweep of ['list', 'write'] as const) {
+  it(`is removed by the next listing or write here at once when that writer is SIGKILLed right after staging (${CRASHES} rounds)`, async () => {
+    for (let round = 0; round < CRASHES; round++) for (const sweep of ['list', 'write'] as const) {
       const { dir, child } = await holdReplacement('dsh-reliability-crashed-', 'the replacement\n')
       const closed = new Promise((resolve) => child.once('close', resolve))
       child.kill('SIGKILL')
@@ -271,8 +308,40 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
       const local = disk(dir)
       if (sweep === 'list') expect((await local.listDir(await local.resolve('.'))).map((entry) => entry.name)).toEqual(['held.txt'])
       else await local.writeText(await local.resolve('other.txt'), 'x')
+      liveness.crashedWriters++
       expect(stagingIn(await readdir(dir)), `after a ${sweep}`).toEqual([])
+      liveness.residueRemovedAtOnce++
       expect(await readFile(join(dir, 'held.txt'), 'utf8')).toBe('before\n')
     }
-  }, 60_000)
+  }, CRASHES * 60_000)
+})
+
+afterAll(async () => {
+  const ran = liveness.lockRounds === LIVENESS && liveness.lockedRounds === LIVENESS && liveness.slowRounds === LIVENESS
+    && liveness.stoppedWriters === LIVENESS && liveness.liveStagings === 1 && liveness.crashedWriters === 2 * CRASHES
+  if (!ran) return
+  await recordSection({
+    id: '2-races-namespaces-liveness',
+    title: 'Liveness without timers across PID namespaces (local disk)',
+    method: 'A writer in a PID namespace of its own (`unshare --pid`) stops at a chosen point of a write: holding the publication '
+      + 'lock, before its fsync (a slow disk), or SIGSTOPped, each for longer than the 5 s lease and 10 s sweep grace the old '
+      + 'design judged liveness by; meanwhile this process writes, lists and sweeps the same directory. Then the writer goes on, '
+      + 'or is SIGKILLed right after staging. Liveness is the kernel lock its process holds, never an age.',
+    facts: [
+      ['slow-fsync rounds (held before its fsync for 6 s)', liveness.slowRounds],
+      ['rounds with a guarded write there holding the publication lock for 6 s', liveness.lockedRounds],
+      ['rounds with a staged name (the lock) held there for 6 s, taken here once released', liveness.lockRounds],
+      ['writes here published over a writer still staging or holding the lock', liveness.publishedOverSlowWriter],
+      ['locks taken while their holder lived', liveness.lockTakenWhileHeld],
+      ['guarded writes here answered FS_STALE_VERSION after the writer there won', liveness.staleAnswers],
+      ['lost updates', liveness.lostUpdates],
+      ['writers SIGSTOPped after staging', liveness.stoppedWriters],
+      ['longest stop (ms)', liveness.stoppedMs],
+      ['writes, listings and sweeps here during the stops', liveness.callsDuringStops],
+      ['staging of a live or stopped writer removed', liveness.stagingRemovedWhileAlive],
+      ['stopped writers whose write succeeded on resume', liveness.resumedWritesSucceeded],
+      ['writers SIGKILLed right after staging', liveness.crashedWriters],
+      ['their residue removed by the next listing or write, with no wait', liveness.residueRemovedAtOnce],
+    ],
+  })
 })
