@@ -25,6 +25,7 @@ const LEAD_MS = 120
 const LIVENESS = sized(1, 4)
 /** Crashed writers whose residue must go at once (no wait in these rounds). */
 const CRASHES = sized(1, 15)
+const roundsOf = (n: number) => `${n} round${n === 1 ? '' : 's'}`
 
 /** What the liveness cases observed, for their section of the report. */
 const liveness = {
@@ -154,7 +155,7 @@ describe.skipIf(!CAN_UNSHARE)(`writers in different PID namespaces${SKIP_REASON}
 })
 
 describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namespace${SKIP_REASON}`, () => {
-  it(`is waited for, never taken, while its holder lives past every old lease, and taken once released (${LIVENESS} rounds)`, async () => {
+  it(`is waited for, never taken, while its holder lives past every old lease, and taken once released (${roundsOf(LIVENESS)})`, async () => {
     const holder = await bundleEntry(join(import.meta.dirname, 'children', 'lock-holder.ts'), out)
     for (let round = 0; round < LIVENESS; round++) {
       const dir = await tempDir('dsh-reliability-lock-')
@@ -184,7 +185,7 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
     }
   }, LIVENESS * 30_000)
 
-  it(`keeps a guarded writer here waiting while a writer there holds it, and that write stays: this one is stale (${LIVENESS} rounds)`, async () => {
+  it(`keeps a guarded writer here waiting while a writer there holds it, and that write stays: this one is stale (${roundsOf(LIVENESS)})`, async () => {
     for (let round = 0; round < LIVENESS; round++) {
       const { dir, child, next } = await holdReplacement('dsh-reliability-locked-', 'from there\n', 'locked', true)
       const local = disk(dir)
@@ -210,7 +211,7 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
 })
 
 describe.skipIf(!CAN_UNSHARE)(`a writer in another PID namespace with a slow fsync${SKIP_REASON}`, () => {
-  it(`is waited for past the old 5 s lease, never overtaken, wins, and the guarded write here is stale: no lost update (${LIVENESS} rounds)`, async () => {
+  it(`is waited for past the old 5 s lease, never overtaken, wins, and the guarded write here is stale: no lost update (${roundsOf(LIVENESS)})`, async () => {
     for (let round = 0; round < LIVENESS; round++) {
       const { dir, child, next } = await holdReplacement('dsh-reliability-slow-', 'from there\n', 'staged', true)
       const local = disk(dir)
@@ -263,7 +264,7 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     child.kill('SIGKILL')
   })
 
-  it(`is never removed while its writer is stopped (SIGSTOP) past every old grace, and that write then succeeds (${LIVENESS} rounds)`, async () => {
+  it(`is never removed while its writer is stopped (SIGSTOP) past every old grace, and that write then succeeds (${roundsOf(LIVENESS)})`, async () => {
     for (let round = 0; round < LIVENESS; round++) {
       const { dir, child, next } = await holdReplacement('dsh-reliability-paused-', 'from the other namespace\n')
       const [file] = stagingIn(await readdir(dir)) as [string]
@@ -296,7 +297,7 @@ describe.skipIf(!CAN_UNSHARE)(`staging of a writer in another PID namespace${SKI
     }
   }, LIVENESS * 60_000)
 
-  it(`is removed by the next listing or write here at once when that writer is SIGKILLed right after staging (${CRASHES} rounds)`, async () => {
+  it(`is removed by the next listing or write here at once when that writer is SIGKILLed right after staging (${roundsOf(CRASHES)})`, async () => {
     for (let round = 0; round < CRASHES; round++) for (const sweep of ['list', 'write'] as const) {
       const { dir, child } = await holdReplacement('dsh-reliability-crashed-', 'the replacement\n')
       const closed = new Promise((resolve) => child.once('close', resolve))
@@ -329,16 +330,16 @@ afterAll(async () => {
       + 'or is SIGKILLed right after staging. Liveness is the kernel lock its process holds, never an age.',
     facts: [
       ['slow-fsync rounds (held before its fsync for 6 s)', liveness.slowRounds],
+      ['lost updates', liveness.lostUpdates],
+      ['staging of a live or stopped writer removed', liveness.stagingRemovedWhileAlive],
       ['rounds with a guarded write there holding the publication lock for 6 s', liveness.lockedRounds],
       ['rounds with a staged name (the lock) held there for 6 s, taken here once released', liveness.lockRounds],
       ['writes here published over a writer still staging or holding the lock', liveness.publishedOverSlowWriter],
       ['locks taken while their holder lived', liveness.lockTakenWhileHeld],
       ['guarded writes here answered FS_STALE_VERSION after the writer there won', liveness.staleAnswers],
-      ['lost updates', liveness.lostUpdates],
       ['writers SIGSTOPped after staging', liveness.stoppedWriters],
       ['longest stop (ms)', liveness.stoppedMs],
       ['writes, listings and sweeps here during the stops', liveness.callsDuringStops],
-      ['staging of a live or stopped writer removed', liveness.stagingRemovedWhileAlive],
       ['stopped writers whose write succeeded on resume', liveness.resumedWritesSucceeded],
       ['writers SIGKILLed right after staging', liveness.crashedWriters],
       ['their residue removed by the next listing or write, with no wait', liveness.residueRemovedAtOnce],

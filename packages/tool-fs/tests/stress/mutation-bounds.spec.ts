@@ -82,9 +82,9 @@ it(`refuses ${REQUESTS} growing multi_edits and one of ${FS_MAX_EDITS + 1} edits
       + 'unchanged; the process\'s peak RSS (getrusage) is compared before and after, and the event loop sampled during each call.',
     facts: [
       ['requests', refused],
-      ['refused FS_TOO_LARGE, file unchanged', refused],
       ['files changed', 0],
       ['peak RSS growth over the run (MB)', growthMb],
+      ['refused FS_TOO_LARGE, file unchanged', refused],
       ['largest event-loop delay during one call (ms)', maxDelayMs],
       ['seed', seed],
     ],

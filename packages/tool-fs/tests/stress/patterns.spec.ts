@@ -183,10 +183,10 @@ it(`answers ${FIXED.length} hostile patterns and ${GENERATED} seeded ones exactl
       + '`perf_hooks.monitorEventLoopDelay` (10 ms resolution) samples the loop during every call.',
     facts: [
       ['calls (fixed cases + seeded ones)', `${outcomes.length} (${FIXED.length} + ${GENERATED})`],
-      ['answered exactly', outcomes.filter((outcome) => outcome.outcome === 'answered exactly').length],
-      ['refused with the limit or the construct named', outcomes.filter((outcome) => outcome.outcome !== 'answered exactly').length],
       ['wrong answers', 0],
       ['largest event-loop delay during one call (ms)', worst.maxDelayMs],
+      ['answered exactly', outcomes.filter((outcome) => outcome.outcome === 'answered exactly').length],
+      ['refused with the limit or the construct named', outcomes.filter((outcome) => outcome.outcome !== 'answered exactly').length],
       ['the call it was in', worst.name],
       ['median over the calls of their largest loop delay (ms)', median],
       ['seed', seed],
