@@ -3,7 +3,7 @@ import { posix } from 'node:path'
 import type { Identity } from './parse'
 
 /** Enough for every path a long session touches; the oldest entries go first beyond it. */
-const MAX_ENTRIES = 4096
+export const MAX_REMEMBERED_PATHS = 4096
 
 /**
  * Where lexical paths led the last time a script looked (`identify` in the scripts): the memory
@@ -13,6 +13,11 @@ const MAX_ENTRIES = 4096
  */
 export class Identities {
   #keys = new Map<string, string>()
+  readonly #max: number
+
+  constructor(max = MAX_REMEMBERED_PATHS) {
+    this.#max = Math.max(1, max)
+  }
 
   /** What a script reported for `path`: its key, and its directory's realpath. */
   learn(path: string, identity: Identity): void {
@@ -36,15 +41,15 @@ export class Identities {
   #remember(path: string, key: string): void {
     this.#keys.delete(path)
     this.#keys.set(path, key)
-    if (this.#keys.size > MAX_ENTRIES) this.#keys.delete(this.#keys.keys().next().value!)
+    if (this.#keys.size > this.#max) this.#keys.delete(this.#keys.keys().next().value!)
   }
 }
 
 const bySandbox = new WeakMap<Sandbox, Identities>()
 
-/** What is known of one sandbox's paths, shared by every provider talking to it (realpaths are the sandbox's, not a provider's). */
-export function identitiesOf(sandbox: Sandbox): Identities {
+/** What is known of one sandbox's paths, shared by every provider talking to it (realpaths are the sandbox's, not a provider's); the first provider sets the cap. */
+export function identitiesOf(sandbox: Sandbox, max?: number): Identities {
   let identities = bySandbox.get(sandbox)
-  if (!identities) bySandbox.set(sandbox, identities = new Identities())
+  if (!identities) bySandbox.set(sandbox, identities = new Identities(max))
   return identities
 }

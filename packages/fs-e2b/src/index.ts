@@ -13,6 +13,8 @@ import { SandboxFs } from './sandbox-fs'
 
 export { SandboxFs, type SandboxFsOptions } from './sandbox-fs'
 export { openSandbox, probeSandbox, type OpenedSandbox, type SandboxSource } from './connect'
+export { DEFAULT_FLEET_IDLE_MS, DEFAULT_FLEET_MAX_OPEN, SandboxFleet, type SandboxFleetOptions } from './fleet'
+export { MAX_REMEMBERED_PATHS } from './identities'
 
 const Config = z.object({
   sandboxId: z.string().min(1).optional().describe('Connect to this running sandbox (never killed by the plugin).'),

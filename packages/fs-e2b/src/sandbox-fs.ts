@@ -48,6 +48,8 @@ export interface SandboxFsOptions {
   memoryBudget?: MemoryBudget
   /** Largest publishing command that carries the content inline. Default `INLINE_COMMAND_MAX`; 0: always upload. */
   inlineCommandMax?: number
+  /** Most paths remembered for `resolveForMutation` (oldest forgotten first). Default `MAX_REMEMBERED_PATHS`. */
+  maxRememberedPaths?: number
 }
 
 /**
@@ -72,7 +74,7 @@ export class SandboxFs {
     this.home = options.home
     this.#maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
     this.#budget = options.memoryBudget ?? processMemoryBudget()
-    this.#identities = identitiesOf(options.sandbox)
+    this.#identities = identitiesOf(options.sandbox, options.maxRememberedPaths)
     this.#inlineCommandMax = options.inlineCommandMax ?? INLINE_COMMAND_MAX
   }
 
