@@ -85,11 +85,24 @@ export class SandboxFs {
     return { targetKey: identity.key as FsTargetKey, displayPath: absolute }
   }
 
-  /** From memory when the path or its directory was seen; every publication checks the key again. */
+  /**
+   * From memory when the path or its directory was seen, else the lexical path itself (what the key
+   * is whenever no symlink is on the way): never a request. Every publication checks in the sandbox
+   * that the path leads to the key, so a wrong name is refused (`FS_STALE_VERSION`, nothing written).
+   */
   async resolveForMutation(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
     const absolute = this.#absolute(path, opts)
-    const key = this.#identities.recall(absolute)
-    return key === undefined ? this.resolve(path, opts) : { targetKey: key as FsTargetKey, displayPath: absolute }
+    const key = this.#identities.recall(absolute) ?? absolute
+    return { targetKey: key as FsTargetKey, displayPath: absolute }
+  }
+
+  /**
+   * The lexical path, without a request: the discovery command follows the path itself and fails as
+   * a resolve would (missing, not a directory, closed), and its results are relative to the root.
+   */
+  async resolveForDiscovery(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    const absolute = this.#absolute(path, opts)
+    return { targetKey: absolute as FsTargetKey, displayPath: absolute }
   }
 
   inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {

@@ -5,7 +5,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { renderDiscoveryFailure, renderGrep } from './discovery-render'
-import { resolveTarget } from './paths'
+import { discoveryRoot } from './paths'
 
 export const grepInput = z.object({
   pattern: z.string().describe('A regular expression (JavaScript syntax, no lookaround or backreferences) to search file contents for, line by line, e.g. "function\\s+\\w+".'),
@@ -38,7 +38,7 @@ export function grepTool(ctx: Context, config: Config) {
     concurrency: 'shared',
     async execute(input, exec) {
       try {
-        const root = await resolveTarget(ctx, input.path ?? '.', exec)
+        const root = await discoveryRoot(ctx, input.path ?? '.', exec)
         const options = {
           pattern: input.pattern,
           caseInsensitive: input.case_insensitive,
