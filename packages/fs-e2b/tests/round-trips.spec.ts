@@ -169,6 +169,20 @@ describe('round trips per tool call (default policy)', () => {
     expect(await count(async () => expect(await tools.ok('list', { path: 'src' })).toContain('a.ts'))).toEqual(command(1))
   })
 
+  it('greps with one request when nothing matches, and still says whether ignored files would', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+    await writeFile(join(tools.dir, '.gitignore'), 'build/\n')
+    await mkdir(join(tools.dir, 'build'))
+    await writeFile(join(tools.dir, 'build', 'out.js'), 'const hidden = 1\n')
+    await writeFile(join(tools.dir, 'a.ts'), 'const shown = 1\n')
+    let inIgnored = ''
+    let nowhere = ''
+    expect(await count(async () => (inIgnored = await tools.ok('grep', { pattern: 'hidden' })))).toEqual(command(1))
+    expect(await count(async () => (nowhere = await tools.ok('grep', { pattern: 'absent' })))).toEqual(command(1))
+    expect(inIgnored).toContain('include_ignored')
+    expect(nowhere).not.toContain('include_ignored')
+  })
+
   it('creates a file in a directory never seen before with one request, and still never replaces one it did not see', async () => {
     await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
     await mkdir(join(tools.dir, 'fresh'))

@@ -49,10 +49,12 @@ export function grepTool(ctx: Context, config: Config) {
           includeIgnored: input.include_ignored,
           ...(input.glob === undefined ? {} : { glob: [input.glob], matchBase: true }),
         }
-        const result = await ctx.fs.search(root, options, exec.signal)
+        const asked = input.offset === 0 && !input.include_ignored
+        const result = await ctx.fs.search(root, asked ? { ...options, reportIgnoredMatch: true } : options, exec.signal)
         // Nothing found: whether ignored files hold a match decides if include_ignored is worth naming.
-        const ignoredMatch = result.files.length === 0 && input.offset === 0 && !input.include_ignored
-          ? (await ctx.fs.search(root, { ...options, mode: 'files', limit: 1, includeIgnored: true }, exec.signal)).files.length > 0
+        // A provider that could tell from the same search says so; otherwise it is asked once more.
+        const ignoredMatch = result.files.length === 0 && asked
+          ? result.ignoredMatch ?? (await ctx.fs.search(root, { ...options, mode: 'files', limit: 1, includeIgnored: true }, exec.signal)).files.length > 0
           : undefined
         return renderGrep({
           ...(ignoredMatch === undefined ? {} : { ignoredMatch }),
