@@ -152,6 +152,15 @@ export async function searchSandbox(sandbox: Sandbox, target: FsTarget, options:
   const collector = new SearchCollector(options)
   const maxFile = options.maxFileBytes ?? DEFAULT_SEARCH_MAX_FILE_BYTES
   const found = await discover(sandbox, target, ['search', collector.literal ?? '', options.caseInsensitive ? 'fold' : '', String(maxFile)], signal)
+  const result = await collect(found, collector, options, maxFile, signal)
+  if (!options.reportIgnoredMatch || options.includeIgnored || result.files.length > 0) return result
+  // The command sent every file holding the literal, ignored or not: the same output answers this.
+  const again = { ...options, mode: 'files', limit: 1, offset: 0, includeIgnored: true } as const
+  const ignored = await collect(found, new SearchCollector(again), again, maxFile, signal)
+  return { ...result, ignoredMatch: ignored.files.length > 0 }
+}
+
+async function collect(found: Discovered, collector: SearchCollector, options: FsSearchOptions, maxFile: number, signal?: AbortSignal): Promise<FsSearchResult> {
   const walked = await visitTree(found.source, options, ({ entry, matched }) => {
     if (!matched || entry.type !== 'file') return
     if (entry.size !== undefined && entry.size > maxFile) {

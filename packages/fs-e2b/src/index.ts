@@ -78,6 +78,10 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.resolveForMutation(path, opts)
   }
 
+  override resolveForDiscovery(path: string, opts?: FsResolveOptions) {
+    return this.ready.resolveForDiscovery(path, opts)
+  }
+
   override inspect(path: string, opts?: FsInspectOptions) {
     return this.ready.inspect(path, opts)
   }

@@ -32,6 +32,11 @@ export function pathMoved(error: unknown): boolean {
   return FsError.is(error) && error.cause instanceof PathMoved
 }
 
+/** For a create refused only because its path leads to another key (nothing is there): that key. */
+export function freeElsewhere(error: unknown): string | undefined {
+  return FsError.is(error, 'FS_STALE_VERSION') && error.cause instanceof PathMoved ? error.cause.key : undefined
+}
+
 /** Bytes ready to publish: the publishing command's arguments, and the staging directory an upload used. */
 export interface StagedPublication {
   key: string

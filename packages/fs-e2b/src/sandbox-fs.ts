@@ -14,7 +14,7 @@ import { type Identities, identitiesOf } from './identities'
 import { inspectAt } from './inspect'
 import { danglingInfo, parseIdentity, parseList, parseRead, parseStatLine } from './parse'
 import {
-  commitPublication, discardStage, INLINE_COMMAND_MAX, pathMoved, type Publication, type StagedPublication, stagePublication,
+  commitPublication, discardStage, freeElsewhere, INLINE_COMMAND_MAX, pathMoved, type Publication, type StagedPublication, stagePublication,
 } from './publish'
 import { LIST, READ, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
@@ -67,6 +67,8 @@ export class SandboxFs {
   #budget: MemoryBudget
   #identities: Identities
   #inlineCommandMax: number
+  /** Targets `resolveForMutation` named by guessing the lexical path (nothing known of their directory). */
+  #guessed = new WeakSet<FsTarget>()
 
   constructor(options: SandboxFsOptions) {
     this.sandbox = options.sandbox
@@ -87,11 +89,27 @@ export class SandboxFs {
     return { targetKey: identity.key as FsTargetKey, displayPath: absolute }
   }
 
-  /** From memory when the path or its directory was seen; every publication checks the key again. */
+  /**
+   * From memory when the path or its directory was seen, else the lexical path itself (what the key
+   * is whenever no symlink is on the way): never a request. Every publication checks in the sandbox
+   * that the path leads to the key, so a wrong name is refused (`FS_STALE_VERSION`, nothing written).
+   */
   async resolveForMutation(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
     const absolute = this.#absolute(path, opts)
     const key = this.#identities.recall(absolute)
-    return key === undefined ? this.resolve(path, opts) : { targetKey: key as FsTargetKey, displayPath: absolute }
+    if (key !== undefined) return { targetKey: key as FsTargetKey, displayPath: absolute }
+    const guess = { targetKey: absolute as FsTargetKey, displayPath: absolute }
+    this.#guessed.add(guess)
+    return guess
+  }
+
+  /**
+   * The lexical path, without a request: the discovery command follows the path itself and fails as
+   * a resolve would (missing, not a directory, closed), and its results are relative to the root.
+   */
+  async resolveForDiscovery(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
+    const absolute = this.#absolute(path, opts)
+    return { targetKey: absolute as FsTargetKey, displayPath: absolute }
   }
 
   inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
@@ -155,7 +173,23 @@ export class SandboxFs {
     }), (total ?? 0) - shown)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+  /**
+   * A guarded create whose target was a guess, refused only because the path leads elsewhere (a
+   * directory symlink on the way) with nothing there, is made once more where the path leads: the
+   * same no-replace publication, under the key the command reported, which the outcome names.
+   */
+  async writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+    try {
+      return await this.#write(target, content, expected, signal)
+    } catch (error) {
+      const real = expected?.kind === 'createIfAbsent' && this.#guessed.has(target) ? freeElsewhere(error) : undefined
+      if (real === undefined || real === target.targetKey) throw error
+      const landed: FsTarget = { targetKey: real as FsTargetKey, displayPath: target.displayPath }
+      return { ...(await this.#write(landed, content, expected, signal)), target: landed }
+    }
+  }
+
+  #write(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     // Refused before anything is downloaded, reserved or encoded.

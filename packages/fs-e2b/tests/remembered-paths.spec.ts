@@ -86,3 +86,20 @@ it('through the tools: a create over a never-seen symlink is refused as an exist
   expect(await tools.call('edit', { file_path: 'link.txt', old_string: 'seen', new_string: 'edited' })).toMatchObject({ isError: false })
   expect([await onDisk('real.txt'), await onDisk('seen.txt')]).toEqual(['theirs\n', 'edited\n'])
 })
+
+it('through the tools: a create through a never-seen directory symlink lands where it leads, and the file counts as seen', async () => {
+  await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+  dir = tools.dir
+  await mkdir(join(dir, 'real'))
+  await writeFile(join(dir, 'real', 'theirs.txt'), 'theirs\n')
+  await symlink('real', join(dir, 'alias'))
+  expect(await tools.call('write', { file_path: 'alias/new.txt', content: 'one\n' })).toMatchObject({ isError: false })
+  expect(await onDisk('real/new.txt')).toBe('one\n')
+  // Observed under the key it landed at: an edit needs no read first.
+  expect(await tools.call('edit', { file_path: 'alias/new.txt', old_string: 'one', new_string: 'two' })).toMatchObject({ isError: false })
+  expect(await onDisk('real/new.txt')).toBe('two\n')
+  // A file already there through another never-seen symlink is refused, never replaced.
+  await symlink('real', join(dir, 'other'))
+  expect(await tools.call('write', { file_path: 'other/theirs.txt', content: 'mine\n' })).toMatchObject({ error: { code: 'FS_NOT_OBSERVED' } })
+  expect(await onDisk('real/theirs.txt')).toBe('theirs\n')
+})

@@ -64,11 +64,20 @@ describe('round trips per operation', () => {
     expect((await provider.fs.inspect(join(dir, 'a.txt'), { textUpTo: 1024 })).target).toEqual(target)
   })
 
-  it('names a mutation target without a request once the path or its directory was seen', async () => {
+  it('names a mutation target without a request: from memory once the path or its directory was seen, else lexically', async () => {
     await seeded('a.txt', 'alpha\n')
     expect(await count(() => provider.fs.resolveForMutation(join(dir, 'a.txt')))).toEqual({})
     expect(await count(() => provider.fs.resolveForMutation(join(dir, 'new.txt')))).toEqual({})
-    expect(await count(() => provider.fs.resolveForMutation(join(dir, 'unseen', 'new.txt')))).toEqual(command(1))
+    expect(await count(() => provider.fs.resolveForMutation(join(dir, 'unseen', 'new.txt')))).toEqual({})
+    expect((await provider.fs.resolveForMutation(join(dir, 'unseen', 'new.txt'))).targetKey).toBe(join(dir, 'unseen', 'new.txt'))
+  })
+
+  it('names a discovery root without a request, and walks and searches it with one command each', async () => {
+    await seeded('a.txt', 'alpha\n')
+    let root: FsTarget | undefined
+    expect(await count(async () => (root = await provider.fs.resolveForDiscovery(dir)))).toEqual({})
+    expect(await count(() => provider.fs.walk(root!, { limit: 10 }))).toEqual(command(1))
+    expect(await count(() => provider.fs.search(root!, { pattern: 'alpha', mode: 'files', limit: 10 }))).toEqual(command(1))
   })
 
   it('creates under createIfAbsent with one command that carries the bytes', async () => {
@@ -139,6 +148,54 @@ describe('round trips per tool call (default policy)', () => {
     expect(await count(() => tools.call('edit', { file_path: 'sub/a.txt', old_string: 'beta', new_string: 'gamma' }))).toEqual(command(2))
     expect(await readFile(join(dir, 'sub', 'a.txt'), 'utf8')).toBe('gamma\n')
     expect(await readFile(join(dir, 'sub', 'new.txt'), 'utf8')).toBe('x\n')
+  })
+
+  it('multi-edits a read file with two requests: its read and one compare-and-swap', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+    await writeFile(join(tools.dir, 'a.txt'), 'alpha\nbeta\n')
+    await tools.ok('read', { file_path: 'a.txt' })
+    const edits = [{ old_string: 'alpha', new_string: 'one' }, { old_string: 'beta', new_string: 'two' }]
+    expect(await count(() => tools.ok('multi_edit', { file_path: 'a.txt', edits }))).toEqual(command(2))
+    expect(await readFile(join(tools.dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n')
+  })
+
+  it('lists, globs and greps with one request each, the first call included', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+    await mkdir(join(tools.dir, 'src'))
+    await writeFile(join(tools.dir, 'src', 'a.ts'), 'const needle = 1\n')
+    expect(await count(async () => expect(await tools.ok('list', {})).toContain('a.ts'))).toEqual(command(1))
+    expect(await count(async () => expect(await tools.ok('glob', { pattern: '**/*.ts' })).toContain(join(tools.dir, 'src', 'a.ts')))).toEqual(command(1))
+    expect(await count(async () => expect(await tools.ok('grep', { pattern: 'needle', path: 'src' })).toContain('a.ts'))).toEqual(command(1))
+    expect(await count(async () => expect(await tools.ok('list', { path: 'src' })).toContain('a.ts'))).toEqual(command(1))
+  })
+
+  it('greps with one request when nothing matches, and still says whether ignored files would', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+    await writeFile(join(tools.dir, '.gitignore'), 'build/\n')
+    await mkdir(join(tools.dir, 'build'))
+    await writeFile(join(tools.dir, 'build', 'out.js'), 'const hidden = 1\n')
+    await writeFile(join(tools.dir, 'a.ts'), 'const shown = 1\n')
+    let inIgnored = ''
+    let nowhere = ''
+    expect(await count(async () => (inIgnored = await tools.ok('grep', { pattern: 'hidden' })))).toEqual(command(1))
+    expect(await count(async () => (nowhere = await tools.ok('grep', { pattern: 'absent' })))).toEqual(command(1))
+    expect(inIgnored).toContain('include_ignored')
+    expect(nowhere).not.toContain('include_ignored')
+  })
+
+  it('creates a file in a directory never seen before with one request, and still never replaces one it did not see', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
+    await mkdir(join(tools.dir, 'fresh'))
+    expect(await count(() => tools.ok('write', { file_path: 'fresh/new.txt', content: 'x\n' }))).toEqual(command(1))
+    expect(await count(() => tools.ok('write', { file_path: 'brand/new/deep.txt', content: 'y\n' }))).toEqual(command(1))
+    expect(await readFile(join(tools.dir, 'fresh', 'new.txt'), 'utf8')).toBe('x\n')
+    expect(await readFile(join(tools.dir, 'brand', 'new', 'deep.txt'), 'utf8')).toBe('y\n')
+    // Someone else's file in another unseen directory: the one command refuses it, nothing replaced.
+    await mkdir(join(tools.dir, 'theirs'))
+    await writeFile(join(tools.dir, 'theirs', 'kept.txt'), 'theirs\n')
+    const refused = await tools.call('write', { file_path: 'theirs/kept.txt', content: 'mine\n' })
+    expect(refused.isError).toBe(true)
+    expect(await readFile(join(tools.dir, 'theirs', 'kept.txt'), 'utf8')).toBe('theirs\n')
   })
 })
 

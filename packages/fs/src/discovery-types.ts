@@ -70,6 +70,12 @@ export interface FsSearchOptions extends FsTreeFilter {
   limit: number
   /** Files larger than this are not searched (counted in `skipped.tooLarge`). Default 16 MiB. */
   maxFileBytes?: number
+  /**
+   * Ask, for a search that finds nothing with ignored files left out, whether ignored files hold a
+   * match (`FsSearchResult.ignoredMatch`). A provider that can tell without another request says
+   * so; one that cannot leaves the field out, and the caller searches again.
+   */
+  reportIgnoredMatch?: boolean
 }
 
 export interface FsSearchLine {
@@ -102,4 +108,6 @@ export interface FsSearchResult {
    * plain-text pattern searches every line); absent means none.
    */
   skipped: { binary: number; tooLarge: number; unreadable: number; longLines?: number }
+  /** Only with `reportIgnoredMatch`, when nothing was found: whether a file `.gitignore` leaves out has a match. */
+  ignoredMatch?: boolean
 }

@@ -44,6 +44,17 @@ export abstract class FileSystem extends Service {
   }
 
   /**
+   * A target for a `walk` or `search` that follows at once, used only as their root. A provider
+   * whose `resolve` costs a round trip may name it without one (the lexical path), on one
+   * condition: its `walk` and `search` resolve the root themselves, inside the same step, and fail
+   * as they would through `resolve` (`FS_NOT_FOUND`, `FS_NOT_DIRECTORY`, `FS_OUTSIDE_ROOT`...).
+   * The default is `resolve`.
+   */
+  resolveForDiscovery(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
+    return this.resolve(path, opts)
+  }
+
+  /**
    * `resolve`, `stat` and, for a regular file within `opts.textUpTo` bytes, `readText`, as one step:
    * a provider that can do them in one round trip overrides it, and its text is then of exactly the
    * version in `info` (the default's text may be of a later one, as two calls always could be).

@@ -108,6 +108,12 @@ export interface FsWriteOutcome {
    * also be reached from elsewhere.
    */
   detachedLinks?: number
+  /**
+   * Set when the bytes were published under another key than the target's: a provider that named
+   * a create's target by a guess (`resolveForMutation`) and found the path leading elsewhere, with
+   * nothing there, created it where the path leads. Observations of the new file belong to this key.
+   */
+  target?: FsTarget
 }
 
 /**

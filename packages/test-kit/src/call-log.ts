@@ -63,6 +63,7 @@ interface Counted {
   editTextMany(...args: Parameters<FileSystem['editTextMany']>): ReturnType<FileSystem['editTextMany']>
   inspect(...args: Parameters<FileSystem['inspect']>): ReturnType<FileSystem['inspect']>
   resolveForMutation(...args: Parameters<FileSystem['resolveForMutation']>): ReturnType<FileSystem['resolveForMutation']>
+  resolveForDiscovery(...args: Parameters<FileSystem['resolveForDiscovery']>): ReturnType<FileSystem['resolveForDiscovery']>
 }
 
 // A mixin's base takes whatever its provider's constructor takes.
@@ -70,7 +71,7 @@ type ProviderClass = new (...args: any[]) => Counted
 
 /**
  * The real provider class `Base`, recording each call made to it in `log` (a stat budget is counted here).
- * With `composed`, the fused `inspect` and `resolveForMutation` give way to the contract's defaults
+ * With `composed`, the fused `inspect`, `resolveForMutation` and `resolveForDiscovery` give way to the contract's defaults
  * (resolve, stat, readText), so each step the tools cause is counted as the stat budget states it;
  * leave it off where the provider's own fused steps are what is measured (E2B request counts).
  */
@@ -82,6 +83,9 @@ export function countingProvider<T extends ProviderClass>(Base: T, log: CallLog,
     }
     override resolveForMutation(...args: Parameters<FileSystem['resolveForMutation']>) {
       return composed ? FileSystem.prototype.resolveForMutation.apply(this, args) : super.resolveForMutation(...args)
+    }
+    override resolveForDiscovery(...args: Parameters<FileSystem['resolveForDiscovery']>) {
+      return composed ? FileSystem.prototype.resolveForDiscovery.apply(this, args) : super.resolveForDiscovery(...args)
     }
     override resolve(...args: Parameters<FileSystem['resolve']>) {
       log.calls.push('resolve')

@@ -17,14 +17,15 @@ export interface Reply {
  * given the lines the reply shows of it; it is recorded once the reply is rendered, before the
  * call returns.
  */
-export function answerWhenPublished<O extends { version: FsVersion }>(
+export function answerWhenPublished<O extends { version: FsVersion; target?: FsTarget }>(
   ctx: Context, target: FsTarget, exec: ToolExecution,
   observed: (outcome: O, shown: readonly WindowLine[]) => FsObservation, reply: (outcome: O) => Promise<Reply>,
 ) {
   let early: Promise<string> | undefined
   const answer = async (outcome: O): Promise<string> => {
     const { text, shown } = await reply(outcome)
-    ctx.emit('fs/observed', target, observed(outcome, shown), exec)
+    // A provider that created the file under another key than it first named says so.
+    ctx.emit('fs/observed', outcome.target ?? target, observed(outcome, shown), exec)
     return text
   }
   return {

@@ -7,7 +7,7 @@ import { posix } from 'node:path'
 import { z } from 'zod'
 import type { Config } from './config'
 import { renderDiscoveryFailure, renderGlob } from './discovery-render'
-import { resolveTarget } from './paths'
+import { discoveryRoot } from './paths'
 
 export const globInput = z.object({
   pattern: z.string().describe('The pattern to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
@@ -44,7 +44,7 @@ export function globTool(ctx: Context, config: Config) {
         const dir = input.path ?? '.'
         // An absolute base names its directory itself: joined onto path it doubled the root.
         const start = base === '' ? dir : posix.isAbsolute(base) ? base : posix.join(dir, base)
-        const root = await resolveTarget(ctx, start, exec)
+        const root = await discoveryRoot(ctx, start, exec)
         const result = await ctx.fs.walk(root, {
           glob: [glob], includeIgnored: input.include_ignored, offset: input.offset, limit: config.globLimit,
         }, exec.signal)

@@ -5,7 +5,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { renderDiscoveryFailure, renderGrep } from './discovery-render'
-import { resolveTarget } from './paths'
+import { discoveryRoot } from './paths'
 
 export const grepInput = z.object({
   pattern: z.string().describe('A regular expression (JavaScript syntax, no lookaround or backreferences) to search file contents for, line by line, e.g. "function\\s+\\w+".'),
@@ -38,7 +38,7 @@ export function grepTool(ctx: Context, config: Config) {
     concurrency: 'shared',
     async execute(input, exec) {
       try {
-        const root = await resolveTarget(ctx, input.path ?? '.', exec)
+        const root = await discoveryRoot(ctx, input.path ?? '.', exec)
         const options = {
           pattern: input.pattern,
           caseInsensitive: input.case_insensitive,
@@ -49,10 +49,12 @@ export function grepTool(ctx: Context, config: Config) {
           includeIgnored: input.include_ignored,
           ...(input.glob === undefined ? {} : { glob: [input.glob], matchBase: true }),
         }
-        const result = await ctx.fs.search(root, options, exec.signal)
+        const asked = input.offset === 0 && !input.include_ignored
+        const result = await ctx.fs.search(root, asked ? { ...options, reportIgnoredMatch: true } : options, exec.signal)
         // Nothing found: whether ignored files hold a match decides if include_ignored is worth naming.
-        const ignoredMatch = result.files.length === 0 && input.offset === 0 && !input.include_ignored
-          ? (await ctx.fs.search(root, { ...options, mode: 'files', limit: 1, includeIgnored: true }, exec.signal)).files.length > 0
+        // A provider that could tell from the same search says so; otherwise it is asked once more.
+        const ignoredMatch = result.files.length === 0 && asked
+          ? result.ignoredMatch ?? (await ctx.fs.search(root, { ...options, mode: 'files', limit: 1, includeIgnored: true }, exec.signal)).files.length > 0
           : undefined
         return renderGrep({
           ...(ignoredMatch === undefined ? {} : { ignoredMatch }),

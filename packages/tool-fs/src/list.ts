@@ -5,7 +5,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { renderDiscoveryFailure, renderList } from './discovery-render'
-import { resolveTarget } from './paths'
+import { discoveryRoot } from './paths'
 
 export const listInput = z.object({
   path: z.string().optional().describe('The directory to show. Default: the working directory.'),
@@ -28,7 +28,7 @@ export function listTool(ctx: Context, config: Config) {
     concurrency: 'shared',
     async execute(input, exec) {
       try {
-        const root = await resolveTarget(ctx, input.path ?? '.', exec)
+        const root = await discoveryRoot(ctx, input.path ?? '.', exec)
         const result = await ctx.fs.walk(root, {
           maxDepth: input.depth, includeIgnored: input.include_ignored, offset: input.offset, limit: config.listLimit, sizes: true,
           ...(input.ignore === undefined ? {} : { exclude: input.ignore }),

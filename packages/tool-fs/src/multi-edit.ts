@@ -7,7 +7,7 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { snippetOptions } from './edit'
-import { resolveTarget } from './paths'
+import { mutationTarget } from './paths'
 import { refusal } from './refusals'
 
 export const multiEditInput = z.object({
@@ -47,7 +47,7 @@ export function multiEditTool(ctx: Context, config: Config) {
       const edits = input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all }))
       let target: FsTarget | undefined
       try {
-        target = await resolveTarget(ctx, input.file_path, exec)
+        target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editTextMany(target, edits, expected, exec.signal)
         const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)

@@ -1,1 +1,1 @@
-export { inspectPath, mutationTarget, resolveTarget } from '@deepseek-ai/dsh-tool-text'
+export { discoveryRoot, inspectPath, mutationTarget, resolveTarget } from '@deepseek-ai/dsh-tool-text'

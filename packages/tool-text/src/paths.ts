@@ -20,6 +20,12 @@ export async function mutationTarget(ctx: Context, path: string, exec: ToolExecu
   return ctx.fs.resolveForMutation(path, resolveOptions(exec))
 }
 
+/** The root of a glob, grep or list: the provider may name it without a round trip and check it in the walk itself. */
+export async function discoveryRoot(ctx: Context, path: string, exec: ToolExecution): Promise<FsTarget> {
+  await refuseForeignForm(ctx.fs, path, exec)
+  return ctx.fs.resolveForDiscovery(path, resolveOptions(exec))
+}
+
 /** Target, metadata and (up to `textUpTo` bytes) text in one provider step: the read's one stat. */
 export async function inspectPath(ctx: Context, path: string, exec: ToolExecution, textUpTo: number): Promise<FsInspection> {
   await refuseForeignForm(ctx.fs, path, exec)

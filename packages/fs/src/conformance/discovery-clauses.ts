@@ -130,6 +130,18 @@ export function discoveryClauses(h: Harness): void {
     expect(names).toMatchObject({ files: [{ path: 'a.txt' }], more: true })
   })
 
+  it('says whether ignored files match, if it says at all, as a search of them would', async () => {
+    await h.external.write('.gitignore', 'build/\n')
+    await h.external.write('build/out.js', 'hidden\n')
+    await h.external.write('a.ts', 'shown\n')
+    for (const pattern of ['hidden', 'absent']) {
+      const result = await h.fs.search(await root(), { pattern, mode: 'files', limit: 10, reportIgnoredMatch: true })
+      expect(result.files).toEqual([])
+      const truth = (await h.fs.search(await root(), { pattern, mode: 'files', limit: 1, includeIgnored: true })).files.length > 0
+      if (result.ignoredMatch !== undefined) expect(result.ignoredMatch).toBe(truth)
+    }
+  })
+
   it('skips binary files in a search and counts them', async () => {
     await h.external.write('bin.dat', Uint8Array.of(0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2))
     await h.external.write('text.txt', 'needle\n')

@@ -3,7 +3,7 @@ import type { FsEditOutcome, FsWriteOutcome } from '../types'
 import { type Harness, expectFsError, needs, within } from './harness'
 
 /**
- * `inspect` and `resolveForMutation` answer what the calls they fuse would: every provider runs
+ * `inspect`, `resolveForMutation` and `resolveForDiscovery` answer what the calls they fuse would: every provider runs
  * these, so an override is held to the default's results.
  */
 export function fusedClauses(h: Harness): void {
@@ -54,6 +54,25 @@ export function fusedClauses(h: Harness): void {
     const inspected = await h.fs.inspect(h.fixture.path('link.txt'), { textUpTo: 1024 })
     expect(inspected.target.targetKey).toBe((await h.target('real.txt')).targetKey)
     expect(inspected.text).toBe('r')
+  })
+
+  it('walks and searches a discovery root as the resolved directory, and fails as resolve and walk would', async () => {
+    await h.external.write('tree/a/b.txt', 'needle\n')
+    const named = await h.fs.resolveForDiscovery(h.fixture.path('tree'))
+    const resolved = await h.target('tree')
+    expect(named.displayPath).toBe(resolved.displayPath)
+    expect(await h.fs.walk(named, { limit: 10 })).toEqual(await h.fs.walk(resolved, { limit: 10 }))
+    const search = { pattern: 'needle', mode: 'lines', limit: 10 } as const
+    expect(await h.fs.search(named, search)).toEqual(await h.fs.search(resolved, search))
+    await expectFsError(h.fs.resolveForDiscovery(h.fixture.path('missing')).then((root) => h.fs.walk(root, { limit: 10 })), 'FS_NOT_FOUND')
+    await expectFsError(h.fs.resolveForDiscovery(h.fixture.path('tree/a/b.txt')).then((root) => h.fs.walk(root, { limit: 10 })), 'FS_NOT_DIRECTORY')
+  })
+
+  needs(h, 'symlinks')('walks a discovery root named through a directory symlink as the directory it leads to', async () => {
+    await h.external.write('real/x.txt', 'x')
+    await h.external.symlink!('real', 'alias')
+    const named = await h.fs.resolveForDiscovery(h.fixture.path('alias'))
+    expect((await h.fs.walk(named, { limit: 10 })).entries.map((entry) => entry.path)).toEqual(['x.txt'])
   })
 
   it('names a mutation target with the key resolve gives, once the path was inspected', async () => {
