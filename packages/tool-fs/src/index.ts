@@ -2,6 +2,7 @@ import type {} from '@deepseek-ai/dsh-fs'
 import { pinServices } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
+import { applyPatchTool } from './apply-patch'
 import { Config } from './config'
 import { editTool } from './edit'
 import { globTool } from './glob'
@@ -20,6 +21,8 @@ export { globInput } from './glob'
 export { grepInput } from './grep'
 export { listInput } from './list'
 export { multiEditInput } from './multi-edit'
+export { applyPatchInput } from './apply-patch'
+export { parsePatch, type PatchHunk, type PatchSection, PatchSyntaxError } from './patch/parse'
 export { countLines, lineChanges, type LineChanges, snippetAround, type SnippetOptions } from './changes'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'
 export type { ToolDefinition } from '@deepseek-ai/dsh-tools'
@@ -28,8 +31,8 @@ export const name = 'dsh-tool-fs'
 export const inject = ['tools', 'fs', 'systemPrompt']
 
 /**
- * Registers `read`, `write`, `edit`, `multi_edit` and the discovery tools `glob`, `grep`, `list`
- * (each group can be turned off in the config). Discovery never counts as an observation. The tools talk to `ctx.fs` directly and consult the policy
+ * Registers `read`, `write`, `edit`, `multi_edit`, the discovery tools `glob`, `grep`, `list`
+ * (each group can be turned off in the config) and, when configured, `apply_patch`. Discovery never counts as an observation. The tools talk to `ctx.fs` directly and consult the policy
  * only through the `fs/*` events, so they work (unconstrained) when no policy is loaded.
  */
 export function apply(ctx: Context, config: z.input<typeof Config>): void {
@@ -40,6 +43,7 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   ctx.tools.register(writeTool(calls, options))
   ctx.tools.register(editTool(calls, options))
   if (options.multiEdit) ctx.tools.register(multiEditTool(calls, options))
+  if (options.applyPatch) ctx.tools.register(applyPatchTool(calls, options))
   if (options.discoveryTools) {
     ctx.tools.register(globTool(calls, options))
     ctx.tools.register(grepTool(calls, options))

@@ -43,8 +43,8 @@ function ambiguousEditor(failure: Ambiguous): string {
   return `No replacement was performed. Multiple occurrences of old_str \`${failure.needle}\`${where}. Please ensure it is unique`
 }
 
-/** The closest region's lines, each cut like a window line. */
-function regionLines(region: NearestRegion, maxLineLength: number): WindowLine[] {
+/** The closest region's lines, each cut like a window line (also `apply_patch`'s closest text). */
+export function regionLines(region: NearestRegion, maxLineLength: number): WindowLine[] {
   return region.lines.map((text, index) => {
     const cut = cutCodePoints(text, maxLineLength)
     return { number: region.start + index, text: cut ?? text, cut: cut !== undefined }
