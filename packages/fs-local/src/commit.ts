@@ -130,7 +130,7 @@ export async function endCommit(made: StagedCommit | undefined): Promise<void> {
  * the root; and the caller's path must still lead inside too (a directory swapped for a link
  * fails here). Two independent lookups, made together.
  */
-async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, destination: string, display: string): Promise<void> {
+export async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, destination: string, display: string): Promise<void> {
   if (!core.containment.enabled) return
   const name = basename(destination)
   await Promise.all([

@@ -1,4 +1,4 @@
-import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
@@ -6,6 +6,7 @@ import { absolutePath, checkPathSyntax, type Containment, realKey } from './iden
 import { inspectTarget, statAsGiven } from './inspect'
 import { reclaimAfterCrashes } from './journal'
 import { listDirectory } from './listing'
+import { removeTarget, renameTarget } from './move'
 import { editTarget, writeTarget } from './mutate'
 import { readWhole, statTarget, streamFrom } from './read'
 
@@ -75,5 +76,13 @@ export class LocalDisk {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
     return editTarget(this.#core, target, edit, expected, signal, hooks)
+  }
+
+  remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+    return removeTarget(this.#core, target, expected, signal)
+  }
+
+  rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+    return renameTarget(this.#core, source, destination, expected, signal)
   }
 }
