@@ -68,6 +68,7 @@ const DESCRIPTIONS: Record<FsErrorCode, string> = {
   FS_AMBIGUOUS_EDIT: 'edit is ambiguous',
   FS_ABORTED: 'operation aborted',
   FS_INVALID_PATTERN: 'invalid pattern',
+  FS_NOT_SEEN: 'has lines not seen',
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type FsEditExpectation, FsError, type FsObservation, type FsTarget, type FsTargetKey, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import { checkWholeReplacement, observedAfter } from './seen-rule'
 
 /**
  * The owner of observed state: the session of the agent that acted. The fs contract keeps the
@@ -12,7 +13,8 @@ export function ownerOf(actor: object | undefined): object | undefined {
 
 /**
  * What each owner last observed about each target: no entry = unseen, `absent`, or
- * `present(version)`. Keyed weakly by owner so that a finished session's memory goes with it.
+ * `present(version)` with the lines of it seen. Keyed weakly by owner so that a finished session's
+ * memory goes with it.
  */
 export class ObservedState {
   #owners = new WeakMap<object, Map<FsTargetKey, FsObservation>>()
@@ -25,8 +27,15 @@ export class ObservedState {
     if (owner === undefined) return
     let targets = this.#owners.get(owner)
     if (targets === undefined) this.#owners.set(owner, (targets = new Map()))
-    // Copy: the emitter's object must not be able to change what was recorded.
-    targets.set(target.targetKey, observation.kind === 'present' ? { kind: 'present', version: observation.version } : { kind: 'absent' })
+    // A new value: the emitter's object must not be able to change what was recorded.
+    let next: FsObservation
+    try {
+      next = observedAfter(targets.get(target.targetKey), observation)
+    } catch {
+      // A malformed `seen` from some emitter: the version is kept, what it says was seen is not.
+      next = observation.kind === 'present' ? { kind: 'present', version: observation.version } : { kind: 'absent' }
+    }
+    targets.set(target.targetKey, next)
   }
 
   clear(): void {
@@ -34,9 +43,14 @@ export class ObservedState {
   }
 }
 
-/** Write: nothing known (unseen or absent) may only create; a version seen may be replaced at it. */
-export function writeIntent(observation: FsObservation | undefined): FsWriteIntent {
-  return observation?.kind === 'present' ? { kind: 'replaceIfVersion', version: observation.version } : { kind: 'createIfAbsent' }
+/**
+ * Write: nothing known (unseen or absent) may only create; a version seen may be replaced at it.
+ * With `seenBeforeReplace`, only when every line of that version was seen (`FS_NOT_SEEN` otherwise).
+ */
+export function writeIntent(observation: FsObservation | undefined, rule?: { target: FsTarget; seenBeforeReplace: boolean }): FsWriteIntent {
+  if (observation?.kind !== 'present') return { kind: 'createIfAbsent' }
+  if (rule?.seenBeforeReplace === true) checkWholeReplacement(observation, rule.target)
+  return { kind: 'replaceIfVersion', version: observation.version }
 }
 
 /**

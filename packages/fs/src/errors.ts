@@ -1,3 +1,5 @@
+import type { FsSeenLines } from './types'
+
 export const FS_ERROR_CODES = [
   'FS_NOT_FOUND',
   'FS_NOT_DIRECTORY',
@@ -14,6 +16,7 @@ export const FS_ERROR_CODES = [
   'FS_AMBIGUOUS_EDIT',
   'FS_ABORTED',
   'FS_INVALID_PATTERN',
+  'FS_NOT_SEEN',
 ] as const
 
 export type FsErrorCode = (typeof FS_ERROR_CODES)[number]
@@ -36,6 +39,8 @@ export interface FsErrorOptions {
   /** The path the failure is about, as the caller spelled it or as displayed. */
   path?: string
   occurrences?: FsOccurrences
+  /** Set on `FS_NOT_SEEN`: what the session was shown of the version it would replace. */
+  seen?: FsSeenLines
 }
 
 export class FsError extends Error {
@@ -44,6 +49,8 @@ export class FsError extends Error {
   readonly path?: string
   /** Set on `FS_AMBIGUOUS_EDIT`: where the matches are, so no caller has to search the file again. */
   readonly occurrences?: FsOccurrences
+  /** Set on `FS_NOT_SEEN`: the lines seen, so the refusal can name them and the first one not seen. */
+  readonly seen?: FsSeenLines
   readonly [marker] = true
 
   constructor(code: FsErrorCode, message: string, options: FsErrorOptions = {}) {
@@ -51,6 +58,7 @@ export class FsError extends Error {
     this.code = code
     if (options.path !== undefined) this.path = options.path
     if (options.occurrences !== undefined) this.occurrences = options.occurrences
+    if (options.seen !== undefined) this.seen = options.seen
   }
 
   static is(value: unknown, code?: FsErrorCode): value is FsError {
@@ -107,12 +115,13 @@ const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string }
   },
   FS_ABORTED: (_s, d) => `operation aborted${tail(d.reason, ' ')}${tail(d.path)}`,
   FS_INVALID_PATTERN: (_s, d) => d.reason ?? 'invalid pattern',
+  FS_NOT_SEEN: (s, d) => `${s} ${d.reason ?? 'has lines this session was not shown'}`,
 }
 
 /** An `FsError` whose message is rendered from its code: `fsError('FS_NOT_FOUND', { path })`. */
 export function fsError(code: FsErrorCode, details: FsErrorDetails = {}): FsError {
-  const { cause, path, occurrences } = details
-  return new FsError(code, MESSAGES[code](path ?? 'the file', details), { cause, path, occurrences })
+  const { cause, path, occurrences, seen } = details
+  return new FsError(code, MESSAGES[code](path ?? 'the file', details), { cause, path, occurrences, seen })
 }
 
 /**

@@ -18,3 +18,4 @@ export { collectWalk, DEFAULT_MAX_VISITED, type TreeEntry, type TreeSource, visi
 export { DEFAULT_SEARCH_MAX_FILE_BYTES, SearchCollector, type SearchRead, searchTree } from './search'
 export { applyEdits, type AppliedEdits, planEdits } from './multi-edit'
 export { escapeName } from './names'
+export { FS_MAX_SEEN_PARTS, FS_MAX_SEEN_RANGES, firstUnseen, seenAll, seenCarried, seenEverything, seenLineCount, seenUnion } from './seen'

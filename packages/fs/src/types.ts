@@ -26,10 +26,45 @@ export interface FsInfo {
   special?: FsSpecialKind
 }
 
-/** What an actor learned about a target: it exists at a version, or it does not exist. */
+/**
+ * What an actor learned about a target: it exists at a version, or it does not exist. A `present`
+ * observation may also say which lines of that version the actor was shown (`seen`) and, after the
+ * actor's own mutation, which version it made this one from (`from`), so that what it had seen of
+ * that one carries over. Both are optional: an observation without them says only "present".
+ */
 export type FsObservation =
-  | { kind: 'present'; version: FsVersion }
+  | { kind: 'present'; version: FsVersion; seen?: FsSeenLines; from?: FsDerivation }
   | { kind: 'absent' }
+
+/**
+ * The lines of one version an actor was shown. Plain data (numbers and arrays), so that it can be
+ * stored and sent. Lines are counted as `cat -n` counts them; characters are code points.
+ */
+export interface FsSeenLines {
+  /** Lines shown whole: 1-based, inclusive `[first, last]` ranges, ascending and disjoint. */
+  ranges: Array<[number, number]>
+  /** Lines shown only in part (cut at the display limit), by the characters shown. */
+  parts?: FsSeenPart[]
+  /** The version's line count, when the actor learned it. */
+  total?: number
+}
+
+/** Characters `from` to `to` (1-based, inclusive) of line `line`; `end`: `to` is its last character. */
+export interface FsSeenPart {
+  line: number
+  from: number
+  to: number
+  end: boolean
+}
+
+/**
+ * How an actor's own mutation made a version: from version `from` by `changes` (every changed
+ * region, in order, in lines of the new text). Lines outside the changes are the old ones, moved.
+ */
+export interface FsDerivation {
+  version: FsVersion
+  changes: FsLineChange[]
+}
 
 /**
  * The precondition of a guarded write. Omitting it means "create or overwrite unconditionally".

@@ -25,6 +25,8 @@ export interface StackOptions {
   sandboxUrl?: string
   /** Load the observed-state policy. Default true. */
   policy?: boolean
+  /** The policy's config (its defaults are the seed rule). */
+  policyConfig?: z.input<typeof policyModule.Config>
   /** Tool families to load. Default both, as the shipped config does. */
   tools?: ToolFamily[]
   toolFs?: z.input<typeof toolFsModule.Config>
@@ -100,7 +102,7 @@ export async function stack(options: StackOptions = {}): Promise<Stack> {
     const stale = options.staleRefusalObserves === undefined ? {} : { staleRefusalObserves: options.staleRefusalObserves }
     const loaders: Record<StackPart, (() => Fiber<Context>) | undefined> = {
       provider: () => world!.load(ctx, log),
-      policy: options.policy === false ? undefined : () => ctx.plugin(pluginOf(policyModule)),
+      policy: options.policy === false ? undefined : () => ctx.plugin(pluginOf(policyModule), options.policyConfig ?? {}),
       tools: () => ctx.plugin(pluginOf(toolsModule)),
       'tool-fs': families.includes('tool-fs') ? () => ctx.plugin(pluginOf(toolFsModule), { ...stale, ...options.toolFs }) : undefined,
       'str-replace-editor': families.includes('str-replace-editor') ? () => ctx.plugin(pluginOf(editorModule), { ...stale, ...options.editor }) : undefined,

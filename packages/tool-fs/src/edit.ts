@@ -1,5 +1,5 @@
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type EditedReport, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
+import { editedObservation, type EditedReport, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -40,7 +40,8 @@ export function editTool(ctx: Context, config: Config) {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const { displayPath } = target
-        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config)
+        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome) => editedObservation(expected, outcome),
+          (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config)
           .then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })))
         const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
         return await answer.finish(await ctx.fs.editText(target, edit, expected, exec.signal, answer.hooks))

@@ -1,6 +1,6 @@
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
-import { MULTI_EDIT_SNIPPETS, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -46,7 +46,7 @@ export function multiEditTool(ctx: Context, config: Config) {
         target = await resolveTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editTextMany(target, edits, expected, exec.signal)
-        ctx.emit('fs/observed', target, { kind: 'present', version: outcome.version }, exec)
+        ctx.emit('fs/observed', target, editedObservation(expected, outcome), exec)
         return renderReport(await multiEditedReport(target.displayPath, input.edits.length, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
       } catch (error) {
         // The provider names the failed step (`edits[i]`); nothing was written. A failed match is

@@ -7,7 +7,7 @@ import type { Config } from './config'
 import { inspectPath } from './paths'
 import { refusal } from './refusals'
 import { renderDirectory, renderFailure, renderRead } from './render'
-import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import { LineIndex, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import { buildWindow } from './window'
 
 export const readInput = z.object({
@@ -70,14 +70,15 @@ export function readTool(ctx: Context, config: Config) {
           maxBytes: config.readMaxBytes,
           ...(input.column === undefined ? {} : { column: input.column }),
         })
-        ctx.emit('fs/observed', target, { kind: 'present', version: info.version }, exec)
+        // The whole text is in memory already: counting its line feeds costs no I/O.
+        const totalLines = window.totalLines ?? (text === undefined ? undefined : countLines(text))
+        ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
         return renderRead({
           path,
           offset,
           ...(input.column === undefined ? {} : { column: input.column }),
           window,
-          // The whole text is in memory already: counting its line feeds costs no I/O.
-          ...(text === undefined ? {} : { totalLines: countLines(text) }),
+          ...(totalLines === undefined ? {} : { totalLines }),
           maxLineLength: config.readMaxLineLength,
           maxBytes: config.readMaxBytes,
         })

@@ -1,5 +1,5 @@
 import { editIndexOf, type FsEditRequest, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { buildWindow, closestRegion, countLines, inspectTarget, readCurrentVersion, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
+import { buildWindow, closestRegion, countLines, inspectTarget, readCurrentVersion, seenOfWindow, TOUCHED_MAX_LINES, touchedLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from './config'
@@ -33,6 +33,7 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
 
 async function detailOf(ctx: Context, config: Config, error: FsError, call: FailedCall, target: FsTarget): Promise<FailureDetail | undefined> {
   const { tool, exec } = call
+  if (error.code === 'FS_NOT_SEEN') return { kind: 'not-seen', seen: error.seen }
   const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT'
     || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
   if (inspects) {
@@ -49,7 +50,7 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     }
     if (current.kind === 'unsettled') return undefined
     const shown = await staleRegion(current.text, call.oldString ?? call.edits?.[0]?.oldString, config)
-    ctx.emit('fs/observed', target, { kind: 'present', version: current.version }, exec)
+    ctx.emit('fs/observed', target, { kind: 'present', version: current.version, seen: seenOfWindow(shown.lines, shown.totalLines) }, exec)
     return { kind: 'stale-shown', ...shown, maxLineLength: config.readMaxLineLength }
   }
   const step = editIndexOf(error)

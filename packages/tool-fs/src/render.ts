@@ -1,8 +1,8 @@
-import type { FsDirEntry, FsError, FsErrorCode } from '@deepseek-ai/dsh-fs'
+import type { FsDirEntry, FsError, FsErrorCode, FsSeenLines } from '@deepseek-ai/dsh-fs'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
   type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
-  type ReadWindow, renderMatchFailure, renderStale, type WindowLine,
+  type ReadWindow, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
 /*
@@ -86,6 +86,8 @@ export type FailureDetail =
   | { kind: 'stale-shown'; lines: WindowLine[]; totalLines: number; where: 'match' | 'nearest' | 'start'; maxLineLength: number }
   /** old_string matched nothing (the closest region, if any resembles it) or more than once (each line it is on). */
   | { kind: 'match'; failure: MatchFailure; maxLineLength: number }
+  /** A whole-file replacement refused by the policy's seen rule: what the session was shown of the version. */
+  | { kind: 'not-seen'; seen: FsSeenLines | undefined }
 
 /** The error result of a tool: the provider's account of what failed, then the one step that works. */
 export function renderFailure(tool: FsToolName, error: FsError, detail?: FailureDetail, path = error.path ?? 'the file'): ToolResult {
@@ -101,6 +103,8 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
       return errorResult(renderStale({ ...detail, path, call: staleCall(tool), reason: error.message }, detail), error.code)
     case 'match':
       return errorResult(renderMatchFailure(detail.failure, 'fs', detail), error.code)
+    case 'not-seen':
+      return errorResult(renderNotSeen(path, detail.seen), error.code)
     default: {
       const message = error.message.replace(/[.\s]+$/, '')
       const remedy = remedyFor(tool, error.code)

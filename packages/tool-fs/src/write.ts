@@ -1,4 +1,5 @@
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
 import { renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
@@ -38,7 +39,9 @@ export function writeTool(ctx: Context, config: Config) {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
         const { displayPath } = target
-        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsWriteOutcome) => writtenReport(displayPath, outcome, config)
+        // The session wrote every line of the new version: it has seen all of it.
+        const observed = (outcome: FsWriteOutcome) => ({ kind: 'present' as const, version: outcome.version, seen: seenEverything(countLines(outcome.after)) })
+        const answer = answerWhenPublished(ctx, target, exec, observed, (outcome: FsWriteOutcome) => writtenReport(displayPath, outcome, config)
           .then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })))
         return await answer.finish(await ctx.fs.writeText(target, input.content, expected, exec.signal, answer.hooks))
       } catch (error) {

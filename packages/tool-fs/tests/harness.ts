@@ -7,9 +7,14 @@ export interface ToolFsStackOptions {
   /** Contain the provider in the temp directory, as the shipped config does. */
   rooted?: boolean
   config?: StackOptions['toolFs']
+  /** The policy's seen rule (`seenBeforeReplace`, on in the shipped config). */
+  seenRule?: boolean
 }
 
 /** The kit's stack with this family alone (these tests pin its tool list), on the local disk. */
 export function stack(options: ToolFsStackOptions): Promise<Stack> {
-  return assembled({ tools: ['tool-fs'], policy: options.policy, rooted: options.rooted === true, toolFs: options.config ?? {} })
+  return assembled({
+    tools: ['tool-fs'], policy: options.policy, rooted: options.rooted === true, toolFs: options.config ?? {},
+    policyConfig: { seenBeforeReplace: options.seenRule === true },
+  })
 }

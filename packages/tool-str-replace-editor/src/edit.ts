@@ -1,7 +1,7 @@
 import { type FsEditOutcome, FsError, type FsOccurrences, type FsTarget, type FsVersion, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
-import { normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
+import { normalizeLineEndings, seenEverything } from '@deepseek-ai/dsh-fs/kit'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
-import { countLines, type LandedChange, type LineSpan, type MutationReport, renderMatchFailure, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { countLines, editedObservation, type LandedChange, type LineSpan, type MutationReport, renderMatchFailure, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { insertLines, lineAt, occurrenceLines } from './lines'
 import { render } from './render'
@@ -30,8 +30,10 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
     if (FsError.is(error, 'FS_NOT_REGULAR_FILE') || FsError.is(error, 'FS_OUTSIDE_ROOT')) throw await notAFile(editor, error, target, exec)
     throw error
   }
-  editor.observe(target, { kind: 'present', version }, exec)
-  return renderReport({ kind: 'written', path: target.displayPath, operation: 'create', lines: countLines(input.file_text) }, 'editor', editor.window)
+  // The session wrote every line of the new file: it has seen all of it.
+  const lines = countLines(input.file_text)
+  editor.observe(target, { kind: 'present', version, seen: seenEverything(lines) }, exec)
+  return renderReport({ kind: 'written', path: target.displayPath, operation: 'create', lines }, 'editor', editor.window)
 }
 
 /**
@@ -66,7 +68,7 @@ async function replaced(editor: Editor, input: Input, exec: ToolExecution): Prom
     }
     throw await refuse(editor, error, 'str_replace', target, exec, { oldStr })
   }
-  editor.observe(target, { kind: 'present', version: outcome.version }, exec)
+  editor.observe(target, editedObservation(guard, outcome), exec)
   if (outcome.before !== null) editor.histories.of(exec.agent?.session).push(target.targetKey, outcome.before, outcome.version)
   else editor.histories.of(exec.agent?.session).forget(target.targetKey)
 
@@ -134,7 +136,10 @@ async function inserted(editor: Editor, input: Input, exec: ToolExecution): Prom
   } catch (error) {
     throw await refuse(editor, error, 'insert', target, exec, where)
   }
-  editor.observe(target, { kind: 'present', version: outcome.version }, exec)
+  // Only lines were added, after line insert_line: the rest moved down by them, and they are the session's own.
+  const change = { line: insertion.firstLine, removedLines: 0, addedLines: insertion.lineCount }
+  const seen = { ranges: [], total: countLines(outcome.after) }
+  editor.observe(target, { kind: 'present', version: outcome.version, seen, from: { version, changes: [change] } }, exec)
   editor.histories.of(exec.agent?.session).push(target.targetKey, text, outcome.version)
   return { kind: 'inserted', path: target.displayPath, first: await landed(editor, outcome.after, insertion.firstLine, insertion.lineCount) }
 }

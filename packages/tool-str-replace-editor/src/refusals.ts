@@ -1,6 +1,6 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
-  closestRegion, countLines, EDITOR_WORDS, inspectTarget, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale,
+  closestRegion, countLines, EDITOR_WORDS, inspectTarget, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure, renderStale, seenOfWindow,
   TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -36,9 +36,10 @@ export async function refuse(editor: Editor, error: unknown, command: 'str_repla
     if (current.kind === 'present') {
       const { start, end, shown } = staleSpan(current.text, where)
       const window = await rangeWindow([current.text], start, end, editor.window)
-      editor.observe(target, { kind: 'present', version: current.version }, exec)
+      const totalLines = countLines(current.text)
+      editor.observe(target, { kind: 'present', version: current.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
       return withText(error, renderStale({ kind: 'stale-shown', path, call: command, reason: error.message, lines: window.lines,
-        totalLines: countLines(current.text), where: shown }, editor.window))
+        totalLines, where: shown }, editor.window))
     }
   }
   if (error.code === 'FS_EDIT_NOT_FOUND' && 'oldStr' in where) {

@@ -3,7 +3,7 @@ import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, withText } from './runtime'
 import type { Input } from './schema'
-import { rangeWindow } from '@deepseek-ai/dsh-tool-text'
+import { countLines, rangeWindow, seenOfWindow } from '@deepseek-ai/dsh-tool-text'
 
 /**
  * `undo_edit`: puts back the text from before this session's last `str_replace`/`insert` of the
@@ -24,7 +24,8 @@ export async function undoEdit(editor: Editor, input: Input, exec: ToolExecution
     throw error
   }
   history.popTo(target.targetKey, outcome.version)
-  editor.observe(target, { kind: 'present', version: outcome.version }, exec)
+  // What was seen of the restored version is what this reply shows of it.
   const window = await rangeWindow([outcome.after], 1, undefined, editor.window)
+  editor.observe(target, { kind: 'present', version: outcome.version, seen: seenOfWindow(window.lines, countLines(outcome.after)) }, exec)
   return render.undone(target.displayPath, window, editor.window)
 }

@@ -1,6 +1,6 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { cutListing } from '@deepseek-ai/dsh-fs/kit'
-import { LineIndex, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import { LineIndex, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid, withText } from './runtime'
@@ -54,7 +54,7 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
     }
     if (end !== undefined && end > window.totalLines) throw invalid(render.viewRangeEndPastFile(range, window.totalLines))
   }
-  editor.observe(target, { kind: 'present', version: info.version }, exec)
+  editor.observe(target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, window.totalLines) }, exec)
   return render.viewFile(target.displayPath, window, end, limits)
 }
 

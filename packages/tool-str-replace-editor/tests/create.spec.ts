@@ -19,7 +19,7 @@ describe.each([true, false])('create (policy loaded: %s)', (policy) => {
     expect(text).toBe(`File created successfully at: ${f.at('sub/new.txt')}`)
     expect((await f.bytes('sub/new.txt'))?.toString()).toBe('héllo\n$& $$\n')
     const info = await f.fs.stat(await f.fs.resolve(f.at('sub/new.txt')))
-    expect(observed).toEqual([{ kind: 'present', version: info!.version }])
+    expect(observed).toEqual([{ kind: 'present', version: info!.version, seen: { ranges: [[1, 2]], total: 2 } }])
   })
 
   it('never overwrites an existing file, even one never seen, and says how to change it', async () => {

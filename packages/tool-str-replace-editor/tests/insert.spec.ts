@@ -28,7 +28,10 @@ describe('insert with the policy', () => {
       + 'Review the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.')
     expect((await f.bytes('a.txt'))?.toString()).toBe('one\nbetween\ntwo\n')
     const info = await f.fs.stat(await f.fs.resolve(f.at('a.txt')))
-    expect(observed.at(-1)).toEqual({ kind: 'present', version: info!.version })
+    // What was seen of the viewed version carries over, moved by the one line added after line 1.
+    const viewedVersion = (observed.at(-2) as { version: string }).version
+    expect(observed.at(-1)).toEqual({ kind: 'present', version: info!.version, seen: { ranges: [], total: 3 },
+      from: { version: viewedVersion, changes: [{ line: 2, removedLines: 0, addedLines: 1 }] } })
   })
 
   it('inserts at the top with 0 and after the last line with the line count', async () => {

@@ -26,7 +26,9 @@ describe('str_replace with the policy', () => {
       + 'Review the changes and make sure they are as expected. Edit the file again if necessary.')
     expect((await f.bytes('a.txt'))?.toString()).toBe('l1\nl2\nl3\nl4\nl5\nl6\nnew\nextra\nl8\nl9\nl10\nl11\nl12\n')
     const info = await f.fs.stat(await f.fs.resolve(f.at('a.txt')))
-    expect(observed.at(-1)).toEqual({ kind: 'present', version: info!.version })
+    const viewedVersion = (observed.at(-2) as { version: string }).version
+    expect(observed.at(-1)).toEqual({ kind: 'present', version: info!.version, seen: { ranges: [], total: 13 },
+      from: { version: viewedVersion, changes: [{ line: 7, removedLines: 1, addedLines: 2 }] } })
   })
 
   it('edits again right after its own edit without another view', async () => {

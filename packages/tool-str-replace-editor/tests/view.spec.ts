@@ -21,7 +21,7 @@ describe('view of a file', () => {
     const text = await f.ok({ command: 'view', path: 'a.txt' })
     expect(text).toBe(`Here's the result of running \`cat -n\` on ${f.at('a.txt')}:\n     1\tone\n     2\ttwo\n     3\tthree\n`)
     const info = await f.fs.stat(await f.fs.resolve(f.at('a.txt')))
-    expect(observed).toEqual([[f.at('a.txt'), { kind: 'present', version: info!.version }]])
+    expect(observed).toEqual([[f.at('a.txt'), { kind: 'present', version: info!.version, seen: { ranges: [[1, 3]], total: 3 } }]])
     expect(f.log.count('stat')).toBe(2)
   })
 

@@ -23,3 +23,5 @@ export {
 export { LineIndex, type Checkpoint, type LineIndexOptions } from './line-index'
 export { skipLines, skipLinesIndexed, type PagedTarget } from './paging'
 export { inspectPath, mutationTarget, resolveTarget } from './paths'
+export { derivation, editedObservation, seenOfWindow } from './seen'
+export { renderNotSeen } from './render-unseen'
