@@ -1,6 +1,7 @@
-import { FsError, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsObservation, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
 import type { LineSpan, PatchFileReport, SnippetOptions } from '@deepseek-ai/dsh-tool-text'
-import { snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { countLines, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { PlannedChange } from './plan'
@@ -37,17 +38,19 @@ export async function publishPatch(ctx: Context, exec: ToolExecution, planned: r
 
 async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChange, snippet: SnippetOptions, moved: { to?: FsTarget }): Promise<PatchFileReport> {
   const { signal } = exec
-  const observe = (target: FsTarget, version: FsVersion | undefined) =>
-    ctx.emit('fs/observed', target, version === undefined ? { kind: 'absent' } : { kind: 'present', version }, exec)
+  const observe = (target: FsTarget, observation: FsObservation) => ctx.emit('fs/observed', target, observation, exec)
+  // A file at a new place or version the session saw nothing of (yet): present, its lines unseen.
+  const present = (version: FsVersion, text: string): Extract<FsObservation, { kind: 'present' }> => ({ kind: 'present', version, seen: { ranges: [], total: countLines(text) } })
   switch (change.kind) {
     case 'add': {
       const outcome = await ctx.fs.writeText(change.target, change.text, { kind: 'createIfAbsent' }, signal)
-      observe(change.target, outcome.version)
+      // The model wrote every line of it.
+      observe(change.target, { kind: 'present', version: outcome.version, seen: seenEverything(countLines(change.text)) })
       return { kind: 'added', path: change.target.displayPath, lines: change.lines }
     }
     case 'delete': {
       await ctx.fs.remove!(change.target, { version: change.version }, signal)
-      observe(change.target, undefined)
+      observe(change.target, { kind: 'absent' })
       return { kind: 'deleted', path: change.target.displayPath }
     }
     case 'update': {
@@ -57,14 +60,16 @@ async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChan
       // Moved first: a destination that someone took meanwhile then stops the patch before any byte of this file changed.
       if (destination !== undefined) {
         version = (await ctx.fs.rename!(target, destination, { version }, signal)).version
-        observe(target, undefined)
-        observe(destination, version)
+        observe(target, { kind: 'absent' })
+        observe(destination, present(version, change.before))
         moved.to = destination
         at = destination
       }
       if (resolved.text !== change.before) {
+        const from = version
         version = (await ctx.fs.writeText(at, resolved.text, { kind: 'replaceIfVersion', version }, signal)).version
-        observe(at, version)
+        // What was seen of the version the hunks were resolved against carries over, moved by the hunks.
+        observe(at, { ...present(version, resolved.text), from: { version: from, changes: resolved.changes } })
       }
       const spans: LineSpan[] = resolved.text === change.before ? [] : resolved.changes.map((region) => ({ start: region.line, end: region.line + region.addedLines - 1 }))
       const report: PatchFileReport = {
