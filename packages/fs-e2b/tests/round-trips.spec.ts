@@ -50,6 +50,16 @@ describe('round trips per operation', () => {
     expect(await count(() => provider.fs.listDir({ targetKey: dir, displayPath: dir } as FsTarget))).toEqual(command(1))
   })
 
+  it('removes and moves a file with one command each', async () => {
+    const target = await seeded('a.txt', 'alpha\n')
+    const version = (await provider.fs.stat(target))!.version
+    const destination = await provider.fs.resolve(join(dir, 'sub', 'b.txt'))
+    let moved = version
+    expect(await count(async () => { moved = (await provider.fs.rename!(target, destination, { version })).version })).toEqual(command(1))
+    expect(await readFile(join(dir, 'sub', 'b.txt'), 'utf8')).toBe('alpha\n')
+    expect(await count(() => provider.fs.remove!(destination, { version: moved }))).toEqual(command(1))
+  })
+
   it('streams with one type check and one download', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     expect(await count(async () => {

@@ -18,7 +18,7 @@ async function stack(provider: ProviderKind, policy = true): Promise<Stack> {
 
 const utf8 = async (s: Stack, name: string) => (await s.bytes(name))?.toString('utf8')
 
-describe.each(['memory', 'local'] as const)('apply_patch on %s', (provider) => {
+describe.each(['memory', 'local', 'e2b'] as const)('apply_patch on %s', (provider) => {
   it('adds, updates, moves and deletes in one call, and lists what happened to each file', async () => {
     const s = await stack(provider)
     await s.put('src/a.py', 'def f():\n    return 1\n\ndef g():\n    return 2\n')
