@@ -1,6 +1,10 @@
-import type { MemoryFileSystem } from '@deepseek-ai/dsh-fs/memory'
+import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
+import policyPlugin from '@deepseek-ai/dsh-fs-policy'
+import toolsPlugin from '@deepseek-ai/dsh-tools'
+import { Context } from 'cordis'
 import { type ProviderKind, stack as assembled, type Stack } from '@deepseek-ai/dsh-test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
+import toolFsPlugin from '../src/index'
 
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n')
 const text = (result: { content: { text: string }[] }) => result.content.map((part) => part.text).join('')
@@ -163,6 +167,17 @@ describe.each(['memory', 'local', 'e2b'] as const)('apply_patch on %s', (provide
     expect(await utf8(s, 'c.txt')).toBe('c\n')
   })
 
+  it('refuses a file named by two sections, and writes nothing', async () => {
+    const s = await stack(provider)
+    await s.put('d.txt', 'd\n')
+    await s.ok('read', { file_path: 'd.txt' })
+    const result = await s.call('apply_patch', { input: patch('*** Add File: e.txt', '+e', '*** Update File: d.txt', '@@', '-d', '+D', '*** Update File: ./d.txt', '@@', '-D', '+DD') })
+    expect(result.error?.code).toBe('INVALID_ARGUMENTS')
+    expect(text(result)).toMatch(/section 3 \(Update File: .*d\.txt\) was refused\. .*d\.txt is also named by section 2/)
+    expect(await utf8(s, 'd.txt')).toBe('d\n')
+    expect(await s.bytes('e.txt')).toBeUndefined()
+  })
+
   it('refuses a patch that is not in the format, naming the line', async () => {
     const s = await stack(provider)
     const result = await s.call('apply_patch', { input: '*** Begin Patch\n*** Update File: x\n@@\nno prefix\n*** End Patch' })
@@ -192,5 +207,43 @@ describe('apply_patch, all or nothing under a race', () => {
     expect(text(result)).toMatch(/1 file was changed before .*b\.txt failed/)
     expect(await utf8(s, 'a.txt')).toBe('A\n')
     expect(await utf8(s, 'b.txt')).toBe('b, theirs\n')
+  })
+})
+
+describe('apply_patch on a provider written before remove and rename', () => {
+  /** The reference provider without the two optional methods, as a third-party provider of the second wave is. */
+  class OlderProvider extends MemoryFileSystem {}
+  Object.defineProperty(OlderProvider.prototype, 'remove', { value: undefined })
+  Object.defineProperty(OlderProvider.prototype, 'rename', { value: undefined })
+
+  async function older() {
+    const volume = new MemoryVolume()
+    volume.mkdir('/work')
+    const ctx = new Context()
+    await ctx.plugin(OlderProvider, { cwd: '/work', volume })
+    await ctx.plugin(policyPlugin)
+    await ctx.plugin(toolsPlugin)
+    await ctx.plugin(toolFsPlugin, { applyPatch: true })
+    const session = { cwd: '/work' }
+    const call = (input: string) => ctx.tools.execute({ name: 'apply_patch', arguments: { input }, agent: { session } })
+    const read = (path: string) => ctx.tools.execute({ name: 'read', arguments: { file_path: path }, agent: { session } })
+    return { volume, call, read }
+  }
+
+  it('refuses a Delete or a Move by naming what the provider lacks, and writes nothing', async () => {
+    const { volume, call, read } = await older()
+    volume.writeFile('/work/a.txt', 'a\n')
+    await read('a.txt')
+    const removal = await call(patch('*** Add File: b.txt', '+b', '*** Delete File: a.txt'))
+    expect(removal.error?.code).toBe('UNSUPPORTED')
+    expect(text(removal)).toMatch(/section 2 \(Delete File: .*a\.txt\) was refused\. The filesystem provider OlderProvider cannot delete files \(it does not implement the optional `remove`\)/)
+    const move = await call(patch('*** Update File: a.txt', '*** Move to: c.txt'))
+    expect(move.error?.code).toBe('UNSUPPORTED')
+    expect(text(move)).toMatch(/cannot move files \(it does not implement the optional `rename`\)\. Leave the '\*\*\* Move to' out of the patch/)
+    expect(new TextDecoder().decode(volume.readFile('/work/a.txt'))).toBe('a\n')
+    expect(volume.readFile('/work/b.txt')).toBeUndefined()
+    // What needs neither still works.
+    expect((await call(patch('*** Update File: a.txt', '@@', '-a', '+A'))).isError).toBe(false)
+    expect(new TextDecoder().decode(volume.readFile('/work/a.txt'))).toBe('A\n')
   })
 })

@@ -111,7 +111,7 @@ function closest(region: NearestRegion | undefined, what: string, limits: Render
 
 /** A refusal of one file found before anything was written: the provider's or policy's account, then the retry. */
 export function renderPatchRefusal(path: string, section: number, action: string, account: string): string {
-  return `apply_patch wrote nothing: section ${section} (${action}: ${path}) was refused. ${account.replace(/\s+$/, '')}\n`
+  return `apply_patch wrote nothing: section ${section} (${action}: ${path}) was refused. ${cap(account.replace(/\s+$/, ''))}\n`
     + 'No file was changed; once that is resolved, send the whole patch again.'
 }
 

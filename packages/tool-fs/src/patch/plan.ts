@@ -69,7 +69,14 @@ export async function planPatch(ctx: Context, exec: ToolExecution, sections: rea
 function need(ctx: Context, section: PatchSection, index: number): void {
   const method = section.kind === 'delete' ? 'remove' : section.kind === 'update' && section.moveTo !== undefined ? 'rename' : undefined
   if (method === undefined || typeof ctx.fs[method] === 'function') return
-  throw new PlanStop({ kind: 'problem', section, index, path: section.path, problem: { kind: 'unsupported', method, provider: ctx.fs.constructor.name } })
+  throw new PlanStop({ kind: 'problem', section, index, path: section.path, problem: { kind: 'unsupported', method, provider: providerName(ctx) } })
+}
+
+/** The provider's class name, for the model and its user ("OlderProvider cannot delete files"). */
+function providerName(ctx: Context): string {
+  // Past Cordis' service proxy, whose own `constructor` is not the provider's class.
+  const name = (Object.getPrototypeOf(ctx.fs) as { constructor?: { name?: unknown } } | null)?.constructor?.name
+  return typeof name === 'string' && name.length > 0 ? name : 'in use'
 }
 
 async function planSection(
