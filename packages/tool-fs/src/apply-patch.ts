@@ -76,7 +76,10 @@ const ACTIONS = { add: 'Add File', delete: 'Delete File', update: 'Update File' 
 /** The text of a refusal found before any write: which section, why, and the retry that works. */
 async function refused(ctx: Context, config: Config, exec: ToolExecution, stop: PlanRefusal): Promise<ToolResult> {
   const limits = { maxLineLength: config.readMaxLineLength }
-  if (stop.kind === 'hunk') return errorResult(`apply_patch wrote nothing. ${renderPatchHunkFailure(stop.failure, limits)}`, 'FS_EDIT_NOT_FOUND')
+  if (stop.kind === 'hunk') {
+    const code = stop.failure.why.kind === 'ambiguous' ? 'FS_AMBIGUOUS_EDIT' : 'FS_EDIT_NOT_FOUND'
+    return errorResult(`apply_patch wrote nothing. ${renderPatchHunkFailure(stop.failure, limits)}`, code)
+  }
   const action = ACTIONS[stop.section.kind]
   if (stop.kind === 'problem') {
     const code = stop.problem.kind === 'unsupported' ? 'UNSUPPORTED' : stop.problem.kind === 'duplicate' ? 'INVALID_ARGUMENTS' : stop.problem.kind === 'too-large' ? 'FS_TOO_LARGE' : 'FS_NOT_OBSERVED'

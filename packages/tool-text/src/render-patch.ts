@@ -118,7 +118,7 @@ export function renderPatchRefusal(path: string, section: number, action: string
 export function renderPatchPartial(partial: PatchPartial, limits: RenderLimits): string {
   const { changed, failed, untouched } = partial
   const lines = [`apply_patch stopped partway: ${plural(changed.length, 'file')} ${changed.length === 1 ? 'was' : 'were'} changed before ${failed.path} failed. `
-    + 'Files are published one at a time; the patch had been checked whole, so another writer, an I/O error or a lost connection stopped it.']
+    + 'The whole patch was checked first; then files are published one at a time, each under its own guard, and this one failed at its publication.']
   if (changed.length > 0) lines.push('Changed (do not send these sections again):', ...changed.map((file) => fileLine(file, false, limits)))
   lines.push(failed.uncertain
     ? `Unknown: ${failed.path} may or may not have changed (${failed.reason.replace(/[.\s]+$/, '')}); read it to see.`
