@@ -6,7 +6,7 @@ import { defineConfig } from 'tsdown'
 // loader without naming it as a dependency (npm cannot install that name beside cordis 4.0.0-rc.10).
 // Why: .agents/notes/2026-12-01-cli-bundle.md and 2026-12-01-npm-install-without-loader.md.
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
+  entry: ['src/index.ts', 'src/cli.ts', 'src/early.ts'],
   outDir: 'lib',
   format: 'esm',
   platform: 'node',

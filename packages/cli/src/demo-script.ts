@@ -17,9 +17,11 @@ export async function seed(dir: string): Promise<void> {
 const read = (file: string) => ({ name: 'read', arguments: { file_path: file } })
 
 /**
- * The seed notes' recovery chain told as one session: a stale edit is caught and recovered by a
- * re-read; after an external delete the stale write is refused, the re-read records the absence
- * and a guarded create recovers; a file the model never read cannot be overwritten.
+ * The seed notes' recovery chain told as one session, with the shipped config's
+ * `staleRefusalObserves`: a stale edit is refused with the current text, which counts as a read,
+ * so the same edit then applies; after an external delete the stale write is refused, the refusal
+ * records the absence and a guarded create recovers; a file the model never read cannot be
+ * overwritten.
  */
 export const STEPS: DemoStep[] = [
   { say: 'The model reads notes.md.', call: read('notes.md'), expect: 'ok' },
@@ -31,13 +33,12 @@ export const STEPS: DemoStep[] = [
     },
   },
   {
-    say: 'The model edits from the copy it read: the file moved on, so the edit is refused.',
+    say: 'The model edits from the copy it read: the file moved on, so the edit is refused, with the current text.',
     call: { name: 'edit', arguments: { file_path: 'notes.md', old_string: '- eggs', new_string: '- eggs\n- bread' } },
     expect: 'FS_STALE_VERSION',
   },
-  { say: 'It re-reads and sees the formatter\'s change.', call: read('notes.md'), expect: 'ok' },
   {
-    say: 'The same edit now applies to the current text.',
+    say: 'The refusal showed the formatter\'s change and counts as a read: the same edit now applies to the current text.',
     call: { name: 'edit', arguments: { file_path: 'notes.md', old_string: '- eggs', new_string: '- eggs\n- bread' } },
     expect: 'ok',
   },
@@ -53,9 +54,8 @@ export const STEPS: DemoStep[] = [
     call: { name: 'write', arguments: { file_path: 'notes.md', content: '# Shopping\n- oat milk\n' } },
     expect: 'FS_STALE_VERSION',
   },
-  { say: 'It re-reads: the absence is now what it has observed.', call: read('notes.md'), expect: 'FS_NOT_FOUND' },
   {
-    say: 'Writing again is a guarded create: it recreates the file, and would not clobber one that reappeared.',
+    say: 'The refusal counts as finding the file absent: writing again is a guarded create, which would not clobber a file that reappeared.',
     call: { name: 'write', arguments: { file_path: 'notes.md', content: '# Shopping\n- oat milk\n' } },
     expect: 'ok',
   },

@@ -3,12 +3,15 @@ import type {} from '@deepseek-ai/dsh-mcp'
 import { banner } from './banner'
 import { boot, within } from './boot'
 import { logToStderr } from './logger'
+import type { StdioFront } from './stdio-front'
 import { formatProblems } from './problems'
 import { version } from './version'
 
 export interface StartOptions {
   configFile: string
   timeoutMs: number
+  /** Answering the stdio client while the config loads; handed to the mcp plugin as `mcpStdio`. */
+  front?: StdioFront | undefined
 }
 
 /**
@@ -21,6 +24,13 @@ export async function start(options: StartOptions): Promise<number> {
   const began = performance.now()
   const ctx = new Context()
   const log = logToStderr(ctx)
+  if (options.front !== undefined) {
+    ctx.provide('mcpStdio')
+    // A plain object: cordis may hand a service out through a proxy, which class-private fields refuse.
+    const front = options.front
+    ctx.set('mcpStdio', { take: () => front.take() })
+    options.front.log = ctx.logger('dsh')
+  }
   const unhandled: unknown[] = []
   let booting = true
   const onUnhandled = (reason: unknown) => {

@@ -217,6 +217,8 @@ export function nextStep(step: Step, intent: Intent, memory: Memory): Next {
     return { calls: [{ ...intent, args: { ...intent.args, pattern } }] }
   }
   const named = namedCall(text, call)
+  // "call the dsh `read` tool with offset=1 (…), then retry": that call, then the model's own again.
+  if (named !== undefined && named.tool !== call.tool && /, then retry\.$/.test(last)) return { calls: [named, { ...intent, name: 'recopy' }] }
   if (named !== undefined) return { calls: [{ ...intent, ...named }] }
   return undefined
 }

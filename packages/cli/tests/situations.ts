@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { type Intent, shownLines, type Step } from './follower'
 
 /**
- * The 41 situations of issue 13, each in both tool families where it exists there. `fewest` is the
+ * The 41 situations of issue 13 and those added since, each in both tool families where it exists there. `fewest` is the
  * least number of calls the rules allow (docs/situations.md says why, row by row); `ends` is how
  * the follower must finish: `done` (the model's goal reached) or `stopped` (a text said, truly,
  * that no call of these tools does it, and named what the target is).
@@ -151,6 +151,8 @@ export const SITUATIONS: Situation[] = [
   { id: 'overwrite', title: 'write over an existing file (read first) / create over an existing file', setup: (w) => w.put('a.txt', 'one\ntwo\nthree\n'),
     fs: { plan: (w) => [read(w.at('a.txt')), write(w.at('a.txt'), 'one\n2\nthree\n')], fewest: 2, ends: 'done', check: expectBytes('a.txt', 'one\n2\nthree\n') },
     editor: { plan: (w) => [create(w.at('a.txt'), 'one\n2\nthree\n')], fewest: 3, ends: 'done', check: expectBytes('a.txt', 'one\n2\nthree\n') } },
+  { id: 'partial-write', title: 'write over a file of which only lines 10-14 were read', setup: (w) => w.put('a.txt', lines(50)),
+    fs: { plan: (w) => [read(w.at('a.txt'), { offset: 10, limit: 5 }), write(w.at('a.txt'), 'short\n')], fewest: 4, ends: 'done', check: expectBytes('a.txt', 'short\n') } },
   { id: 'large', title: 'an edit at line 30,002 of a file above diffMaxBytes', setup: (w) => w.put('big.txt', big),
     fs: { plan: (w) => [read(w.at('big.txt'), { offset: 30_001, limit: 3 }), edit(w.at('big.txt'), 'row 30002 ', swap('row 30002 ', 'ROW 30002 '))], fewest: 2, ends: 'done',
       check: async (w) => { if (!(await w.bytes('big.txt'))!.toString().includes('\nROW 30002 x')) throw new Error('not edited') } },

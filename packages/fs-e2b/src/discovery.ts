@@ -10,8 +10,14 @@ import { runControl } from './shell'
 /** Most bytes one discovery command may print; past it the result says it is incomplete. */
 export const DISCOVERY_MAX_OUTPUT = 64 * 1024 * 1024
 
-const SECTION = '\u0001'
-const END = '\u0002'
+/*
+ * The marks between sections and at the end start with `/`, which no record can: entry records
+ * start with their type letter, and every name is printed relative to the root (`%P`, `./x` or
+ * `x`). A file named `\x02` (the former end mark) ended the parse early, dropping the matches after
+ * it and counting the rest as binary. Marks are also only looked for where a record starts.
+ */
+const SECTION = '/section'
+const END = '/end'
 
 /**
  * One command per walk or search. The sandbox only lists (and, for a search, pre-selects and sends
@@ -31,7 +37,7 @@ command -v grep >/dev/null || exit $MISSING_TOOL
 s=$(stat_of "$root") || why_missing "$root"
 kind_of "$s"; [ $kind = dir ] || exit $NOT_DIRECTORY
 cd -- "$root" 2>/dev/null && [ -r . ] || exit $DENIED
-files() { find . -mindepth 1 \( -name .git -o -name '.dsh-stage-*' \) -prune -o "$@"; }
+files() { find . -mindepth 1 -regextype posix-extended \( -name .git -o -type d -regex "$STAGE_RE" \) -prune -o "$@"; }
 send() {
   while IFS= read -r -d '' f; do
     printf '%s\0' "\${f#./}"; dd if="$f" iflag=nonblock status=none 2>/dev/null | base64 -w 0; printf '\0'
@@ -41,16 +47,16 @@ flags=(-F -e "$literal")
 [ "$fold" = fold ] && flags+=(-i)
 {
   files -printf '%y %s %P\0'
-  printf '\001\0'
+  printf '/section\0'
   files -name .gitignore -type f -size -1048577c -print0 | send
-  printf '\001\0'
+  printf '/section\0'
   if [ "$mode" = search ]; then
     files -type f -size -$(( maxfile + 1 ))c -print0 | xargs -0r grep -lZ "\${flags[@]}" -- 2>/dev/null
-    printf '\001\0'
+    printf '/section\0'
     files -type f -size -$(( maxfile + 1 ))c -print0 | xargs -0r grep -lIZ "\${flags[@]}" -- 2>/dev/null | send
-    printf '\001\0'
+    printf '/section\0'
   fi
-  printf '\002\0'
+  printf '/end\0'
 } | head -c "$maxout"
 exit 0
 `
@@ -70,19 +76,25 @@ export interface Discovered {
 
 export function parseDiscovered(output: string): Discovered {
   const fields = output.split('\0')
-  const whole = fields.includes(END)
+  // The output ends with a NUL, so the last field is empty; a cut output ends inside a record.
+  const last = fields.length - 1
+  let whole = false
   const children = new Map<string, TreeEntry[]>([['', []]])
   const ignores = new Map<string, string>()
   const candidates = new Set<string>()
   const contents = new Map<string, Uint8Array>()
   let section = 0
-  for (let i = 0; i < fields.length; i++) {
+  for (let i = 0; i < last; i++) {
     const field = fields[i]!
+    // Only here, at the start of a record, can a field be a mark.
     if (field === SECTION) {
       section++
       continue
     }
-    if (field === END || (field === '' && i === fields.length - 1)) break
+    if (field === END) {
+      whole = i === last - 1
+      break
+    }
     if (section === 0) {
       const space = field.indexOf(' ', 2)
       if (field[1] !== ' ' || space < 0) continue
@@ -97,10 +109,9 @@ export function parseDiscovered(output: string): Discovered {
     } else if (section === 2) {
       candidates.add(field.startsWith('./') ? field.slice(2) : field)
     } else if (section === 1 || section === 3) {
-      const data = fields[++i]
-      // A record cut by the output bound has no content field after it: it is left out.
-      if (data === undefined || (i === fields.length - 1 && !whole)) break
-      const bytes = Buffer.from(data, 'base64')
+      // A record cut by the output bound has no whole content field after it: it is left out.
+      if (i + 1 >= last) break
+      const bytes = Buffer.from(fields[++i]!, 'base64')
       if (section === 1) ignores.set(field, bytes.toString('utf8'))
       else contents.set(field, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length))
     }
@@ -148,8 +159,11 @@ export async function searchSandbox(sandbox: Sandbox, target: FsTarget, options:
     }
     if (!found.candidates.has(entry.path)) return
     const bytes = found.contents.get(entry.path)
-    if (bytes !== undefined) collector.addBytes(entry.path, bytes)
-    else if (found.whole) collector.skipped.binary++
+    if (bytes !== undefined) {
+      // The match runs here, on the shared linear-time engine, sliced like any provider's.
+      const matching = collector.addBytes(entry.path, bytes)
+      if (matching !== undefined) return matching.then(() => !collector.done)
+    } else if (found.whole) collector.skipped.binary++
     else collector.skipped.unreadable++
     return !collector.done
   }, signal)

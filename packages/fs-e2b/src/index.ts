@@ -109,6 +109,10 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.rename(source, destination, expected, signal)
   }
 
+  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal) {
+    return this.ready.editTextMany(target, edits, expected, signal)
+  }
+
   override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal) {
     return walkSandbox(this.ready.sandbox, root, options, signal)
   }

@@ -1,12 +1,12 @@
 import { FsError, fsError, type FsInfo } from '@deepseek-ai/dsh-fs'
 import type { Sandbox } from 'e2b'
-import { randomBytes } from 'node:crypto'
 import { posix } from 'node:path'
 import { statusError, toFsError } from './errors'
 import { type Identities, identitiesOf } from './identities'
 import { parseIdentity, parseStatLine } from './parse'
 import { PUBLISH, STAT } from './scripts'
 import { controlCommand, runControl } from './shell'
+import { newStageDirName } from './staging'
 import { statusOf } from './status'
 
 export type Publication = { mode: 'create' } | { mode: 'replace'; version: string }
@@ -41,14 +41,14 @@ export interface StagedPublication {
 /**
  * Readies `bytes` for publication at `key`, the key `path` was named for. Content whose command
  * fits `INLINE_COMMAND_MAX` travels inside the publishing command: nothing to stage, and publication
- * is one round trip. Larger content is uploaded beside the key first, under a `.dsh-stage-*`
- * directory that listings never show: two.
+ * is one round trip. Larger content is uploaded beside the key first, in a staging directory
+ * (`newStageDirName`) that listings never show: two.
  */
 export async function stagePublication(
   sandbox: Sandbox, key: string, path: string, bytes: Uint8Array, publication: Publication, signal?: AbortSignal,
   inlineMax = INLINE_COMMAND_MAX,
 ): Promise<StagedPublication> {
-  const stageDir = posix.join(posix.dirname(key), `.dsh-stage-${randomBytes(8).toString('hex')}`)
+  const stageDir = posix.join(posix.dirname(key), newStageDirName())
   const stage = posix.join(stageDir, posix.basename(key))
   const expected = publication.mode === 'replace' ? publication.version : ''
   const args = [publication.mode, key, stage, expected, path]

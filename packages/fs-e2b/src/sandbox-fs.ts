@@ -3,8 +3,9 @@ import {
   type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkMoveDestination, checkWriteGuard, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editLines, KeyedLock, type MemoryBudget,
-  planEdit, planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  checkEditGuard, checkMoveDestination, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
+  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
@@ -41,7 +42,7 @@ export interface SandboxFsOptions {
   cwd: string
   /** What `~` expands to. */
   home: string
-  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  /** Largest text a write or an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
   maxTextBytes?: number
   /** What reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
@@ -155,6 +156,8 @@ export class SandboxFs {
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
     const key = target.targetKey
     const path = target.displayPath
+    // Refused before anything is downloaded, reserved or encoded.
+    const contentBytes = checkWriteSize(content, this.#maxTextBytes, path)
     return this.#lock.run(key, () => publishGuarded({
       path,
       signal,
@@ -162,24 +165,38 @@ export class SandboxFs {
         // A guarded create needs no probe: the publication itself refuses anything in the way.
         const current = expected?.kind === 'createIfAbsent' ? undefined : this.#writable(await this.#observe(target, true, signal), path)
         checkWriteGuard(current?.info, expected, path)
-        return current
+        // The old bytes are already here; the reservation covers their text and the new bytes.
+        const release = await this.#budget.reserve(writeCost(contentBytes, current?.bytes?.length ?? 0), 'writing', path, signal)
+        return { current, release }
       },
-      stage: async (current) => {
+      stage: async ({ current }) => {
         const plan = planWrite(current?.bytes ?? null, content, path)
         const publication: Publication = current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }
         return { plan, staged: await this.#stage(key, path, plan.bytes, publication, signal) }
       },
       // No `recheck`: the publishing command checks the guard and renames under one lock.
-      publish: async (current, { plan, staged }) => {
+      publish: async ({ current }, { plan, staged }) => {
         const info = await this.#commit(staged)
         return { operation: current === undefined ? 'create' : 'update', version: info.version, before: plan.before, after: plan.after }
       },
-      cleanup: (_current, stage) => this.#discard(stage?.staged),
+      cleanup: async ({ release }, stage) => {
+        release()
+        await this.#discard(stage?.staged)
+      },
       retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),
     }))
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.#edit(target, (bytes) => planEdit(bytes, edit, target.displayPath, this.#maxTextBytes), expected, signal)
+  }
+
+  /** One download, every edit applied in order, one guarded publication: the machinery and bounds of `editText`. */
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.#edit(target, (bytes) => planEdits(bytes, edits, target.displayPath, this.#maxTextBytes), expected, signal)
+  }
+
+  #edit(target: FsTarget, plan: (bytes: Uint8Array) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.#lock.run(key, () => publishGuarded({
@@ -195,13 +212,13 @@ export class SandboxFs {
         return { info: current!.info, bytes: current!.bytes!, release }
       },
       stage: async (current) => {
-        const plan = planEdit(current.bytes, edit, path, this.#maxTextBytes)
+        const planned = plan(current.bytes)
         // An edit that changes nothing has nothing to publish.
-        if (sameBytes(plan.bytes, current.bytes)) return { plan }
-        return { plan, staged: await this.#stage(key, path, plan.bytes, { mode: 'replace', version: current.info.version }, signal) }
+        if (sameBytes(planned.bytes, current.bytes)) return { planned }
+        return { planned, staged: await this.#stage(key, path, planned.bytes, { mode: 'replace', version: current.info.version }, signal) }
       },
-      publish: async (current, { plan, staged }) => {
-        const outcome = { before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+      publish: async (current, { planned, staged }) => {
+        const outcome = editOutcome(planned)
         if (staged === undefined) return { version: current.info.version, ...outcome }
         return { version: (await this.#commit(staged)).version, ...outcome }
       },

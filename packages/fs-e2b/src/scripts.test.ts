@@ -41,9 +41,11 @@ beforeEach(async () => {
 })
 afterEach(() => rm(dir, { recursive: true, force: true }))
 
+const STAGE_DIR = `.dsh-stage.${'0123456789abcdef'.repeat(2)}`
+
 async function staged(name: string, text: string): Promise<string> {
-  const stage = join(dir, '.dsh-stage-0123456789abcdef', name)
-  await mkdir(join(dir, '.dsh-stage-0123456789abcdef'), { recursive: true })
+  const stage = join(dir, STAGE_DIR, name)
+  await mkdir(join(dir, STAGE_DIR), { recursive: true })
   await writeFile(stage, text)
   return stage
 }
@@ -114,7 +116,7 @@ describe('RESOLVE and INSPECT', () => {
 
 describe('PUBLISH inline', () => {
   const inline = (mode: string, target: string, expected: string, bytes: Uint8Array, path = target) =>
-    runLocal(PUBLISH, [mode, target, join(dirname(target), '.dsh-stage-00000000000000ff', 'x'), expected, path, 'inline', Buffer.from(bytes).toString('base64')])
+    runLocal(PUBLISH, [mode, target, join(dirname(target), `.dsh-stage.${'0'.repeat(30)}ff`, 'x'), expected, path, 'inline', Buffer.from(bytes).toString('base64')])
 
   it('writes every byte value itself, making the missing directories, and prints the identity and the new stat line', async () => {
     const bytes = Uint8Array.from({ length: 256 }, (_, i) => i)
@@ -180,13 +182,29 @@ describe('PUBLISH create', () => {
   })
 
   it('reclaims staging directories abandoned more than an hour ago, and only those', async () => {
-    await mkdir(join(dir, '.dsh-stage-aaaaaaaaaaaaaaaa'))
     const old = new Date(Date.now() - 2 * 3600_000)
-    await utimes(join(dir, '.dsh-stage-aaaaaaaaaaaaaaaa'), old, old)
-    await mkdir(join(dir, '.dsh-stage-bbbbbbbbbbbbbbbb'))
+    const ours = (hex: string) => `.dsh-stage.${hex.repeat(32)}`
+    // Ours and abandoned: empty, or holding the one uploaded file.
+    await mkdir(join(dir, ours('a')))
+    await mkdir(join(dir, ours('c')))
+    await writeFile(join(dir, ours('c'), 'upload.bin'), 'x')
+    // Ours but recent: a writer in flight.
+    await mkdir(join(dir, ours('b')))
+    // Users' entries, as old: a prefix alone, a look-alike of the wrong length or case, a file with
+    // our exact name, and one of our names holding what an upload never leaves (a directory).
+    const users = ['.dsh-stage-notes', '.dsh-stage.old', `.dsh-stage.${'a'.repeat(31)}`, `.dsh-stage.${'A'.repeat(32)}`, ours('d'), ours('e')]
+    await mkdir(join(dir, '.dsh-stage-notes'))
+    await writeFile(join(dir, '.dsh-stage-notes', 'keep.md'), 'mine')
+    await mkdir(join(dir, '.dsh-stage.old'))
+    await mkdir(join(dir, `.dsh-stage.${'a'.repeat(31)}`))
+    await mkdir(join(dir, `.dsh-stage.${'A'.repeat(32)}`))
+    await writeFile(join(dir, ours('d')), 'a file, not a staging directory')
+    await mkdir(join(dir, ours('e'), 'sub'), { recursive: true })
+    for (const name of [ours('a'), ours('c'), ...users]) await utimes(join(dir, name), old, old)
     const stage = await staged('new.txt', 'x')
     await runLocal(PUBLISH, ['create', join(dir, 'new.txt'), stage, ''])
-    expect((await readdir(dir)).sort()).toEqual(['.dsh-stage-bbbbbbbbbbbbbbbb', 'new.txt'])
+    expect((await readdir(dir)).sort()).toEqual([ours('b'), ...users, 'new.txt'].sort())
+    expect(await readFile(join(dir, '.dsh-stage-notes', 'keep.md'), 'utf8')).toBe('mine')
   })
 })
 
@@ -281,13 +299,18 @@ describe('PUBLISH replace', () => {
 })
 
 describe('LIST', () => {
-  it('hides staging directories of writers in flight', async () => {
+  it('hides staging directories of writers in flight, and only those', async () => {
     await staged('x', 'x')
     await writeFile(join(dir, 'visible'), 'v')
+    await mkdir(join(dir, '.dsh-stage-notes'))
+    await writeFile(join(dir, `.dsh-stage.${'f'.repeat(32)}`), 'a file with our name')
     const result = await runLocal(LIST, [dir])
     expect(result.exitCode).toBe(0)
     expect(result.output).toContain('./visible')
-    expect(result.output).not.toContain('.dsh-stage-')
+    expect(result.output).not.toContain(STAGE_DIR)
+    expect(result.output).toContain('./.dsh-stage-notes')
+    expect(result.output).toContain(`./.dsh-stage.${'f'.repeat(32)}`)
+    expect(result.output.startsWith('N3\0')).toBe(true)
   })
 
   it('stats only the first names up to the limit, counts them all, and can leave hidden names out', async () => {

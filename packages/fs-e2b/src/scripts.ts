@@ -18,6 +18,8 @@ export function sh(strings: TemplateStringsArray): string {
 
 export const PRELUDE = sh`set -u -o pipefail
 printf '\036dsh\036'
+# The whole path of a staging directory, for find -regex (posix-extended): see staging.ts.
+STAGE_RE='.*/\.dsh-stage\.[0-9a-f]{32}'
 stat_of() { stat -L -c '%f %s %d:%i:%s:%.9Y:%.9Z' -- "$1" 2>/dev/null; }
 # Sets $kind from a stat line's hex mode (a variable, not output: no subshell to fork).
 kind_of() {
@@ -102,7 +104,7 @@ stat_of "$key" || exit 1
 `
 
 /**
- * Entries of a directory as NUL-terminated records: `N<count>` (every name there, staging left out),
+ * Entries of a directory as NUL-terminated records: `N<count>` (every name there, staging directories left out),
  * then for the first `$2` names in byte order (all when `$2` is empty) `E<stat line> ./<name>` per
  * entry a stat can follow (dangling links drop out, as in envd's own listing) and `L<name>` +
  * realpath per symlink. `$3 = 0` leaves out names starting with a dot before anything else. Only
@@ -113,7 +115,7 @@ kind_of "$s"; [ $kind = dir ] || exit $NOT_DIRECTORY
 cd -- "$1" 2>/dev/null && [ -r . ] || exit $DENIED
 hidden=()
 [ "\${3:-1}" = 0 ] && hidden=(! -name '.*')
-mapfile -d '' names < <(find . -mindepth 1 -maxdepth 1 ! -name '.dsh-stage-*' "\${hidden[@]}" -print0 | LC_ALL=C sort -z)
+mapfile -d '' names < <(find . -mindepth 1 -maxdepth 1 -regextype posix-extended ! \( -type d -regex "$STAGE_RE" \) "\${hidden[@]}" -print0 | LC_ALL=C sort -z)
 printf 'N%s\0' "\${#names[@]}"
 names=("\${names[@]:0:\${2:-\${#names[@]}}}")
 (( \${#names[@]} )) || exit 0
@@ -127,7 +129,7 @@ done
 `
 
 /**
- * Publishes the staging file `$3` (alone in its private `.dsh-stage-*` directory next to the target
+ * Publishes the staging file `$3` (alone in its private staging directory, `staging.ts`, next to the target
  * `$2`) and prints the identity records of `$5`, then the new stat line. With `$6 = inline` the
  * script first writes the staging file itself from the base64 in `$7` (making missing parent
  * directories, as an upload does): one request for the whole write. Without it, the bytes were uploaded.
@@ -142,7 +144,8 @@ done
  *   process takes the same lock, so two writers cannot both pass the check.
  *
  * The staging directory is removed on every exit; leftovers of writers killed between upload and
- * publication are recognisable by name and reclaimed once they are an hour old.
+ * publication are recognisable by their exact name and shape and reclaimed once they are an hour
+ * old. A user's entry never has that name, so no age decides anything about it.
  */
 export const PUBLISH = PRELUDE + sh`mode=$1 target=$2 stage=$3 expected=$4 path=\${5:-$2} inline=\${6-}
 stagedir=\${stage%/*}
@@ -167,7 +170,12 @@ if [ "$inline" = inline ]; then
   mkdir -m 700 -- "$stagedir" 2>/dev/null || { [ -w "$dir" ] || exit $DENIED; exit 1; }
   printf '%s' "$7" | base64 -d >"$stage" || exit 1
 fi
-find "$dir" -mindepth 1 -maxdepth 1 -name '.dsh-stage-*' -mmin +60 -exec rm -rf -- {} + 2>/dev/null
+# Leftovers of writers that died between upload and publication, an hour old: only a directory of
+# ours with the exact staging name, holding nothing or one file (what an upload leaves).
+while IFS= read -rd '' old; do
+  shape=$(find "$old" -mindepth 1 -maxdepth 1 -printf '%y' 2>/dev/null | head -c 2)
+  [ -z "$shape" ] || [ "$shape" = f ] && rm -rf -- "$old"
+done < <(find "$dir" -mindepth 1 -maxdepth 1 -regextype posix-extended -type d -regex "$STAGE_RE" -user "$(id -u)" -mmin +60 -print0 2>/dev/null)
 if [ "$mode" = create ]; then
   chmod "$(printf '%o' $(( 0666 & ~0$(umask) )))" -- "$stage" || exit 1
   if ln -T -- "$stage" "$target" 2>/dev/null; then

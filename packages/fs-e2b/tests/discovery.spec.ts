@@ -60,3 +60,24 @@ describe('discovery in a sandbox', () => {
     expect(await count(() => provider.fs.search(root, { pattern: '(', mode: 'files', limit: 1 }).catch((error: unknown) => error))).toEqual({})
   })
 })
+
+describe('discovery output framing', () => {
+  it('finds every match when names are the old section and end marks (\\x01, \\x02) or look like the new ones', async () => {
+    const tree = await freshDir(sandbox.root)
+    const names = ['\u0001', '\u0002', 'end', 'section', '\u0002\u0001', 'z\nnewline']
+    await mkdir(join(tree, 'sub'), { recursive: true })
+    for (const name of names) await writeFile(join(tree, name), 'needle here\n')
+    for (let i = 0; i < 14; i++) await writeFile(join(tree, 'sub', `f${String(i).padStart(2, '0')}.txt`), 'needle too\n')
+    await writeFile(join(tree, 'sub', 'bin.dat'), Buffer.from('needle\u0000\u0001'))
+    const at = await provider.fs.resolve(tree)
+    const found = await provider.fs.search(at, { pattern: 'needle', mode: 'files', limit: 100 })
+    expect(found.files.map((file) => file.path).sort()).toEqual([...names, ...Array.from({ length: 14 }, (_, i) => `sub/f${String(i).padStart(2, '0')}.txt`)].sort())
+    expect(found.skipped).toEqual({ binary: 1, tooLarge: 0, unreadable: 0 })
+    expect(found.complete).toBe(true)
+    const regex = await provider.fs.search(at, { pattern: 'ne+dle', mode: 'count', limit: 100 })
+    expect(regex.files.length).toBe(20)
+    const walked = await provider.fs.walk(at, { limit: 100 })
+    expect(walked.entries.map((entry) => entry.path)).toContain('\u0002')
+    expect(walked).toMatchObject({ total: 22, complete: true })
+  })
+})

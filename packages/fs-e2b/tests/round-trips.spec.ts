@@ -154,7 +154,7 @@ describe('round trips per tool call (default policy)', () => {
 
 /** The most bytes whose publishing command still fits the bound, for a file at `path` (base64: 4 characters per 3 bytes). */
 function largestInline(path: string): number {
-  const stage = join(dir, '.dsh-stage-0000000000000000', 'edge.bin')
+  const stage = join(dir, `.dsh-stage.${'0'.repeat(32)}`, 'edge.bin')
   const empty = Buffer.byteLength(controlCommand(PUBLISH, ['create', path, stage, '', path, 'inline', '']))
   return Math.floor((INLINE_COMMAND_MAX - empty) / 4) * 3
 }

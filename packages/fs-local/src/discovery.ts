@@ -1,16 +1,16 @@
 import {
-  fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
+  FsError, fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
 import { collectWalk, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
-import { join } from 'node:path'
-import { mapErrors } from './errors'
+import { codeFor } from './errors'
 import type { Containment } from './identity'
 import { prefilterThreads, PrefilterPool, PrefilterQueue } from './prefilter'
 import { READ_FLAGS as OPEN_FLAGS } from './open'
 import { isStagingName } from './staging'
+import { AnchoredTree } from './walk-anchor'
 
 // The reads of `openRegular` (never blocking on a FIFO or device), and never through a final symlink.
 const READ_FLAGS = OPEN_FLAGS | constants.O_NOFOLLOW
@@ -53,16 +53,18 @@ function typeOf(entry: Dirent): FsWalkEntryType {
 /**
  * The disk under a real directory as a `TreeSource`: `readdir` with file types (no stat per entry
  * unless sizes are asked for), symlinks reported from the directory entry and never followed.
+ * Every directory is opened inside the one above it and held while the walk is in it (see
+ * `AnchoredTree`), so no name is ever looked up through a path that could have changed.
  */
-function diskSource(base: string, sizes: boolean, slicer: Slicer): TreeSource {
+function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSource {
   return {
     async list(dir) {
       await slicer.pause()
       let entries: Dirent[]
-      // `dir` is made of listed names (never `.` or `..`): plain concatenation is its path.
-      const path = dir === '' ? base : `${base}/${dir}`
+      const path = tree.enter(dir)
+      if (path === undefined) return undefined
       try {
-        // readdir opens with O_DIRECTORY: a FIFO in a directory's place fails instead of blocking.
+        // The held directory's own names (O_DIRECTORY: a FIFO in a directory's place is refused).
         entries = readdirSync(path, { withFileTypes: true })
       } catch (error) {
         if (dir === '') throw error
@@ -81,9 +83,12 @@ function diskSource(base: string, sizes: boolean, slicer: Slicer): TreeSource {
       return listed
     },
     async readText(path) {
-      const bytes = await readRegular(join(base, path), 1024 * 1024)
+      const location = tree.fileAt(path)
+      if (location === undefined) return undefined
+      const bytes = await readRegular(location, 1024 * 1024)
       return bytes === undefined || typeof bytes === 'string' ? undefined : Buffer.from(bytes).toString('utf8')
     },
+    leave: (dir) => tree.leave(dir),
   }
 }
 
@@ -96,7 +101,7 @@ function diskSource(base: string, sizes: boolean, slicer: Slicer): TreeSource {
  * be a view of `scratch`, valid until the next call. Above `SYNC_MAX_BYTES` it is `'async'`, for
  * the caller to read with `readRegular`.
  */
-function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'large' | 'async' | undefined {
+function readSmall(path: string, max: number, scratch: Buffer, check?: (fd: number) => boolean): Uint8Array | 'large' | 'async' | undefined {
   let fd: number
   try {
     fd = openSync(path, READ_FLAGS)
@@ -104,6 +109,7 @@ function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'la
     return undefined
   }
   try {
+    if (check !== undefined && !check(fd)) return undefined
     const first = readSync(fd, scratch, 0, scratch.length, 0)
     if (first < scratch.length) return first > max ? 'large' : scratch.subarray(0, first)
     const stats = fstatSync(fd)
@@ -127,7 +133,7 @@ function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'la
 }
 
 /** The bytes of a regular file, `'large'` above `max`, or `undefined` when it is not one (or vanished). */
-async function readRegular(path: string, max: number): Promise<Uint8Array | 'large' | undefined> {
+async function readRegular(path: string, max: number, check?: (fd: number) => boolean): Promise<Uint8Array | 'large' | undefined> {
   let handle
   try {
     handle = await open(path, READ_FLAGS)
@@ -135,6 +141,7 @@ async function readRegular(path: string, max: number): Promise<Uint8Array | 'lar
     return undefined
   }
   try {
+    if (check !== undefined && !check(handle.fd)) return undefined
     const stats = await handle.stat()
     if (!stats.isFile()) return undefined
     if (stats.size > max) return 'large'
@@ -146,20 +153,40 @@ async function readRegular(path: string, max: number): Promise<Uint8Array | 'lar
   }
 }
 
-/** The walk's root: a real directory inside the containment root. */
-async function rootOf(target: FsTarget, containment: Containment): Promise<string> {
+/**
+ * Runs a walk or search with its failures told in the contract's own words (`<path> does not
+ * exist`), never with an internal operation name in front: the tool shows the message as it is.
+ */
+async function discoveryErrors<T>(path: string, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task()
+  } catch (error) {
+    if (FsError.is(error)) throw error
+    throw fsError(codeFor(error), { path, cause: error })
+  }
+}
+
+/** The walk's root: a real directory inside the containment root, held open. */
+async function rootOf(target: FsTarget, containment: Containment): Promise<AnchoredTree> {
   const real = await realpath(target.targetKey)
   await containment.check(real, target.displayPath)
   const stats = await lstat(real)
   if (!stats.isDirectory()) throw fsError('FS_NOT_DIRECTORY', { path: target.displayPath })
-  return real
+  const tree = AnchoredTree.open(real)
+  // Replaced between the check and the open: the caller sees the race as a missing directory.
+  if (tree === undefined) throw fsError('FS_NOT_FOUND', { path: target.displayPath })
+  return tree
 }
 
 export function walkDisk(containment: Containment, target: FsTarget, options: FsWalkOptions & { sizes?: boolean }, signal?: AbortSignal): Promise<FsWalkResult> {
-  return mapErrors('list', target.displayPath, async () => {
+  return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
-    const base = await rootOf(target, containment)
-    return collectWalk(diskSource(base, options.sizes ?? false, new Slicer()), options, signal)
+    const tree = await rootOf(target, containment)
+    try {
+      return await collectWalk(diskSource(tree, options.sizes ?? false, new Slicer()), options, signal)
+    } finally {
+      tree.close()
+    }
   })
 }
 
@@ -181,25 +208,35 @@ export interface SearchTuning {
 export function searchDisk(
   containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal, tuning: SearchTuning = {},
 ): Promise<FsSearchResult> {
-  return mapErrors('read', target.displayPath, async () => {
+  return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     const collector = new SearchCollector(options)
-    const base = await rootOf(target, containment)
+    const tree = await rootOf(target, containment)
+    const base = tree.base
     const slicer = new Slicer()
     const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
-    const add = (path: string, read: Uint8Array | 'large' | undefined) => {
+    const add = (path: string, read: Uint8Array | 'large' | undefined): boolean | Promise<boolean> => {
       if (read === 'large') collector.skipped.tooLarge++
       else if (read === undefined) collector.skipped.unreadable++
-      else collector.addBytes(path, read)
+      else {
+        // Matching a large file hands the loop a turn and goes on later: the next file waits.
+        const matching = collector.addBytes(path, read)
+        if (matching !== undefined) return matching.then(() => !collector.done)
+      }
       return !collector.done
     }
     const visitFile = (path: string): boolean | Promise<boolean> => {
-      // `path` is made of listed names: plain concatenation is its location under `base`.
-      const location = `${base}/${path}`
-      const read = readSmall(location, collector.maxFileBytes, scratch)
-      if (read === 'async') return readRegular(location, collector.maxFileBytes).then((bytes) => add(path, bytes))
+      // Opened inside its held directory; a file fed later (after helper threads judged it) is
+      // opened by its full path instead, and read only if the descriptor is the file at that place.
+      const anchored = tree.fileAt(path)
+      const location = anchored ?? tree.under(path)
+      const check = anchored === undefined ? (fd: number) => tree.holds(fd, path) : undefined
+      const read = readSmall(location, collector.maxFileBytes, scratch, check)
+      if (read === 'async') return readRegular(location, collector.maxFileBytes, check).then((bytes) => add(path, bytes))
       return add(path, read)
     }
+    // Helper threads only say "cannot match" or "look": whatever they opened, this thread reads
+    // every "look" file itself through `visitFile`, so their verdicts reveal no byte.
     const decideHere = (location: string): 0 | 1 => {
       const read = readSmall(location, collector.maxFileBytes, scratch)
       return typeof read === 'object' && !collector.mayMatch(read) ? 0 : 1
@@ -227,7 +264,7 @@ export function searchDisk(
       return queue.push(path)
     }
     try {
-      const complete = await visitTree(diskSource(base, false, slicer), options, ({ entry, matched }) => {
+      const complete = await visitTree(diskSource(tree, false, slicer), options, ({ entry, matched }) => {
         if (!matched || entry.type !== 'file') return
         if (slicer.due()) return slicer.pause().then(() => take(entry.path))
         return take(entry.path)
@@ -239,6 +276,7 @@ export function searchDisk(
       return collector.result(complete)
     } finally {
       await pool?.close()
+      tree.close()
     }
   })
 }

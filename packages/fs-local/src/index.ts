@@ -20,7 +20,7 @@ export const Config = z.object({
   cwd: z.string().min(1).default(() => process.cwd()).describe('Where relative paths resolve from.'),
   root: z.string().min(1).optional().describe('Containment root: targets whose real location is outside it fail FS_OUTSIDE_ROOT.'),
   diffMaxBytes: z.number().int().nonnegative().default(MiB / 2).describe('Above this size, mutations report no `before` text.'),
-  maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText), and largest text an edit may produce.'),
+  maxTextBytes: z.number().int().positive().default(256 * MiB).describe('Largest file read whole as text (readText, editText), and largest text a write or an edit may produce.'),
   memoryBudgetBytes: z.number().int().positive().optional()
     .describe('Memory that whole-file reads and edits may hold at once in this process (default 2 GiB); past it they wait their turn. Shared by every provider in the process: the smallest configured value wins.'),
   inlineCalls: z.enum(['auto', 'never']).default('auto')
@@ -86,6 +86,10 @@ export class LocalFileSystem extends FileSystem {
 
   override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
     return this.disk.rename(source, destination, expected, signal)
+  }
+
+  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.disk.editTextMany(target, edits, expected, signal)
   }
 
   override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {

@@ -1,5 +1,5 @@
 import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
-import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import { planEdit, planEdits, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
@@ -75,7 +75,12 @@ export class LocalDisk {
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
-    return editTarget(this.#core, target, edit, expected, signal, hooks)
+    return editTarget(this.#core, target, (bytes) => planEdit(bytes, edit, target.displayPath, this.#core.options.maxTextBytes), expected, signal, hooks)
+  }
+
+  /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return editTarget(this.#core, target, (bytes) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes), expected, signal)
   }
 
   remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {

@@ -1,5 +1,8 @@
-import { type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
-import { checkEditGuard, checkWriteGuard, EDIT_COST_PER_BYTE, editLines, planEdit, planStyledWrite, planWrite, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
+import { type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import {
+  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planStyledWrite, planWrite, publishGuarded,
+  writeCost,
+} from '@deepseek-ai/dsh-fs/kit'
 import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
@@ -12,12 +15,15 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
   const display = target.displayPath
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
+    // Refused before anything is opened, reserved or encoded.
+    const contentBytes = checkWriteSize(content, core.options.maxTextBytes, display)
     const attempt = await publishGuarded({
       path: display,
       signal,
       probe: async () => {
         const found = await find(core, target, display)
         const { probe: current } = found
+        let releaseMemory = () => {}
         try {
           try {
             checkWriteGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
@@ -26,7 +32,12 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
             if (found.anchor === undefined) await checkReal(core, target)
             throw error
           }
+          // The new bytes, and the old text when it is read for `before`, held until published.
+          const { diffMaxBytes } = core.options
+          const readBefore = current.kind === 'file' && current.info.size! <= diffMaxBytes ? current.info.size! : 0
+          releaseMemory = await core.budget.reserve(writeCost(contentBytes, readBefore), 'writing', display, signal)
         } catch (error) {
+          releaseMemory()
           void found.close()
           throw error
         }
@@ -41,7 +52,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
             : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planned.catch(() => {})
-        return { found, planned }
+        return { found, planned, releaseMemory }
       },
       stage: ({ found, planned }) => stageCommit(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
       publish: async ({ found, planned }, made) => {
@@ -53,8 +64,9 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
         const published = hooks?.published
         return outcome(await publishCommit(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
       },
-      cleanup: async ({ found }, made) => {
+      cleanup: async ({ found, releaseMemory }, made) => {
         await endCommit(made)
+        releaseMemory()
         // Descriptors are closed in the background: nothing that follows depends on it.
         closeSoon(found)
       },
@@ -63,7 +75,10 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
   }))
 }
 
-export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+/** What an edit makes of the old bytes: `planEdit` for one, `planEdits` for several (each bounded before it builds). */
+export type EditPlanner = (bytes: Uint8Array) => PlannedEdit | PlannedEdits
+
+export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
   const display = target.displayPath
   return core.lock.run(target.targetKey, () => mapErrors('edit', display, () => publishGuarded({
     path: display,
@@ -83,9 +98,8 @@ export function editTarget(core: DiskCore, target: FsTarget, edit: FsEditRequest
         releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
         // Read and matched while the staging is made (see `stage`).
         const planning = readAll(current.opened, maxTextBytes, display).then((bytes) => {
-          const plan = planEdit(bytes, edit, display, maxTextBytes)
-          const before = bytes.length <= diffMaxBytes ? plan.before : null
-          return { plan, outcome: { before, after: plan.after, replacements: plan.replacements, ...editLines(plan) } }
+          const planned = plan(bytes)
+          return { plan: planned, outcome: editOutcome(planned, bytes.length <= diffMaxBytes) }
         })
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planning.catch(() => {})

@@ -1,7 +1,7 @@
 import { FileSystem } from '@deepseek-ai/dsh-fs'
 import { expectFsError } from '@deepseek-ai/dsh-fs/conformance'
 import { Context } from 'cordis'
-import { readFile, rm } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import * as entry from '../src'
@@ -77,14 +77,21 @@ describe('size bounds', () => {
     expect(await readFile(join(dir, 'f.txt'), 'utf8')).toBe('y'.repeat(10))
   })
 
-  it('fails FS_TOO_LARGE reading or editing a file above maxTextBytes, and streams it instead', async () => {
+  it('fails FS_TOO_LARGE reading, editing or writing a file above maxTextBytes, and streams it instead', async () => {
     const dir = await tempDir()
     const ctx = new Context()
     await ctx.plugin(LocalFileSystem, { cwd: dir, maxTextBytes: 1024 })
     const target = await ctx.fs.resolve('big.txt')
-    await ctx.fs.writeText(target, 'z'.repeat(2048))
+    await writeFile(join(dir, 'big.txt'), 'z'.repeat(2048))
     await expectFsError(ctx.fs.readText(target), 'FS_TOO_LARGE')
     await expectFsError(ctx.fs.editText(target, { oldString: 'z', newString: 'a', replaceAll: true }), 'FS_TOO_LARGE')
+    await expectFsError(ctx.fs.editTextMany(target, [{ oldString: 'z', newString: 'a', replaceAll: true }]), 'FS_TOO_LARGE')
+    // A write is bounded as an edit's result is: 1,025 bytes (a 2-byte character at the end) is one too many.
+    const over = await expectFsError(ctx.fs.writeText(await ctx.fs.resolve('new.txt'), `${'y'.repeat(1023)}é`), 'FS_TOO_LARGE')
+    expect(over.message).toContain('cannot be written with 1,025 bytes of content (1.0 KiB): the limit for a text file is 1,024 bytes; nothing was changed')
+    expect(await readFile(join(dir, 'new.txt')).catch(() => undefined)).toBeUndefined()
+    await ctx.fs.writeText(await ctx.fs.resolve('new.txt'), 'y'.repeat(1024))
+    expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('y'.repeat(1024))
     let streamed = ''
     for await (const chunk of ctx.fs.streamText(target)) streamed += chunk
     expect(streamed).toBe('z'.repeat(2048))

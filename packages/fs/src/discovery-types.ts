@@ -54,7 +54,10 @@ export interface FsWalkResult {
 export type FsSearchMode = 'files' | 'lines' | 'count'
 
 export interface FsSearchOptions extends FsTreeFilter {
-  /** A JavaScript regular expression, matched against each line (without its line ending). */
+  /**
+   * A regular expression in JavaScript syntax without lookaround or backreferences, matched
+   * against each line (without its line ending) in linear time (RE2 semantics).
+   */
   pattern: string
   caseInsensitive?: boolean
   /** `files`: the names of files with a match; `lines`: the matching lines; `count`: matches per file. */
@@ -94,7 +97,9 @@ export interface FsSearchResult {
   /**
    * Files not searched: `binary` counts binary or non-UTF-8 files that contain the pattern's
    * literal part (others cannot match and are passed over uncounted), `tooLarge` those above
-   * `maxFileBytes`, `unreadable` those that vanished or could not be opened.
+   * `maxFileBytes`, `unreadable` those that vanished or could not be opened. `longLines` counts
+   * lines longer than `MAX_REGEX_LINE` (1 MiB) that a regular expression was not run on (a
+   * plain-text pattern searches every line); absent means none.
    */
-  skipped: { binary: number; tooLarge: number; unreadable: number }
+  skipped: { binary: number; tooLarge: number; unreadable: number; longLines?: number }
 }

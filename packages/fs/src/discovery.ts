@@ -1,6 +1,8 @@
 import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
 import { FsError, fsError, throwIfAborted } from './errors'
 import { checkEditGuard } from './guards'
+import { Buffer } from 'node:buffer'
+import { EDIT_COST_PER_BYTE, processMemoryBudget } from './budget'
 import { applyEdits } from './multi-edit'
 import { searchTree } from './search'
 import type { FileSystem } from './service'
@@ -71,6 +73,11 @@ const ATTEMPTS = 5
  * two stats of one version (so it is that version's), planned, and published only if the file is
  * still at it. The provider's own guarded write keeps the BOM and line endings. An unguarded edit
  * that loses a race plans again on the new text; a guarded one is stale.
+ *
+ * The bounds of `applyEdits` hold (`DEFAULT_MAX_TEXT_BYTES` per step, the count and work caps), and
+ * applying reserves what an edit does from the process's memory budget, after the read (which
+ * reserves its own) and released before the write (which may too): nested reservations could wait
+ * on each other. The providers of this repository override this with their own edit machinery.
  */
 export async function defaultEditTextMany(
   fs: FileSystem, target: FsTarget, edits: readonly FsEditRequest[], expected: { version: FsVersion } | undefined, signal?: AbortSignal,
@@ -87,7 +94,8 @@ export async function defaultEditTextMany(
       if (attempt >= ATTEMPTS) throw fsError('FS_IO_ERROR', { path, reason: 'kept changing while it was read' })
       continue
     }
-    const applied = applyEdits(text, edits, path)
+    const textBytes = Buffer.byteLength(text)
+    const applied = await processMemoryBudget().with(EDIT_COST_PER_BYTE * textBytes, 'editing', path, signal, async () => applyEdits(text, edits, path, { textBytes }))
     const replacements = applied.replacements.reduce((sum, count) => sum + count, 0)
     if (applied.text === text) return { version: seen!.version, before: text, after: text, replacements, steps: applied.steps }
     try {

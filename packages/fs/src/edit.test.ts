@@ -80,3 +80,59 @@ describe('spliceLiteral size bound', () => {
     expect(code(() => spliceLiteral(text, request, undefined, { maxBytes: size - 1 }))).toBe('FS_TOO_LARGE')
   })
 })
+
+describe('spliceLiteral in a file of mixed line endings', () => {
+  it('keeps each rewritten line\'s own ending, LF or CRLF', () => {
+    // CRLF dominates; line b ends with LF, and a rewrite of a..c must not make it CRLF.
+    const text = 'a\r\nb\nc\r\nd\r\n'
+    expect(spliceLiteral(text, edit('a\nb\nc', 'A\nB\nC')).text).toBe('A\r\nB\nC\r\nd\r\n')
+    // LF dominates; the one CRLF line stays CRLF.
+    expect(spliceLiteral('a\nb\r\nc\nd\n', edit('a\nb\nc\n', 'A\nB\nC\n')).text).toBe('A\nB\r\nC\nd\n')
+  })
+
+  it('pairs lines equal at both ends and gives lines that correspond to none the dominant ending', () => {
+    const text = 'head\r\nx\ny\r\ntail\n'
+    // A line inserted between x and y: x and y keep theirs; the new one takes the dominant ending (a tie, 2 and 2, is LF).
+    expect(spliceLiteral(text, edit('x\ny\r\n', 'x\nnew\ny\n')).text).toBe('head\r\nx\nnew\ny\r\ntail\n')
+    // A line removed from the middle: the ones left keep theirs.
+    expect(spliceLiteral('1\r\n2\n3\r\n4\n', edit('1\n2\n3\n', '1\n3\n')).text).toBe('1\r\n3\r\n4\n')
+  })
+
+  it('works out the endings per replacement under replace_all', () => {
+    const text = 'k\r\nv\nk\nv\r\nz\r\n'
+    expect(spliceLiteral(text, edit('k\nv', 'K\nV', true)).text).toBe('K\r\nV\nK\nV\r\nz\r\n')
+  })
+
+  it('reports the lines and the size of a mixed result exactly', () => {
+    const text = 'a\r\nb\nc\r\n'.repeat(3)
+    const request = edit('a\nb\n', 'A\nB\nB2\n', true)
+    const result = spliceLiteral(text, request)
+    // Aligned from both ends: a's CRLF stays with A, b's LF with the last line B2; B, in between, is new (dominant CRLF).
+    expect(result.text).toBe('A\r\nB\r\nB2\nc\r\n'.repeat(3))
+    expect(result.lines).toMatchObject({ added: 9, removed: 6 })
+    const size = Buffer.byteLength(result.text)
+    expect(spliceLiteral(text, request, undefined, { maxBytes: size }).text).toBe(result.text)
+    expect(code(() => spliceLiteral(text, request, undefined, { maxBytes: size - 1 }))).toBe('FS_TOO_LARGE')
+  })
+
+  it('never changes the ending of a line whose text it kept, whatever the edit', () => {
+    const line = fc.constantFrom('a', 'b', 'c')
+    const ending = fc.constantFrom('\n', '\r\n')
+    fc.assert(fc.property(fc.array(fc.tuple(line, ending), { minLength: 2, maxLength: 8 }), fc.nat(7), fc.nat(3), fc.constantFrom('X', 'Y'), (rows, at, span, mark) => {
+      const text = rows.map(([body, end]) => body + end).join('')
+      const start = Math.min(at, rows.length - 1)
+      const chosen = rows.slice(start, start + span + 1)
+      const oldString = chosen.map(([body]) => `${body}\n`).join('')
+      // Every line of the span rewritten in place: line k of the new text is line k of the old, marked.
+      const newString = chosen.map(([body]) => `${body}${mark}\n`).join('')
+      let result
+      try {
+        result = spliceLiteral(text, { oldString, newString, replaceAll: false })
+      } catch {
+        return
+      }
+      const endingsOf = (value: string) => value.match(/\r?\n/g) ?? []
+      expect(endingsOf(result.text)).toEqual(endingsOf(text))
+    }))
+  })
+})

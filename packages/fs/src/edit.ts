@@ -1,7 +1,9 @@
 import { Buffer } from 'node:buffer'
 import { fsError } from './errors'
+import { formatSize } from './sizes'
 import { occurrencesAt, type SpliceLines, spliceLines } from './lines'
-import { dominantLineEnding, normalizeLineEndings } from './line-endings'
+import { correspondingEndings, countLineEndings, normalizeLineEndings, withEndings } from './line-endings'
+import type { LineEnding } from './line-endings'
 import type { FsEditRequest } from './types'
 
 export interface SpliceResult {
@@ -9,6 +11,8 @@ export interface SpliceResult {
   replacements: number
   /** Where the replacements landed, by line of the new text. */
   lines: SpliceLines
+  /** The UTF-8 size of `text`, when `limits.maxBytes` was given (computed, not measured). */
+  bytes?: number
 }
 
 export interface SpliceLimits {
@@ -43,8 +47,9 @@ function rawOffsetMapper(text: string): (offset: number) => number {
  * Replaces `oldString` with `newString` literally (no `$` patterns, no fuzzy matching).
  *
  * Matching happens in LF-normalised space, but only the changed part of each match is rewritten:
- * bytes outside it stay identical, mixed line endings stay mixed, and line breaks in the inserted
- * text take the file's dominant line ending. An edit that changes nothing leaves the text identical.
+ * bytes outside it stay identical, mixed line endings stay mixed. A line break of the inserted text
+ * keeps the ending of the line it corresponds to in the replaced text (`correspondingEndings`), and
+ * a new one takes the file's dominant ending. An edit that changes nothing leaves the text identical.
  */
 export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, limits: SpliceLimits = {}): SpliceResult {
   const oldString = normalizeLineEndings(edit.oldString)
@@ -71,12 +76,15 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   let suffix = 0
   while (suffix < shortest - prefix && oldString[oldString.length - 1 - suffix] === newString[newString.length - 1 - suffix]) suffix++
   if (prefix === oldString.length && prefix === newString.length) {
-    return { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
+    const unchanged: SpliceResult = { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
+    if (limits.maxBytes !== undefined) unchanged.bytes = limits.textBytes ?? Buffer.byteLength(text)
+    return unchanged
   }
 
-  const eol = dominantLineEnding(text)
-  let inserted = newString.slice(prefix, newString.length - suffix)
-  if (eol === '\r\n') inserted = inserted.replaceAll('\n', '\r\n')
+  // One pass over the file's line endings: the dominant one, and whether it mixes both.
+  const endings = countLineEndings(text)
+  const eol: LineEnding = endings.crlf > endings.lf ? '\r\n' : '\n'
+  const insertedLf = newString.slice(prefix, newString.length - suffix)
   const toRaw = rawOffsetMapper(text)
   const starts: number[] = []
   const ends: number[] = []
@@ -84,43 +92,63 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
     starts.push(toRaw(at + prefix))
     ends.push(toRaw(at + oldString.length - suffix))
   }
-  if (limits.maxBytes !== undefined) {
-    checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
-  }
+  const inserted = insertedTexts(text, starts, ends, insertedLf, eol, endings.crlf > 0 && endings.lf > 0)
+  const bytes = limits.maxBytes === undefined
+    ? undefined
+    : checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
   const parts: string[] = []
   let cursor = 0
   for (let i = 0; i < starts.length; i++) {
-    parts.push(text.slice(cursor, starts[i]), inserted)
+    parts.push(text.slice(cursor, starts[i]), typeof inserted === 'string' ? inserted : inserted[i]!)
     cursor = ends[i]!
   }
   parts.push(text.slice(cursor))
   const result = parts.join('')
-  return { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+  const spliced: SpliceResult = { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+  if (bytes !== undefined) spliced.bytes = bytes
+  return spliced
+}
+
+/**
+ * The text each replacement writes: one for all of them, in the file's dominant ending, unless the
+ * file mixes endings and the inserted text has line breaks; then, per replacement, each break keeps
+ * the ending of the line it corresponds to in the span it replaces. Replacements whose spans have
+ * the same endings share one string.
+ */
+function insertedTexts(
+  text: string, starts: readonly number[], ends: readonly number[], insertedLf: string, eol: LineEnding, mixed: boolean,
+): string | string[] {
+  if (!insertedLf.includes('\n') || !mixed) return eol === '\r\n' ? insertedLf.replaceAll('\n', '\r\n') : insertedLf
+  const shared = new Map<string, string>()
+  return starts.map((start, i) => {
+    const endings = correspondingEndings(text.slice(start, ends[i]), insertedLf, eol)
+    const key = endings.map((ending) => ending.length).join('')
+    let inserted = shared.get(key)
+    if (inserted === undefined) shared.set(key, inserted = withEndings(insertedLf, endings))
+    return inserted
+  })
 }
 
 /**
  * Refuses a splice whose result would be larger than `maxBytes`, before a byte of it is built: a
  * short `replace_all` over many matches can multiply a file. A replaced span differs from the
- * normalised `removed` only by the carriage returns of its CRLFs, one byte each.
+ * normalised `removed` only by the carriage returns of its CRLFs, one byte each. Returns the size.
  */
 function checkResultSize(
-  text: string, starts: number[], ends: number[], inserted: string, removed: string,
+  text: string, starts: number[], ends: number[], inserted: string | readonly string[], removed: string,
   maxBytes: number, textBytes: number | undefined, path: string | undefined,
-): void {
-  const insertedBytes = Buffer.byteLength(inserted)
+): number {
+  // Per replacement, the inserted texts differ only in carriage returns, one byte each.
+  const first = typeof inserted === 'string' ? inserted : inserted[0]!
+  const firstBytes = Buffer.byteLength(first)
+  const insertedBytes = (i: number) => typeof inserted === 'string' ? firstBytes : firstBytes + inserted[i]!.length - first.length
   const removedBytes = Buffer.byteLength(removed)
   let size = textBytes ?? Buffer.byteLength(text)
-  for (let i = 0; i < starts.length; i++) size += insertedBytes - removedBytes - (ends[i]! - starts[i]! - removed.length)
-  if (size <= maxBytes) return
+  for (let i = 0; i < starts.length; i++) size += insertedBytes(i) - removedBytes - (ends[i]! - starts[i]! - removed.length)
+  if (size <= maxBytes) return size
   throw fsError('FS_TOO_LARGE', {
     path,
     reason: `would become ${formatSize(size)} with this edit (${starts.length} replacement${starts.length === 1 ? '' : 's'}), `
       + `above the ${formatSize(maxBytes)} limit for a text file; nothing was changed. Replace fewer occurrences or use a shorter new_string`,
   })
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }

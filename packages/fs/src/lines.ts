@@ -126,10 +126,13 @@ export interface SpliceLines {
  * its end (a replaced line feed joins two lines); replacements touching a common line form one
  * region. One pass over both texts, however many replacements.
  */
-export function spliceLines(before: string, after: string, starts: readonly number[], ends: readonly number[], inserted: string): SpliceLines {
+export function spliceLines(before: string, after: string, starts: readonly number[], ends: readonly number[], inserted: string | readonly string[]): SpliceLines {
   const cursor = new LineCursor(before)
+  // Per replacement, the inserted texts differ only in carriage returns: the same lines, other lengths.
+  const first = typeof inserted === 'string' ? inserted : inserted[0] ?? ''
+  const lengthAt = (i: number) => typeof inserted === 'string' ? inserted.length : inserted[i]!.length
   let insertedLines = 0
-  for (let at = inserted.indexOf('\n'); at >= 0; at = inserted.indexOf('\n', at + 1)) insertedLines++
+  for (let at = first.indexOf('\n'); at >= 0; at = first.indexOf('\n', at + 1)) insertedLines++
   const result: SpliceLines = { changes: [], added: 0, removed: 0 }
   // The open region, in old offsets; `shift` maps its start into the new text, `line` is its new line.
   let region: { start: number; end: number; shift: number; line: number } | undefined
@@ -154,7 +157,7 @@ export function spliceLines(before: string, after: string, starts: readonly numb
       if (region !== undefined) close(shift)
       region = { start: blockStart, end: blockEnd, shift, line: startLine + lineShift }
     }
-    shift += inserted.length - (ends[i]! - starts[i]!)
+    shift += lengthAt(i) - (ends[i]! - starts[i]!)
     lineShift += insertedLines - (endLine - startLine)
   }
   if (region !== undefined) close(shift)

@@ -6,8 +6,9 @@ import {
   type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from './index'
 import {
-  checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editLines, KeyedLock, listingWindow, type MemoryBudget, planEdit,
-  planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard, checkWriteSize, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, listingWindow, type MemoryBudget,
+  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
+  writeCost,
 } from './kit'
 
 /** `readOnly` is a file nobody may write (mode `0444` on a disk): writes and edits are refused, not published. */
@@ -103,7 +104,7 @@ export interface MemoryFileSystemConfig {
   cwd?: string
   /** The storage; share one between providers to model several writers. */
   volume?: MemoryVolume
-  /** Largest text an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  /** Largest text a write or an edit may produce. Default `DEFAULT_MAX_TEXT_BYTES`. */
   maxTextBytes?: number
   /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
@@ -182,14 +183,20 @@ export class MemoryFileSystem extends FileSystem {
   writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
     const key = target.targetKey
     const path = target.displayPath
+    // Refused before anything is reserved or encoded.
+    const contentBytes = checkWriteSize(content, this.maxTextBytes, path)
     return this.lock.run(key, () => publishGuarded({
       path,
       signal,
-      probe: () => {
-        checkWriteGuard(this.info(key), expected, path)
-        return this.volume.readFile(key) ?? null
+      probe: async () => {
+        const seen = this.info(key)
+        checkWriteGuard(seen, expected, path)
+        // The new bytes, and the old text decoded for `before`, held until stored. The guard is
+        // decided again at the publication point, so what changes while this waits is caught there.
+        const release = await this.budget.reserve(writeCost(contentBytes, seen?.size ?? 0), 'writing', path, signal)
+        return { previous: this.volume.readFile(key) ?? null, release }
       },
-      stage: async (previous) => {
+      stage: async ({ previous }) => {
         const plan = planWrite(previous, content, path)
         await this.volume.publishing()
         return plan
@@ -200,14 +207,24 @@ export class MemoryFileSystem extends FileSystem {
         this.checkWritable(key, path)
         this.ensureParent(key, path)
       },
-      publish: (previous, plan) => {
+      publish: ({ previous }, plan) => {
         const version = this.volume.store(key, plan.bytes)
         return { operation: previous === null ? 'create' : 'update', version, before: plan.before, after: plan.after }
       },
+      cleanup: ({ release }) => release(),
     }))
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.edit(target, (bytes) => planEdit(bytes, edit, target.displayPath, this.maxTextBytes), expected, signal)
+  }
+
+  /** One snapshot, every edit applied in order, one publication: the machinery and bounds of `editText`. */
+  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+    return this.edit(target, (bytes) => planEdits(bytes, edits, target.displayPath, this.maxTextBytes), expected, signal)
+  }
+
+  private edit(target: FsTarget, plan: (bytes: Uint8Array) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.lock.run(key, () => publishGuarded({
@@ -225,17 +242,17 @@ export class MemoryFileSystem extends FileSystem {
         }
       },
       stage: async () => {
-        const plan = planEdit(this.volume.readFile(key)!, edit, path, this.maxTextBytes)
+        const planned = plan(this.volume.readFile(key)!)
         await this.volume.publishing()
-        return plan
+        return planned
       },
       recheck: (seen) => {
         if (this.info(key)?.version !== seen.version) throw fsError('FS_STALE_VERSION', { path })
         this.checkWritable(key, path)
       },
-      publish: (_seen, plan) => {
-        const version = this.volume.store(key, plan.bytes)
-        return { version, before: plan.before, after: plan.after, replacements: plan.replacements, ...editLines(plan) }
+      publish: (_seen, planned) => {
+        const version = this.volume.store(key, planned.bytes)
+        return { version, ...editOutcome(planned) }
       },
       cleanup: (seen) => seen.release(),
       // Another writer got in between: a guarded edit is stale, an unguarded one starts over.

@@ -1,7 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { editIndexOf, FsError } from './errors'
+import { FS_MAX_EDITS } from './limits'
+import { FS_MAX_LINE_CHANGES } from './lines'
 import { applyEdits, mapChanges } from './multi-edit'
+import { planEdits } from './plan'
 
 const edit = (oldString: string, newString: string, replaceAll = false) => ({ oldString, newString, replaceAll })
 
@@ -80,6 +83,75 @@ describe('applyEdits steps', () => {
         }
       },
     ))
+  })
+})
+
+function failure(run: () => unknown): FsError {
+  try {
+    run()
+  } catch (error) {
+    if (FsError.is(error)) return error
+    throw error
+  }
+  throw new Error('expected an FsError')
+}
+
+describe('the bounds of applyEdits', () => {
+  it('refuses the step whose result would pass maxBytes, before building it, naming the step', () => {
+    // Each step doubles the text: 1,000 bytes × 2^7 = 128,000 > 64 KiB at edits[6].
+    const edits = Array.from({ length: 30 }, () => edit('a', 'aa', true))
+    const error = failure(() => applyEdits('a'.repeat(1000), edits, 'f.txt', { maxBytes: 64 * 1024 }))
+    expect(error.code).toBe('FS_TOO_LARGE')
+    expect(editIndexOf(error)).toBe(6)
+    expect(error.message).toContain('edits[6]: f.txt would become 125.0 KiB with this edit (64000 replacements)')
+  })
+
+  it('counts the result in UTF-8 bytes, CRLFs and a BOM included, and lets one exactly at the limit through', () => {
+    // 'é' is 2 bytes; the BOM's 3 bytes count against the limit too (planEdits).
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf)
+    const file = new Uint8Array([...bom, ...new TextEncoder().encode('x\r\nx\r\n')])
+    // x\r\n x\r\n = 6 bytes; each x becomes éé (4 bytes): 12 bytes of text + 3 of BOM.
+    expect(planEdits(file, [edit('x', 'éé', true)], 'f.txt', 15).after).toBe('éé\r\néé\r\n')
+    expect(failure(() => planEdits(file, [edit('x', 'éé', true)], 'f.txt', 14)).code).toBe('FS_TOO_LARGE')
+  })
+
+  it(`refuses more than ${FS_MAX_EDITS} edits before applying any`, () => {
+    const edits = Array.from({ length: FS_MAX_EDITS + 1 }, () => edit('absent', 'x'))
+    const error = failure(() => applyEdits('text', edits, 'f.txt'))
+    expect(error.code).toBe('FS_TOO_LARGE')
+    expect(editIndexOf(error)).toBeUndefined()
+    expect(error.message).toBe(`f.txt cannot take ${FS_MAX_EDITS + 1} edits in one call: the limit is ${FS_MAX_EDITS}; nothing was changed. `
+      + `Send the edits in calls of at most ${FS_MAX_EDITS}, in order (each call applies to what the one before wrote)`)
+  })
+
+  it('refuses the step that would take the text searched past maxWork, before it runs', () => {
+    // 100 characters per step: the 11th step would make 1,100 > 1,000.
+    const edits = Array.from({ length: 20 }, (_, i) => edit(`<${i}>`, `<${i + 1}>`))
+    const error = failure(() => applyEdits(`<0>${'.'.repeat(97)}`, edits, 'f.txt', { maxWork: 1000 }))
+    expect(error.code).toBe('FS_TOO_LARGE')
+    expect(editIndexOf(error)).toBe(10)
+    expect(error.message).toContain('Send edits[10] and the ones after it in another call')
+  })
+
+  it('does work linear in the number of edits: each edit searches the text once and moves at most a bounded number of regions', () => {
+    // Every step rewrites one line of a fixed-size text, so each one reports a changed region.
+    const text = `v0\n${Array.from({ length: 200 }, (_, i) => `line ${i}\n`).join('')}`
+    const run = (count: number) => {
+      const edits = Array.from({ length: count }, (_, i) => edit(`v${i}\n`, `v${i + 1}\n`))
+      const applied = applyEdits(text, edits, 'f.txt', { maxEdits: Number.POSITIVE_INFINITY })
+      expect(applied.text.startsWith(`v${count}\n`)).toBe(true)
+      return applied.work
+    }
+    const small = run(5_000)
+    const large = run(10_000)
+    // Regions moved: only the first FS_MAX_LINE_CHANGES steps keep one, so each later step moves at
+    // most that many (a quadratic walk over every earlier step would move ~ count² / 2).
+    expect(large.moved).toBeLessThanOrEqual(10_000 * FS_MAX_LINE_CHANGES)
+    expect(large.moved / small.moved).toBeLessThan(2.1)
+    // Text searched: one pass per step over a text that stays about the same size.
+    expect(large.scanned / small.scanned).toBeGreaterThan(1.9)
+    expect(large.scanned / small.scanned).toBeLessThan(2.1)
+    expect(large.scanned).toBeLessThanOrEqual(10_000 * (text.length + 8))
   })
 })
 

@@ -1,9 +1,21 @@
+import { Buffer } from 'node:buffer'
 import { spliceLiteral } from './edit'
-import { FsEditStepError, FsError } from './errors'
-import { decodeText } from './decode'
+import { formatSize } from './sizes'
+import { FsEditStepError, FsError, fsError } from './errors'
 import { FS_MAX_LINE_CHANGES } from './lines'
-import { encodeText } from './utf8'
+import { DEFAULT_MAX_TEXT_BYTES, FS_MAX_EDIT_WORK, FS_MAX_EDITS } from './limits'
 import type { FsEditRequest, FsEditStep, FsLineChange } from './types'
+
+export interface EditsLimits {
+  /** Largest text any step may produce, in UTF-8 bytes; checked before the step builds it. Default `DEFAULT_MAX_TEXT_BYTES`. */
+  maxBytes?: number
+  /** The UTF-8 size of the text, when the caller knows it (else it is measured once). */
+  textBytes?: number
+  /** Default `FS_MAX_EDITS`. */
+  maxEdits?: number
+  /** Default `FS_MAX_EDIT_WORK`. */
+  maxWork?: number
+}
 
 export interface AppliedEdits {
   text: string
@@ -11,28 +23,64 @@ export interface AppliedEdits {
   replacements: number[]
   /** Where each step landed, in lines of the final text. */
   steps: FsEditStep[]
+  /** The UTF-8 size of `text`. */
+  bytes: number
+  /**
+   * What applying cost: `scanned`, the text matched against (summed over the steps); `moved`, the
+   * earlier steps' regions moved by later ones (at most `FS_MAX_LINE_CHANGES` per step). Both grow
+   * linearly with the number of edits.
+   */
+  work: { scanned: number; moved: number }
 }
 
 /**
  * Applies literal edits one after another to one text, each to the result of the one before (so a
  * later step may match text an earlier step wrote). The first step that fails stops everything.
+ *
+ * Bounded before anything is built: more than `maxEdits` edits fail `FS_TOO_LARGE` at once; a step
+ * whose result would pass `maxBytes` fails before it is built (its size is computed from its
+ * matches); a step that would take the text matched against past `maxWork` fails before it runs.
+ * Each step costs one pass over the text, whatever the number of steps before it: the line regions
+ * of earlier steps are moved only while they exist (at most `FS_MAX_LINE_CHANGES` in all).
  */
-export function applyEdits(text: string, edits: readonly FsEditRequest[], path?: string): AppliedEdits {
+export function applyEdits(text: string, edits: readonly FsEditRequest[], path?: string, limits: EditsLimits = {}): AppliedEdits {
+  const { maxBytes = DEFAULT_MAX_TEXT_BYTES, maxEdits = FS_MAX_EDITS, maxWork = FS_MAX_EDIT_WORK } = limits
   if (edits.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', 'no edits were given', { path })
+  if (edits.length > maxEdits) {
+    throw fsError('FS_TOO_LARGE', {
+      path,
+      reason: `cannot take ${edits.length} edits in one call: the limit is ${maxEdits}; nothing was changed. `
+        + `Send the edits in calls of at most ${maxEdits}, in order (each call applies to what the one before wrote)`,
+    })
+  }
   const replacements: number[] = []
   const steps: FsEditStep[] = []
+  // The steps that still have regions to move: the others cost nothing per later step.
+  const tracking: FsEditStep[] = []
   let tracked = 0
   let current = text
+  let bytes = limits.textBytes ?? Buffer.byteLength(text)
+  const work = { scanned: 0, moved: 0 }
   for (const [index, edit] of edits.entries()) {
     try {
-      const spliced = spliceLiteral(current, edit, path)
+      if (work.scanned + current.length > maxWork) throw tooMuchWork(path, index, edits.length, bytes, maxWork)
+      work.scanned += current.length
+      const spliced = spliceLiteral(current, edit, path, { maxBytes, textBytes: bytes })
       current = spliced.text
+      bytes = spliced.bytes!
       replacements.push(spliced.replacements)
       // The regions of earlier steps move with the lines this step added or removed above them.
-      for (const step of steps) step.changes = mapChanges(step.changes, spliced.lines.changes)
+      if (spliced.lines.changes.length > 0) {
+        for (const step of tracking) {
+          step.changes = mapChanges(step.changes, spliced.lines.changes)
+          work.moved += step.changes.length
+        }
+      }
       const kept = spliced.lines.changes.slice(0, Math.max(0, FS_MAX_LINE_CHANGES - tracked))
       tracked += kept.length
-      steps.push({ replacements: spliced.replacements, changes: kept })
+      const step: FsEditStep = { replacements: spliced.replacements, changes: kept }
+      steps.push(step)
+      if (kept.length > 0) tracking.push(step)
     } catch (error) {
       if (!FsError.is(error)) throw error
       const earlier = index === 0 ? '' : ` (after edits[0..${index - 1}] were applied to the text)`
@@ -40,7 +88,16 @@ export function applyEdits(text: string, edits: readonly FsEditRequest[], path?:
       throw new FsEditStepError(error.code, `edits[${index}]: ${error.message}${earlier}`, index, { cause: error, path, ...occurrences })
     }
   }
-  return { text: current, replacements, steps }
+  return { text: current, replacements, steps, bytes, work }
+}
+
+function tooMuchWork(path: string | undefined, index: number, count: number, bytes: number, maxWork: number): FsError {
+  return fsError('FS_TOO_LARGE', {
+    path,
+    reason: `is too large for ${count} edits in one call (${formatSize(bytes)} by then; each edit searches the whole text, `
+      + `and one call searches at most ${formatSize(maxWork)} in all); nothing was changed. `
+      + `Send edits[${index}] and the ones after it in another call, or use fewer edits per call`,
+  })
 }
 
 /**
@@ -83,11 +140,4 @@ export function mapChanges(regions: readonly FsLineChange[], later: readonly FsL
     const end = region.addedLines === 0 ? start : map(region.line + region.addedLines, 'end')
     return { line: start, removedLines: region.removedLines, addedLines: end - start }
   })
-}
-
-/** The bytes to publish for `applyEdits` on a file's raw bytes; the BOM is kept. */
-export function planEdits(current: Uint8Array, edits: readonly FsEditRequest[], path?: string): AppliedEdits & { bytes: Uint8Array; before: string } {
-  const decoded = decodeText(current, path)
-  const applied = applyEdits(decoded.text, edits, path)
-  return { ...applied, bytes: encodeText(applied.text, decoded.bom), before: decoded.text }
 }

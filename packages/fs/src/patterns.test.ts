@@ -1,7 +1,8 @@
 import picomatch from 'picomatch'
 import { describe, expect, it } from 'vitest'
 import { FsError } from './errors'
-import { compileGlobs, compileRegex, globBase, IgnoreStack, plainLiteral, requiredLiteral } from './patterns'
+import { compileRegex } from './regex'
+import { compileGlobs, globBase, IgnoreStack, plainLiteral, requiredLiteral } from './patterns'
 import { collectWalk, type TreeSource } from './walk'
 
 describe('requiredLiteral', () => {

@@ -63,16 +63,6 @@ function requiredSuffix(glob: string): string | undefined {
   return /(?:^|\/)\*([\w.-]+)$/.exec(glob)?.[1]
 }
 
-/** A JavaScript regular expression, or `FS_INVALID_PATTERN` quoting it and the engine's reason. */
-export function compileRegex(pattern: string, caseInsensitive = false): RegExp {
-  try {
-    return new RegExp(pattern, caseInsensitive ? 'i' : '')
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error)
-    throw invalid('regular expression', pattern, reason)
-  }
-}
-
 const META = new Set('\\^$.|?*+()[]{}')
 
 /** The pattern itself when it has no regular-expression syntax at all. */

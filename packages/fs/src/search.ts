@@ -1,10 +1,17 @@
 import type { FsSearchFile, FsSearchLine, FsSearchOptions, FsSearchResult } from './discovery-types'
 import { FsError } from './errors'
-import { compileRegex, plainLiteral, requiredLiteral } from './patterns'
+import { plainLiteral, requiredLiteral } from './patterns'
 import { decodeText } from './decode'
+import { compileRegex, type LineMatcher, MAX_REGEX_LINE } from './regex'
 import { type TreeSource, visitTree } from './walk'
 
 export const DEFAULT_SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024
+
+/**
+ * Matching one file gives the event loop a turn after this long: the engine is linear, but a
+ * 16 MiB file of lines is still hundreds of ms of work. Only scheduling depends on the clock.
+ */
+const MATCH_SLICE_MS = 8
 
 /**
  * Matches files one at a time and keeps the window of results the caller asked for. All providers
@@ -13,12 +20,12 @@ export const DEFAULT_SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024
 export class SearchCollector {
   readonly options: FsSearchOptions
   readonly files: FsSearchFile[] = []
-  readonly skipped = { binary: 0, tooLarge: 0, unreadable: 0 }
+  readonly skipped = { binary: 0, tooLarge: 0, unreadable: 0, longLines: 0 }
   more = false
   readonly maxFileBytes: number
   /** A text every matching line contains: files without it are passed over unread line by line. */
   readonly literal: string | undefined
-  #regex: RegExp
+  #regex: LineMatcher
   #plain: string | undefined
   #literalBytes: Buffer | undefined
   #literalFolded: RegExp | undefined
@@ -49,9 +56,10 @@ export class SearchCollector {
 
   /**
    * Feeds a file's raw bytes. A file without the required literal is passed over before it is
-   * decoded; binary or invalid UTF-8 files that could match are counted as skipped.
+   * decoded; binary or invalid UTF-8 files that could match are counted as skipped. A promise when
+   * matching the file gave the event loop a turn: the caller awaits it before the next file.
    */
-  addBytes(path: string, bytes: Uint8Array): void {
+  addBytes(path: string, bytes: Uint8Array): void | Promise<void> {
     if (this.more) return
     if (bytes.length > this.maxFileBytes) {
       this.skipped.tooLarge++
@@ -66,7 +74,7 @@ export class SearchCollector {
       this.skipped.binary++
       return
     }
-    this.addText(path, text)
+    return this.addText(path, text)
   }
 
   /**
@@ -81,20 +89,47 @@ export class SearchCollector {
     return true
   }
 
-  addText(path: string, text: string): void {
+  /** Feeds a file's text; a promise when matching it gave the event loop a turn (see `addBytes`). */
+  addText(path: string, text: string): void | Promise<void> {
     if (this.more) return
     if (this.#literalBytes !== undefined && !text.includes(this.literal!)) return
     if (this.#literalFolded !== undefined && !this.#literalFolded.test(text)) return
-    const mode = this.options.mode
     const lines = splitLines(text)
     const matching: number[] = []
-    for (let i = 0; i < lines.length; i++) {
-      if (!this.#test(lines[i]!)) continue
-      matching.push(i)
-      if (mode === 'files') break
+    const next = this.#scan(lines, 0, matching)
+    if (next === lines.length) return this.#record(path, lines, matching)
+    return this.#resume(path, lines, matching, next)
+  }
+
+  async #resume(path: string, lines: string[], matching: number[], from: number): Promise<void> {
+    while (from < lines.length) {
+      await new Promise((resume) => setImmediate(resume))
+      from = this.#scan(lines, from, matching)
     }
+    this.#record(path, lines, matching)
+  }
+
+  /**
+   * Tests lines from `from` on, adding the matching ones to `matching`, until the file ends (the
+   * answer is `lines.length`), the first match in `files` mode, or the slice is spent (the answer
+   * is where to go on).
+   */
+  #scan(lines: string[], from: number, matching: number[]): number {
+    const start = performance.now()
+    const files = this.options.mode === 'files'
+    for (let i = from; i < lines.length; i++) {
+      if (this.#test(lines[i]!)) {
+        matching.push(i)
+        if (files) return lines.length
+      }
+      if (((i & 255) === 255 || lines[i]!.length > 4096) && performance.now() - start >= MATCH_SLICE_MS) return i + 1
+    }
+    return lines.length
+  }
+
+  #record(path: string, lines: string[], matching: number[]): void {
     if (matching.length === 0) return
-    if (mode !== 'lines') {
+    if (this.options.mode !== 'lines') {
       if (this.#seen++ < this.#offset) return
       if (this.files.length >= this.options.limit) {
         this.more = true
@@ -119,11 +154,19 @@ export class SearchCollector {
   }
 
   result(complete: boolean): FsSearchResult {
-    return { files: this.files, more: this.more, complete, skipped: this.skipped }
+    const { longLines, ...skipped } = this.skipped
+    return { files: this.files, more: this.more, complete, skipped: longLines > 0 ? this.skipped : skipped }
   }
 
   #test(line: string): boolean {
     if (this.#plain !== undefined) return line.includes(this.#plain)
+    // A line without the required literal cannot match: most lines never reach the engine.
+    if (this.#literalBytes !== undefined && !line.includes(this.literal!)) return false
+    if (this.#literalFolded !== undefined && !this.#literalFolded.test(line)) return false
+    if (line.length > MAX_REGEX_LINE) {
+      this.skipped.longLines++
+      return false
+    }
     return this.#regex.test(line)
   }
 }
@@ -179,8 +222,8 @@ export async function searchTree(source: TreeSource, read: SearchRead, options: 
       return
     }
     if (content === undefined) collector.skipped.unreadable++
-    else if (typeof content === 'string') collector.addText(entry.path, content)
-    else collector.addBytes(entry.path, content)
+    else if (typeof content === 'string') await collector.addText(entry.path, content)
+    else await collector.addBytes(entry.path, content)
     return !collector.done
   }, signal)
   return collector.result(complete)

@@ -21,6 +21,11 @@ export interface TreeSource {
   list(dir: string, signal?: AbortSignal): Promise<readonly TreeEntry[] | undefined>
   /** The text of the regular file at `path` (a `.gitignore`), or `undefined` when it cannot be read. */
   readText(path: string, signal?: AbortSignal): Promise<string | undefined>
+  /**
+   * The walk is done with directory `dir` (everything below it visited, or the walk ended): a
+   * source that holds a listed directory open until then (to open its entries inside it) lets go.
+   */
+  leave?(dir: string): void
 }
 
 export const DEFAULT_MAX_VISITED = 1_000_000
@@ -47,15 +52,32 @@ export type WalkVisitor = (step: WalkStep) => boolean | void | Promise<boolean |
  */
 export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit: WalkVisitor, signal?: AbortSignal): Promise<boolean> {
   const matches = filter.glob === undefined || filter.glob.length === 0 ? undefined : compileGlobs(filter.glob, filter.matchBase)
-  const maxDepth = filter.maxDepth ?? Infinity
-  const maxVisited = filter.maxVisited ?? DEFAULT_MAX_VISITED
   let rules = IgnoreStack.empty()
   if (filter.exclude !== undefined && filter.exclude.length > 0) rules = rules.with('', filter.exclude)
-  let visited = 0
   // Explicit stack of directories being listed; a child directory is pushed when it is met.
-  const pending: { dir: string; depth: number; rules: IgnoreStack; entries?: readonly TreeEntry[]; next: number }[] = [
-    { dir: '', depth: 0, rules, next: 0 },
-  ]
+  const pending: Frame[] = [{ dir: '', depth: 0, rules, next: 0 }]
+  try {
+    return await walkFrames(source, filter, visit, pending, matches, signal)
+  } finally {
+    // A walk stopped early (a visitor's stop, an abort, a failure) leaves frames behind.
+    if (source.leave !== undefined) for (let i = pending.length - 1; i >= 0; i--) source.leave(pending[i]!.dir)
+  }
+}
+
+interface Frame {
+  dir: string
+  depth: number
+  rules: IgnoreStack
+  entries?: readonly TreeEntry[]
+  next: number
+}
+
+async function walkFrames(
+  source: TreeSource, filter: FsTreeFilter, visit: WalkVisitor, pending: Frame[], matches: ((path: string) => boolean) | undefined, signal?: AbortSignal,
+): Promise<boolean> {
+  const maxDepth = filter.maxDepth ?? Infinity
+  const maxVisited = filter.maxVisited ?? DEFAULT_MAX_VISITED
+  let visited = 0
   while (pending.length > 0) {
     const frame = pending.at(-1)!
     if (frame.entries === undefined) {
@@ -69,6 +91,7 @@ export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit:
     }
     if (frame.next >= frame.entries.length) {
       pending.pop()
+      source.leave?.(frame.dir)
       continue
     }
     const item = frame.entries[frame.next++]!

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -46,8 +46,8 @@ describe('the bearer token', () => {
 describe('the token file', () => {
   it('lives in a 0700 directory under XDG_RUNTIME_DIR and is written 0600', async () => {
     const runtime = await temp()
-    const dir = await tokenDirectory({ XDG_RUNTIME_DIR: runtime })
-    expect(dir).toBe(join(runtime, 'dsh'))
+    const { dir, own } = await tokenDirectory({ XDG_RUNTIME_DIR: runtime })
+    expect([dir, own]).toEqual([join(runtime, 'dsh'), false])
     expect((await stat(dir)).mode & 0o777).toBe(0o700)
     const file = await writeTokenFile(dir, 4321, 'secret-token-value')
     expect(file).toBe(join(dir, 'mcp-4321.token'))
@@ -62,6 +62,62 @@ describe('the token file', () => {
     const runtime = await temp()
     await mkdir(join(runtime, 'dsh'))
     await chmod(join(runtime, 'dsh'), 0o755)
-    await expect(tokenDirectory({ XDG_RUNTIME_DIR: runtime })).rejects.toThrow(`cannot keep the MCP token in ${join(runtime, 'dsh')}: its mode is 755, want 700`)
+    await expect(tokenDirectory({ XDG_RUNTIME_DIR: runtime })).rejects.toThrow(`cannot keep the MCP token in ${join(runtime, 'dsh')}: its mode is 755, want 700; `
+      + 'remove it, or set XDG_RUNTIME_DIR to a directory only you can enter, or give the token yourself (DSH_MCP_TOKEN, or token in the mcp config) so no file is needed')
+  })
+
+  it('without XDG_RUNTIME_DIR uses <tmp>/dsh-<uid> when it is a private directory of ours', async () => {
+    const tmp = await temp()
+    const uid = process.getuid!()
+    expect(await tokenDirectory({}, tmp)).toEqual({ dir: join(tmp, `dsh-${uid}`), own: false })
+    expect((await stat(join(tmp, `dsh-${uid}`))).mode & 0o777).toBe(0o700)
+    // A second start takes the same one.
+    expect(await tokenDirectory({}, tmp)).toEqual({ dir: join(tmp, `dsh-${uid}`), own: false })
+  })
+
+  // What another local user can plant at <tmp>/dsh-<uid> before our first start: each one used to stop every start.
+  const planted: [string, (path: string) => Promise<void>][] = [
+    ['a directory of another user', async (path) => {
+      await mkdir(path, { mode: 0o700 })
+      // As root the test hands it to another uid; otherwise a directory others can enter is as unsafe.
+      if (process.getuid!() === 0) await chown(path, 4242, 4242)
+      else await chmod(path, 0o777)
+    }],
+    ['a directory others can enter', async (path) => {
+      await mkdir(path)
+      await chmod(path, 0o777)
+    }],
+    ['a symbolic link to a directory', async (path) => {
+      await mkdir(`${path}.target`, { mode: 0o700 })
+      await symlink(`${path}.target`, path)
+    }],
+    ['a regular file', async (path) => {
+      await writeFile(path, 'not a directory')
+    }],
+  ]
+  for (const [what, plant] of planted) {
+    it(`without XDG_RUNTIME_DIR, falls back to a fresh private directory when <tmp>/dsh-<uid> is ${what}`, async () => {
+      const tmp = await temp()
+      const shared = join(tmp, `dsh-${process.getuid!()}`)
+      await plant(shared)
+      const before = await lstat(shared)
+      const { dir, own } = await tokenDirectory({}, tmp)
+      expect(own).toBe(true)
+      expect(dir.startsWith(`${shared}-`)).toBe(true)
+      const info = await lstat(dir)
+      expect(info.isDirectory()).toBe(true)
+      expect(info.uid).toBe(process.getuid!())
+      expect(info.mode & 0o777).toBe(0o700)
+      // The planted entry is left as it was, and holds no token.
+      const after = await lstat(shared)
+      expect([after.ino, after.uid, after.mode]).toEqual([before.ino, before.uid, before.mode])
+      if (after.isDirectory()) expect(await readdir(shared)).toEqual([])
+    })
+  }
+
+  it('says what to set when no private directory can be made at all', async () => {
+    const tmp = join(await temp(), 'missing')
+    await expect(tokenDirectory({}, tmp)).rejects.toThrow(`cannot keep the MCP token in ${tmp}: `)
+    await expect(tokenDirectory({}, tmp)).rejects.toThrow('set XDG_RUNTIME_DIR to a directory only you can enter, or give the token yourself (DSH_MCP_TOKEN, or token in the mcp config)')
   })
 })

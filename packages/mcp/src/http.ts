@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { hasBearer, resolveToken, TOKEN_ENV, tokenDirectory, writeTokenFile, type BearerToken } from './auth'
+import { hasBearer, resolveToken, TOKEN_ENV, type TokenDirectory, tokenDirectory, writeTokenFile, type BearerToken } from './auth'
 import type { McpConfig } from './config'
 import { allowedHostnames, isLoopback, rejectForeignHost } from './host-check'
 import { createMcpServer } from './server'
@@ -25,7 +25,8 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     throw new Error(`refusing auth: none on host ${config.host}, which is not loopback: anyone on that network would get the file tools; drop auth: none (the default auth: token needs a bearer token) or bind host: 127.0.0.1`)
   }
   const token = config.auth === 'token' ? resolveToken(config.token) : undefined
-  const tokenDir = token?.source === 'generated' ? await tokenDirectory() : undefined
+  // Made once the port is bound: a start that fails before then leaves no directory behind.
+  let tokenDir: TokenDirectory | undefined
   let tokenFile: string | undefined
   const allowed = allowedHostnames(config.host, config.allowedHosts ?? [])
   const sessions = new SessionTable<StreamableHTTPServerTransport>({ idleMs: config.sessionIdleSeconds * 1000, max: config.maxSessions })
@@ -99,9 +100,13 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     const { port } = http.address() as AddressInfo
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.path}`
     try {
-      if (tokenDir !== undefined) tokenFile = await writeTokenFile(tokenDir, port, token!.value)
+      if (token?.source === 'generated') {
+        tokenDir = await tokenDirectory()
+        tokenFile = await writeTokenFile(tokenDir.dir, port, token.value)
+      }
     } catch (error) {
       await new Promise<void>((resolve) => http.close(() => resolve()))
+      if (tokenDir?.own) await rm(tokenDir.dir, { recursive: true, force: true })
       throw error
     }
     logger.info('serving MCP over Streamable HTTP at %s', url)
@@ -114,6 +119,8 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
       http.closeAllConnections()
       await new Promise<void>((resolve) => http.close(() => resolve()))
       if (tokenFile !== undefined) await rm(tokenFile, { force: true })
+      // A directory this start made for itself (`mkdtemp`) goes with its one file.
+      if (tokenDir?.own) await rm(tokenDir.dir, { recursive: true, force: true })
     }
   }, 'mcp http')
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'cordis'
 import type {} from '@deepseek-ai/dsh-tools'
 import { Config, type McpConfigInput } from './config'
+import type {} from './handover'
 import { serveStdio } from './stdio'
 
 export { Config, DEFAULT_MAX_MESSAGE_BYTES, type McpConfig, type McpConfigInput } from './config'
@@ -8,6 +9,7 @@ export { createMcpServer, ERROR_META_KEY, type McpServerOptions } from './server
 export { allowedHostnames, isLoopback, rejectForeignHost } from './host-check'
 export { TOKEN_ENV } from './auth'
 export { LineTransport } from './stdio'
+export type { StdioHandover } from './handover'
 export type { ToolRegistry } from '@deepseek-ai/dsh-tools'
 
 declare module 'cordis' {

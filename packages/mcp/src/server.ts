@@ -17,6 +17,8 @@ export interface McpServerOptions {
   session: object
   /** The rendered system prompt, sent as the server's instructions when non-empty. */
   instructions?: string | undefined
+  /** Told at every `tools/list`: a host logs whether its client ever looked at the tools. */
+  onListTools?: () => void
 }
 
 /**
@@ -34,15 +36,18 @@ export function createMcpServer(options: McpServerOptions): Server {
   )
 
   // `title` is also given inside `annotations`, where clients of protocol versions before 2025-06-18 look.
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.list().map((listing): Tool => ({
-      name: listing.name,
-      title: listing.title,
-      description: listing.description,
-      inputSchema: listing.inputSchema as Tool['inputSchema'],
-      annotations: { title: listing.title, ...listing.annotations },
-    })),
-  }))
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    options.onListTools?.()
+    return {
+      tools: tools.list().map((listing): Tool => ({
+        name: listing.name,
+        title: listing.title,
+        description: listing.description,
+        inputSchema: listing.inputSchema as Tool['inputSchema'],
+        annotations: { title: listing.title, ...listing.annotations },
+      })),
+    }
+  })
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const result = await execute({

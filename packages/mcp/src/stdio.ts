@@ -75,35 +75,70 @@ export class LineTransport implements Transport {
   }
 }
 
+/** How long after `initialize` a client that has not listed the tools gets a warning in the log. */
+const UNLISTED_WARNING_MS = 10_000
+
 /**
  * Serves one client on stdin/stdout: the whole process is one MCP session, hence one policy owner.
  * stdout carries protocol frames only; everything else this plugin says goes to `ctx.logger`.
  * The end of stdin (the client hung up) always emits `mcp/disconnect`, whatever state the
- * session is in, so the host can exit.
+ * session is in, so the host can exit. The streams are, in this order: the arguments, those of a
+ * host's `mcpStdio` handover (see handover.ts), process.stdin and process.stdout.
+ *
+ * A client that starts dsh but never lists its tools (it gave up waiting, or its model went ahead
+ * without them) leaves a warning in the log, so a silent run has a visible cause.
  */
-export function serveStdio(ctx: Context, config: McpConfig, input: Readable = process.stdin, output: Writable = process.stdout): void {
+export function serveStdio(ctx: Context, config: McpConfig, input?: Readable, output?: Writable): void {
   const session = { transport: 'stdio' as const }
   const logger = ctx.logger('mcp')
   ctx.effect(async () => {
-    const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render() })
+    const handed = input === undefined && output === undefined ? ctx.get('mcpStdio')?.take() : undefined
+    const from = input ?? handed?.input ?? process.stdin
+    const to = output ?? handed?.output ?? process.stdout
+    let listed = false
+    let warning: NodeJS.Timeout | undefined
+    const server = createMcpServer({
+      tools: ctx.tools,
+      session,
+      instructions: ctx.get('systemPrompt')?.render(),
+      onListTools: () => {
+        if (listed) return
+        listed = true
+        clearTimeout(warning)
+        logger.info('%s listed the tools', clientName())
+      },
+    })
+    const clientName = () => {
+      const client = server.getClientVersion()
+      return client === undefined ? 'the client' : `client ${client.name} ${client.version}`
+    }
+    server.oninitialized = () => {
+      if (listed) return
+      warning = setTimeout(() => {
+        logger.warn('%s has not listed the tools %d s after initializing: its model cannot see them', clientName(), UNLISTED_WARNING_MS / 1000)
+      }, UNLISTED_WARNING_MS).unref()
+    }
     let ended = false
     const onEnd = () => {
       if (ended) return
       ended = true
-      logger.info('stdin closed by the client')
+      clearTimeout(warning)
+      if (listed) logger.info('stdin closed by the client')
+      else logger.warn('stdin closed by %s, which never listed the tools: its model did not see them', clientName())
       void server.close()
       ctx.emit('mcp/disconnect', 'stdio')
     }
-    input.once('end', onEnd).once('close', onEnd)
-    const transport = new LineTransport(input, output, config.maxMessageBytes)
+    from.once('end', onEnd).once('close', onEnd)
+    const transport = new LineTransport(from, to, config.maxMessageBytes)
     transport.onerror = (error) => logger.warn(error.message)
     await server.connect(transport)
-    if (input.readableEnded) onEnd()
+    if (from.readableEnded) onEnd()
     const names = ctx.tools.list().map((tool) => tool.name)
     if (names.length > 0) logger.info('serving MCP over stdio, tools: %s', names.join(', '))
     else logger.info('serving MCP over stdio; no tool is registered yet')
     return async () => {
-      input.off('end', onEnd).off('close', onEnd)
+      clearTimeout(warning)
+      from.off('end', onEnd).off('close', onEnd)
       await server.close()
     }
   }, 'mcp stdio')

@@ -3,7 +3,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Context } from 'cordis'
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -145,6 +145,42 @@ describe('HTTP authentication', () => {
       expect(await whoami(await connect(url, 'from-the-environment-123'))).toBe('session 1')
     } finally {
       vi.unstubAllEnvs()
+    }
+  })
+
+  it('starts when another user made <tmp>/dsh-<uid> first and XDG_RUNTIME_DIR is unset: the token goes to a fresh private directory, removed on stop', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'dsh-shared-tmp-'))
+    const planted = join(tmp, `dsh-${process.getuid!()}`)
+    await mkdir(planted, { mode: 0o700 })
+    // As root the test hands it to another uid; otherwise a directory others can enter is as unsafe.
+    if (process.getuid!() === 0) await chown(planted, 4242, 4242)
+    else await chmod(planted, 0o777)
+    vi.stubEnv('XDG_RUNTIME_DIR', '')
+    vi.stubEnv('TMPDIR', tmp)
+    vi.stubEnv('DSH_MCP_TOKEN', '')
+    try {
+      const ctx = await toolContext()
+      let url = ''
+      ctx.on('mcp/listening', (address) => { url = address })
+      const fiber = await ctx.plugin(mcp, { transport: 'http', port: 0 })
+      const [own] = (await readdir(tmp)).filter((name) => name.startsWith(`dsh-${process.getuid!()}-`))
+      expect(own).toBeDefined()
+      const file = join(tmp, own!, `mcp-${new URL(url).port}.token`)
+      expect((await stat(join(tmp, own!))).mode & 0o777).toBe(0o700)
+      expect((await stat(file)).mode & 0o777).toBe(0o600)
+      const token = (await readFile(file, 'utf8')).trim()
+      expect(errorOf(await post(url, {}, initialize)).message).toContain(`the token is in ${file}`)
+      const client = new Client({ name: 'test', version: '0.0.0' })
+      await client.connect(transport(url, token))
+      expect(await whoami(client)).toBe('session 1')
+      await client.close()
+      await fiber.dispose()
+      // The directory it made goes with the token; the planted one is untouched and empty.
+      expect((await readdir(tmp)).sort()).toEqual([`dsh-${process.getuid!()}`])
+      expect(await readdir(planted)).toEqual([])
+    } finally {
+      vi.unstubAllEnvs()
+      await rm(tmp, { recursive: true, force: true })
     }
   })
 

@@ -1,6 +1,6 @@
 import { FileSystem, type FsStreamFromOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
 
-export type CountedMethod = 'resolve' | 'stat' | 'readText' | 'streamText' | 'streamBytes' | 'streamBytesFrom' | 'listDir' | 'writeText' | 'editText'
+export type CountedMethod = 'resolve' | 'stat' | 'readText' | 'streamText' | 'streamBytes' | 'streamBytesFrom' | 'listDir' | 'writeText' | 'editText' | 'editTextMany'
 
 /** Every call the tools made to the provider, in order, and what happened to its streams. */
 export class CallLog {
@@ -60,6 +60,7 @@ interface Counted {
   listDir(...args: Parameters<Method<'listDir'>>): ReturnType<Method<'listDir'>>
   writeText(...args: Parameters<Method<'writeText'>>): ReturnType<Method<'writeText'>>
   editText(...args: Parameters<Method<'editText'>>): ReturnType<Method<'editText'>>
+  editTextMany(...args: Parameters<FileSystem['editTextMany']>): ReturnType<FileSystem['editTextMany']>
   inspect(...args: Parameters<FileSystem['inspect']>): ReturnType<FileSystem['inspect']>
   resolveForMutation(...args: Parameters<FileSystem['resolveForMutation']>): ReturnType<FileSystem['resolveForMutation']>
 }
@@ -116,6 +117,10 @@ export function countingProvider<T extends ProviderClass>(Base: T, log: CallLog,
     override editText(...args: Parameters<FileSystem['editText']>) {
       log.calls.push('editText')
       return super.editText(...args)
+    }
+    override editTextMany(...args: Parameters<FileSystem['editTextMany']>) {
+      log.calls.push('editTextMany')
+      return super.editTextMany(...args)
     }
   }
   return Counting

@@ -1,5 +1,5 @@
 import { type FsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
-import { escapeName } from '@deepseek-ai/dsh-fs/kit'
+import { escapeName, MAX_REGEX_LINE } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { cutCodePoints, linePrefix } from './window'
 
@@ -126,7 +126,12 @@ function skippedNote({ skipped }: FsSearchResult): string {
   if (skipped.binary > 0) parts.push(`${plural(skipped.binary, 'binary file')}`)
   if (skipped.tooLarge > 0) parts.push(`${plural(skipped.tooLarge, 'file')} too large to search`)
   if (skipped.unreadable > 0) parts.push(`${plural(skipped.unreadable, 'unreadable file')}`)
-  return parts.length === 0 ? '' : ` [Not searched: ${parts.join(', ')}.]`
+  const long = skipped.longLines ?? 0
+  const note = parts.length === 0 ? '' : ` [Not searched: ${parts.join(', ')}.]`
+  if (long === 0) return note
+  // The one way to search those lines: a plain-text pattern is tested on lines of any length.
+  return `${note} [${plural(long, 'line')} longer than ${MAX_REGEX_LINE / 1024 / 1024} MiB not matched by the regular expression; `
+    + 'search them with a plain-text pattern (no special characters).]'
 }
 
 export interface ListData {
@@ -176,6 +181,9 @@ function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined 
   switch (error.code) {
     case 'FS_INVALID_PATTERN':
       if (tool === 'grep' && error.message.includes('regular expression')) {
+        if (/not supported|over the limit/.test(error.message)) {
+          return 'rewrite the pattern without lookaround or backreferences (and under the length limit), or search for a plain-text part of it'
+        }
         return 'fix the pattern: it is a JavaScript regular expression, so escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally'
       }
       return 'fix the glob: it is relative to path, like **/*.ts or src/*.{js,ts}; escape [ ] { } ( ) * ? with a backslash to match them literally'

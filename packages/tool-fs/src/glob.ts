@@ -40,7 +40,9 @@ export function globTool(ctx: Context, config: Config) {
       try {
         const { base, glob } = split(input.pattern)
         const dir = input.path ?? '.'
-        const root = await resolveTarget(ctx, base === '' ? dir : posix.join(dir, base), exec)
+        // An absolute base names its directory itself: joined onto path it doubled the root.
+        const start = base === '' ? dir : posix.isAbsolute(base) ? base : posix.join(dir, base)
+        const root = await resolveTarget(ctx, start, exec)
         const result = await ctx.fs.walk(root, {
           glob: [glob], includeIgnored: input.include_ignored, offset: input.offset, limit: config.globLimit,
         }, exec.signal)

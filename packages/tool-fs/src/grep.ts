@@ -7,7 +7,7 @@ import { renderDiscoveryFailure, renderGrep } from './discovery-render'
 import { resolveTarget } from './paths'
 
 export const grepInput = z.object({
-  pattern: z.string().describe('A JavaScript regular expression to search file contents for, line by line, e.g. "function\\s+\\w+".'),
+  pattern: z.string().describe('A regular expression (JavaScript syntax, no lookaround or backreferences) to search file contents for, line by line, e.g. "function\\s+\\w+".'),
   path: z.string().optional().describe('The directory to search in. Default: the working directory.'),
   glob: z.string().optional().describe('Only search files matching this wildcard pattern, e.g. "*.ts" (a pattern without "/" matches the name at any depth).'),
   output_mode: z.enum(['files_with_matches', 'content', 'count']).default('files_with_matches')

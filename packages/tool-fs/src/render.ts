@@ -1,4 +1,5 @@
 import type { FsDirEntry, FsError, FsErrorCode, FsSeenLines } from '@deepseek-ai/dsh-fs'
+import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
   type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
@@ -67,10 +68,11 @@ export function renderRead(data: ReadData): string {
 /** A directory given to `read`: its entries, one level, so the next call can name a file in it. */
 export function renderDirectory(data: DirectoryData): string {
   const { path, entries, limit } = data
-  if (entries.length === 0) return `${path} is an empty directory.`
-  const shown = entries.slice(0, limit).map((entry) => entry.type === 'directory' ? `${entry.name}/` : entry.name)
+  if (entries.length === 0) return `${escapeName(path)} is an empty directory.`
+  // Names escaped as in every listing: a line feed in one cannot forge another entry.
+  const shown = entries.slice(0, limit).map((entry) => entry.type === 'directory' ? `${escapeName(entry.name)}/` : escapeName(entry.name))
   const more = entries.length > limit ? `\n[Showing ${limit} of ${entries.length} entries.]` : ''
-  return `${path} is a directory, not a file. It holds ${plural(entries.length, 'entry', 'entries')}:\n${shown.join('\n')}${more}\n\n`
+  return `${escapeName(path)} is a directory, not a file. It holds ${plural(entries.length, 'entry', 'entries')}:\n${shown.join('\n')}${more}\n\n`
     + '[To see a file, call the dsh `read` tool with its path.]'
 }
 

@@ -1,7 +1,7 @@
 // Every text the model sees from str_replace_editor is written here, in the wording models know
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
 import { type FsInfo } from '@deepseek-ai/dsh-fs'
-import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
+import { describeEntry, escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { cutNote, nothingDone, numbered as numberedLines, type TextWindow, type WindowLimits, type WindowLine } from '@deepseek-ai/dsh-tool-text'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
@@ -99,21 +99,8 @@ export const render = {
     + 'View the file, then revert by hand with `str_replace` if still needed.',
 }
 
-// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides: a name
-// holding one could start a line of its own or reorder what the model reads.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
-const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]/g
-const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '"': '\\"', '\\': '\\\\' }
-
-/**
- * A path as one line the model can trust: as is, or, when it holds a control character (or could
- * be mistaken for a quoted one), in double quotes with JSON's escapes, so a name with a line feed
- * can neither show entries that do not exist nor put free text into the listing.
- */
-export function shownPath(path: string): string {
-  if (!CONTROL.test(path) && !path.startsWith('"')) return path
-  return `"${path.replace(ESCAPED, (char) => SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
-}
+/** A path as one line the model can trust: the one escaping rule of every listing (`escapeName`). */
+export const shownPath = escapeName
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`

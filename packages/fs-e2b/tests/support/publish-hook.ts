@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
  * A loopback HTTP relay in front of the emulator, for what the conformance suite stages on the
  * wire rather than through a test hook in the provider:
  * - `beforeNextPublish`: holds the provider between staging and publication until a hook has run.
- *   The hook runs once the staged bytes have landed (the answer to the upload of a `.dsh-stage-`
+ *   The hook runs once the staged bytes have landed (the answer to the upload of a `.dsh-stage.`
  *   path is held back until it is done), or, for a publication without an upload, when the
  *   publishing command arrives (recognised by its script's first line in the `Process/Start` body),
  *   as a removal or a move does (one command each).
@@ -23,7 +23,7 @@ export interface PublishHookRelay {
 const PUBLISH_MARKER = Buffer.from('mode=$1 target=$2 stage=$3')
 // REMOVE and MOVE: one command each, so the hook runs when it arrives, before the name changes.
 const NAME_CHANGE_MARKER = Buffer.from('source=$1 ')
-const STAGE_MARKER = '.dsh-stage-'
+const STAGE_MARKER = '.dsh-stage.'
 
 export async function startPublishHookRelay(upstream: string): Promise<PublishHookRelay> {
   const hooks: (() => Promise<void>)[] = []

@@ -73,6 +73,34 @@ export function discoveryClauses(h: Harness): void {
     expect(regex.message).toContain('a(b')
   })
 
+  it('matches in linear time: patterns that backtrack for years finish, lookaround is refused by name', async () => {
+    // A backtracking engine needs about 2^40 steps for the first and 10^11 for the second.
+    await h.external.write('nested.txt', `${'a'.repeat(40)}!\n`)
+    await h.external.write('minified.js', `${'import '.repeat(140_000)}\n`)
+    const base = await root()
+    const nested = await h.fs.search(base, { pattern: '(a+)+$', mode: 'files', limit: 10 })
+    expect(nested.files).toEqual([])
+    const long = await h.fs.search(base, { pattern: 'import.*from', mode: 'files', limit: 10 })
+    expect(long).toMatchObject({ files: [], complete: true })
+    const found = await h.fs.search(base, { pattern: '(a+)+!$', mode: 'lines', limit: 10 })
+    expect(found.files.map((file) => file.path)).toEqual(['nested.txt'])
+    const look = await expectFsError(h.fs.search(base, { pattern: 'a(?=b)', mode: 'files', limit: 10 }), 'FS_INVALID_PATTERN')
+    expect(look.message).toMatch(/lookahead.*not supported/)
+    const back = await expectFsError(h.fs.search(base, { pattern: '(a)\\1', mode: 'files', limit: 10 }), 'FS_INVALID_PATTERN')
+    expect(back.message).toMatch(/backreferences.*not supported/)
+  })
+
+  it('leaves lines over 1 MiB to plain-text patterns, and counts what a regular expression passed over', async () => {
+    await h.external.write('huge.txt', `short needle\n${'x'.repeat(1024 * 1024)}needle\n`)
+    const base = await root()
+    const regex = await h.fs.search(base, { pattern: 'ne+dle', mode: 'count', limit: 10 })
+    expect(regex.files).toEqual([{ path: 'huge.txt', count: 1 }])
+    expect(regex.skipped.longLines).toBe(1)
+    const plain = await h.fs.search(base, { pattern: 'needle', mode: 'count', limit: 10 })
+    expect(plain.files).toEqual([{ path: 'huge.txt', count: 2 }])
+    expect(plain.skipped.longLines ?? 0).toBe(0)
+  })
+
   it('searches lines with their numbers, context, case folding and counts', async () => {
     await h.external.write('one.txt', 'alpha\nbeta\r\ngamma\nBeta max\n')
     await h.external.write('sub/two.txt', 'no match here\n')

@@ -105,6 +105,15 @@ export function editClauses(h: Harness): void {
     expect(await h.disk('mixed.txt')).toBe('one\r\ntwo\n3\r\nfour\n')
   })
 
+  it('keeps the own ending of each line an edit rewrites in a file of mixed line endings', async () => {
+    // CRLF dominates; line two ends with LF inside the edited span and must keep it.
+    await h.external.write('mixed-span.txt', 'one\r\ntwo\nthree\r\nfour\r\n')
+    await h.fs.editText(await h.target('mixed-span.txt'), edit('one\ntwo\nthree', 'ONE\nTWO\nTHREE'))
+    expect(await h.disk('mixed-span.txt')).toBe('ONE\r\nTWO\nTHREE\r\nfour\r\n')
+    await h.fs.editTextMany(await h.target('mixed-span.txt'), [edit('TWO\nTHREE\nfour', '2\n3\n4')])
+    expect(await h.disk('mixed-span.txt')).toBe('ONE\r\n2\n3\r\n4\r\n')
+  })
+
   it('matches LF against CRLF and gives inserted lines the file\'s line ending', async () => {
     await h.external.write('crlf.txt', 'a\r\nb\r\nc\n')
     await h.fs.editText(await h.target('crlf.txt'), edit('a\nb', 'a\nb1\nb2'))

@@ -1,4 +1,5 @@
 import { describe } from 'vitest'
+import { boundsClauses } from './bounds-clauses'
 import { discoveryClauses } from './discovery-clauses'
 import { connectionClauses } from './connection-clauses'
 import { editClauses } from './edit-clauses'
@@ -33,6 +34,7 @@ export const CONFORMANCE_GROUPS = {
   robustness: ['aborts, concurrency and errors', robustnessClauses],
   permissions: ['permissions', permissionClauses],
   discovery: ['discovery (walk, search) and editTextMany', discoveryClauses],
+  bounds: ['memory bounds of every mutation', boundsClauses],
   publication: ['between probe and publication', publicationClauses],
   connection: ['a lost connection', connectionClauses],
   fused: ['inspect and resolveForMutation', fusedClauses],
