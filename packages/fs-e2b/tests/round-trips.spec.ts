@@ -150,6 +150,21 @@ describe('round trips per tool call (default policy)', () => {
     expect(await readFile(join(dir, 'sub', 'a.txt'), 'utf8')).toBe('gamma\n')
     expect(await readFile(join(dir, 'sub', 'new.txt'), 'utf8')).toBe('x\n')
   })
+
+  it('applies a patch with three commands per added, updated or deleted file, and six for a moved and updated one', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'], toolFs: { applyPatch: true } })
+    dir = tools.dir
+    for (const name of ['u.txt', 'd.txt', 'm.txt']) await writeFile(join(dir, name), `${name}\n`)
+    for (const name of ['u.txt', 'd.txt', 'm.txt']) await tools.call('read', { file_path: name })
+    const patch = (...lines: string[]) => ({ input: ['*** Begin Patch', ...lines, '*** End Patch'].join('\n') })
+    // Plan: an Update is one inspect; an Add or Delete a resolve and a stat. Publication: a write
+    // (its READ and its publishing command), a remove or a move is one command each.
+    expect(await count(() => tools.call('apply_patch', patch('*** Update File: u.txt', '@@', '-u.txt', '+U')))).toEqual(command(3))
+    expect(await count(() => tools.call('apply_patch', patch('*** Add File: a.txt', '+a')))).toEqual(command(3))
+    expect(await count(() => tools.call('apply_patch', patch('*** Delete File: d.txt')))).toEqual(command(3))
+    expect(await count(() => tools.call('apply_patch', patch('*** Update File: m.txt', '*** Move to: n.txt', '@@', '-m.txt', '+N')))).toEqual(command(6))
+    expect(await readFile(join(dir, 'n.txt'), 'utf8')).toBe('N\n')
+  })
 })
 
 /** The most bytes whose publishing command still fits the bound, for a file at `path` (base64: 4 characters per 3 bytes). */

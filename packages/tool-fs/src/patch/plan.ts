@@ -1,4 +1,4 @@
-import { FsError, fsError, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError, type FsInspection, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import { nearestRegion, type PatchHunkFailure, type PatchSectionProblem } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -53,9 +53,11 @@ export async function planPatch(ctx: Context, exec: ToolExecution, sections: rea
     let target: FsTarget | undefined
     try {
       need(ctx, section, index)
-      target = await resolveTarget(ctx, section.path, exec)
+      // An Update's file is resolved, stat'ed and read in one step (one request on E2B).
+      const inspected = section.kind === 'update' ? await inspectPath(ctx, section.path, exec, PATCH_MAX_FILE_BYTES) : undefined
+      target = inspected?.target ?? await resolveTarget(ctx, section.path, exec)
       claim(target, index, section)
-      planned.push(await planSection(ctx, exec, section, index, target, claim))
+      planned.push(await planSection(ctx, exec, section, index, target, claim, inspected))
     } catch (error) {
       if (error instanceof PlanStop) throw error
       if (FsError.is(error)) throw new PlanStop({ kind: 'error', section, index, target, error })
@@ -81,7 +83,7 @@ function providerName(ctx: Context): string {
 
 async function planSection(
   ctx: Context, exec: ToolExecution, section: PatchSection, index: number, target: FsTarget,
-  claim: (target: FsTarget, index: number, section: PatchSection) => void,
+  claim: (target: FsTarget, index: number, section: PatchSection) => void, inspected: FsInspection | undefined,
 ): Promise<PlannedChange> {
   const path = target.displayPath
   if (section.kind === 'add') {
@@ -96,14 +98,15 @@ async function planSection(
     checkFound(info, expected, path)
     return { kind: 'delete', section: index, target, version: info!.version }
   }
-  const inspected = await inspectPath(ctx, section.path, exec, PATCH_MAX_FILE_BYTES)
-  const { info } = inspected
+  // The guard is judged on what the read found: a stale file is refused before any hunk is matched.
+  const { info } = inspected!
   checkFound(info, expected, path)
-  if (inspected.text === undefined) {
+  const text = inspected!.text
+  if (text === undefined) {
     throw new PlanStop({ kind: 'problem', section, index, path, problem: { kind: 'too-large', size: info!.size ?? 0, limit: PATCH_MAX_FILE_BYTES } })
   }
-  const resolved = resolveHunks(inspected.text, section.hunks)
-  if ('kind' in resolved) throw new PlanStop({ kind: 'hunk', failure: hunkFailure(section, index, path, inspected.text, resolved) })
+  const resolved = resolveHunks(text, section.hunks)
+  if ('kind' in resolved) throw new PlanStop({ kind: 'hunk', failure: hunkFailure(section, index, path, text, resolved) })
   let destination: FsTarget | undefined
   if (section.moveTo !== undefined) {
     destination = await resolveTarget(ctx, section.moveTo, exec)
@@ -112,7 +115,7 @@ async function planSection(
     const where = destination.displayPath
     await mustBeFree(ctx, exec, destination, (entry) => ({ kind: 'move-exists', destination: where, entry }), section, index)
   }
-  const planned: PlannedChange = { kind: 'update', section: index, target, version: info!.version, before: inspected.text, resolved }
+  const planned = { kind: 'update' as const, section: index, target, version: info!.version, before: text, resolved }
   return destination === undefined ? planned : { ...planned, destination }
 }
 
