@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { type Harness, expectFsError, needs, utf8 } from './harness'
+import { abortedSignal, type Harness, expectFsError, needs, utf8 } from './harness'
 
 /**
  * `remove` and `rename`: optional capabilities, so every clause needs the one it exercises and is
@@ -55,6 +55,12 @@ export function removalClauses(h: Harness): void {
     expect(await h.disk('raced.txt')).toBe('theirs, later')
   })
 
+  remove('changes nothing when its signal has fired: FS_ABORTED', async () => {
+    await h.external.write('kept.txt', 'k')
+    await expectFsError(h.fs.remove!(await h.target('kept.txt'), { version: await h.version('kept.txt') }, abortedSignal()), 'FS_ABORTED')
+    expect(await h.disk('kept.txt')).toBe('k')
+  })
+
   needs(h, 'readOnlyFiles')('refuses to remove a read-only file with FS_PERMISSION_DENIED [needs remove]', async (ctx) => {
     if (!h.options.capabilities.remove) return ctx.skip()
     await h.external.write('locked.txt', 'keep me')
@@ -104,6 +110,13 @@ export function removalClauses(h: Harness): void {
     await expectFsError(h.fs.rename!(await h.target('none.txt'), await h.target('t.txt')), 'FS_STALE_VERSION')
     expect(await h.disk('s.txt')).toBe('two, longer')
     expect(await h.external.read('t.txt')).toBeUndefined()
+  })
+
+  rename('changes nothing when its signal has fired: FS_ABORTED', async () => {
+    await h.external.write('stay.txt', 's')
+    await expectFsError(h.fs.rename!(await h.target('stay.txt'), await h.target('went.txt'), { version: await h.version('stay.txt') }, abortedSignal()), 'FS_ABORTED')
+    expect(await h.disk('stay.txt')).toBe('s')
+    expect(await h.external.read('went.txt')).toBeUndefined()
   })
 
   rename('refuses a move onto the file itself with FS_INVALID_PATH', async () => {

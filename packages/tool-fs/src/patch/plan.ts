@@ -87,8 +87,9 @@ async function planSection(
 ): Promise<PlannedChange> {
   const path = target.displayPath
   if (section.kind === 'add') {
-    await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
+    // Something there is refused as such first: a policy's answer about replacing it would mislead.
     await mustBeFree(ctx, exec, target, (entry) => ({ kind: 'add-exists', entry }), section, index)
+    await ctx.waterfall('fs/write-intent', target, exec, () => undefined)
     const text = section.lines.length === 0 ? '' : `${section.lines.join('\n')}\n`
     return { kind: 'add', section: index, target, text, lines: section.lines.length }
   }
@@ -111,9 +112,9 @@ async function planSection(
   if (section.moveTo !== undefined) {
     destination = await resolveTarget(ctx, section.moveTo, exec)
     claim(destination, index, section)
-    await ctx.waterfall('fs/write-intent', destination, exec, () => undefined)
     const where = destination.displayPath
     await mustBeFree(ctx, exec, destination, (entry) => ({ kind: 'move-exists', destination: where, entry }), section, index)
+    await ctx.waterfall('fs/write-intent', destination, exec, () => undefined)
   }
   const planned = { kind: 'update' as const, section: index, target, version: info!.version, before: text, resolved }
   return destination === undefined ? planned : { ...planned, destination }
