@@ -192,6 +192,22 @@ describe.each(['memory', 'local', 'e2b'] as const)('apply_patch on %s', (provide
   })
 })
 
+describe('apply_patch after the editor family\'s view', () => {
+  it('counts a str_replace_editor view as the read an Update or Delete needs', async () => {
+    const s = await assembled({ provider: 'local', tools: ['tool-fs', 'str-replace-editor'], toolFs: { applyPatch: true } })
+    stacks.push(s)
+    await s.put('v.txt', 'one\ntwo\n')
+    await s.put('w.txt', 'bye\n')
+    const unseen = await s.call('apply_patch', { input: patch('*** Update File: v.txt', '@@', ' one', '-two', '+2') })
+    expect(unseen.error?.code).toBe('FS_NOT_OBSERVED')
+    await s.ok('str_replace_editor', { command: 'view', path: s.path('v.txt') })
+    await s.ok('str_replace_editor', { command: 'view', path: s.path('w.txt'), view_range: [1, 1] })
+    await s.ok('apply_patch', { input: patch('*** Update File: v.txt', '@@', ' one', '-two', '+2', '*** Delete File: w.txt') })
+    expect(await utf8(s, 'v.txt')).toBe('one\n2\n')
+    expect(await s.bytes('w.txt')).toBeUndefined()
+  })
+})
+
 describe('apply_patch, all or nothing under a race', () => {
   it('stops at a file another writer changed after the check, and says the earlier file changed', async () => {
     const s = await stack('memory')
