@@ -192,6 +192,27 @@ describe.each(['memory', 'local', 'e2b'] as const)('apply_patch on %s', (provide
   })
 })
 
+describe('apply_patch refusals of hunks', () => {
+  it('names an anchor that matches no line, shows the closest line, and writes nothing', async () => {
+    const s = await stack('memory')
+    await s.put('k.py', 'class Greeter:\n    def greet(self):\n        return "hi"\n')
+    await s.ok('read', { file_path: 'k.py' })
+    const result = await s.call('apply_patch', { input: patch('*** Update File: k.py', '@@ def greet(self, name):', '-        return "hi"', '+        return name') })
+    expect(result.error?.code).toBe('FS_EDIT_NOT_FOUND')
+    expect(text(result)).toMatch(/^apply_patch wrote nothing\. The anchor '@@ def greet\(self, name\):' of hunk 1 of the Update File section for .*k\.py \(section 1, patch line 3\) matches no line of .*k\.py\./)
+    expect(await utf8(s, 'k.py')).toBe('class Greeter:\n    def greet(self):\n        return "hi"\n')
+  })
+
+  it('names hunks given out of the file\'s order', async () => {
+    const s = await stack('memory')
+    await s.put('o.txt', 'one\ntwo\nthree\n')
+    await s.ok('read', { file_path: 'o.txt' })
+    const result = await s.call('apply_patch', { input: patch('*** Update File: o.txt', '@@', '-three', '+3', '@@', '-one', '+1') })
+    expect(text(result)).toMatch(/Hunk 2 of the Update File section for .*o\.txt \(section 1, patch line 6\) was not found after the hunk before it; its lines occur at line 1 of .*o\.txt, above that hunk\. Hunks of one file must come in the file's order/)
+    expect(await utf8(s, 'o.txt')).toBe('one\ntwo\nthree\n')
+  })
+})
+
 describe('apply_patch after the editor family\'s view', () => {
   it('counts a str_replace_editor view as the read an Update or Delete needs', async () => {
     const s = await assembled({ provider: 'local', tools: ['tool-fs', 'str-replace-editor'], toolFs: { applyPatch: true } })

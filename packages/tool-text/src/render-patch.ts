@@ -81,7 +81,8 @@ export function renderPatchHunkFailure(failure: PatchHunkFailure, limits: Render
       return `${cap(which)} ends with '*** End of File', but its lines are at ${why.lines.length === 1 ? 'line' : 'lines'} ${numberList(why.lines)} of ${path}, `
         + `not at its end. Remove the '*** End of File' line, or quote the file's last lines. ${RETRY}`
     case 'anchor-not-found': {
-      const head = `The anchor '@@ ${why.anchor}' of ${which} matches no line of ${path} at or after where the hunk before it ended.`
+      const after = failure.hunk === 1 ? '' : ' at or after where the hunk before it ended'
+      const head = `The anchor '@@ ${why.anchor}' of ${which} matches no line of ${path}${after}.`
       return `${head}${closest(why.region, 'the anchor', limits)}\nCopy the anchor from a line of the file (it is matched whole, ignoring only its indentation). ${RETRY}`
     }
     case 'not-found': {

@@ -78,6 +78,12 @@ describe('parsePatch', () => {
     expect(error.reason).toMatch(/'bad' is not a hunk line/)
   })
 
+  it('refuses an Add File line without its +, naming the section', () => {
+    const error = syntaxError(patch('*** Add File: a.txt', '+one', 'two'))
+    expect(error.line).toBe(4)
+    expect(error.reason).toBe("'two' is in the Add File section for 'a.txt', whose every line starts with '+'")
+  })
+
   it('refuses a stray line between sections', () => {
     expect(syntaxError(patch('*** Frobnicate File: x')).reason).toMatch(/is not a section header/)
   })

@@ -96,6 +96,10 @@ export function parsePatch(input: string): PatchSection[] {
       const content: string[] = []
       at++
       while (at < body.length && body[at]!.startsWith('+')) content.push(body[at++]!.slice(1))
+      // A line that neither adds nor starts the next section: most often a line whose '+' was left out.
+      if (at < body.length && body[at]!.trim() !== '' && !body[at]!.trim().startsWith('***')) {
+        throw new PatchSyntaxError(lineNo(at), `'${clip(body[at]!)}' is in the Add File section for '${path}', whose every line starts with '+'`)
+      }
       sections.push({ kind: 'add', path, lines: content, patchLine })
       continue
     }
