@@ -17,7 +17,7 @@ export const applyPatchInput = z.object({
 })
 
 const DESCRIPTION = [
-  'Changes several files at once with a patch in the apply_patch format: all of it or nothing. The patch is',
+  'Changes several files at once with a patch in Codex\'s patch format: all of it or nothing. The patch is',
   '*** Begin Patch',
   '*** Add File: <path>  (then the new file\'s lines, each starting with +)',
   '*** Delete File: <path>',

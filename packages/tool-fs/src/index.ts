@@ -9,7 +9,7 @@ import { globTool } from './glob'
 import { grepTool } from './grep'
 import { listTool } from './list'
 import { multiEditTool } from './multi-edit'
-import { FS_PROMPT_SECTION } from './prompt'
+import { APPLY_PATCH_PROMPT_SECTION, FS_PROMPT_SECTION } from './prompt'
 import { readTool } from './read'
 import { writeTool } from './write'
 
@@ -50,6 +50,7 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
     ctx.tools.register(listTool(calls, options))
   }
   ctx.systemPrompt.section(FS_PROMPT_SECTION)
+  if (options.applyPatch) ctx.systemPrompt.section(APPLY_PATCH_PROMPT_SECTION)
 }
 
 export default { name, inject, Config, apply }

@@ -1,6 +1,6 @@
 import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
 import policyPlugin from '@deepseek-ai/dsh-fs-policy'
-import toolsPlugin from '@deepseek-ai/dsh-tools'
+import toolsPlugin, { bareToolMentions } from '@deepseek-ai/dsh-tools'
 import { Context } from 'cordis'
 import { type ProviderKind, stack as assembled, type Stack } from '@deepseek-ai/dsh-test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -189,6 +189,22 @@ describe.each(['memory', 'local', 'e2b'] as const)('apply_patch on %s', (provide
     const s = await stack(provider)
     await s.ok('apply_patch', { input: `\n  <<'EOF'\n${patch('*** Add File: h.txt', '+hi')}\nEOF\n  ` })
     expect(await utf8(s, 'h.txt')).toBe('hi\n')
+  })
+})
+
+describe('apply_patch in the system prompt', () => {
+  it('is named, with its read-first rule, only when it is registered', async () => {
+    const s = await stack('memory')
+    expect(s.ctx.systemPrompt.render()).toContain('- The dsh `apply_patch` tool changes several files at once with a patch (all of it or none). Show every file')
+    // Named only as "the dsh `name` tool", so the texts stay right under any client's prefix.
+    const names = s.ctx.tools.list().map((tool) => tool.name)
+    const patchTool = s.ctx.tools.list().find((tool) => tool.name === 'apply_patch')!
+    const texts = [s.ctx.systemPrompt.render(), patchTool.description, JSON.stringify(patchTool.inputSchema)]
+    expect(texts.flatMap((text) => bareToolMentions(text, names))).toEqual([])
+    const without = await assembled({ provider: 'memory', tools: ['tool-fs'] })
+    stacks.push(without)
+    expect(without.ctx.systemPrompt.render()).not.toContain('apply_patch')
+    expect(without.ctx.tools.list().map((tool) => tool.name)).not.toContain('apply_patch')
   })
 })
 

@@ -1,6 +1,6 @@
 import type { NearestRegion } from './nearest'
 import { aroundChange, cutNote, numbered, numberList, plural, type RenderLimits, spanWords } from './render'
-import { regionLines } from './render-refusal'
+import { differs, regionLines } from './render-refusal'
 import type { LineSpan } from './snippet'
 import type { WindowLine } from './window'
 
@@ -106,8 +106,7 @@ function closest(region: NearestRegion | undefined, what: string, limits: Render
   if (region === undefined) return ''
   const lines = regionLines(region, limits.maxLineLength)
   const cut = cutNote(lines, limits.maxLineLength, 'fs')
-  const differences = region.differences.length === 0 ? '' : `\nIt differs from ${what} in: ${region.differences.join('; ').replaceAll('old_string', what)}.`
-  return ` The closest text is ${spanWords({ start: region.start, end: region.end })}:\n${numbered(lines)}${cut === undefined ? '' : `\n${cut}`}${differences}`
+  return ` The closest text is ${spanWords({ start: region.start, end: region.end })}:\n${numbered(lines)}${cut === undefined ? '' : `\n${cut}`}${differs(region, what)}`
 }
 
 /** A refusal of one file found before anything was written: the provider's or policy's account, then the retry. */

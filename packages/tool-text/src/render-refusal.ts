@@ -51,7 +51,8 @@ export function regionLines(region: NearestRegion, maxLineLength: number): Windo
   })
 }
 
-function differs(region: NearestRegion, argument: string): string {
+/** "It differs from <argument> in: …": the closest region's differences, named for what was quoted (also `apply_patch`'s hunks). */
+export function differs(region: NearestRegion, argument: string): string {
   if (region.differences.length === 0) return ''
   const list = region.differences.join('; ')
   return `\nIt differs from ${argument} in: ${argument === 'old_string' ? list : list.replaceAll('old_string', argument)}.`
