@@ -209,6 +209,18 @@ describe('apply_patch in the system prompt', () => {
 })
 
 describe('apply_patch refusals of hunks', () => {
+  it('refuses to rewrite a file above the bound, before reading it, and names the tool that can', async () => {
+    const s = await stack('memory')
+    await s.put('big.txt', `${'x'.repeat(33 * 1024 * 1024)}\n`)
+    await s.put('small.txt', 'a\n')
+    await s.ok('read', { file_path: 'big.txt', limit: 1, column: 1 })
+    await s.ok('read', { file_path: 'small.txt' })
+    const result = await s.call('apply_patch', { input: patch('*** Update File: small.txt', '@@', '-a', '+b', '*** Update File: big.txt', '@@', '+y') })
+    expect(result.error?.code).toBe('FS_TOO_LARGE')
+    expect(text(result)).toMatch(/big\.txt has 34603009 bytes: a patch rewrites files of at most 33554432 bytes, and at most 67108864 bytes of files in all\. Change a large file with the dsh `edit` tool/)
+    expect(await utf8(s, 'small.txt')).toBe('a\n')
+  })
+
   it('names an anchor that matches no line, shows the closest line, and writes nothing', async () => {
     const s = await stack('memory')
     await s.put('k.py', 'class Greeter:\n    def greet(self):\n        return "hi"\n')

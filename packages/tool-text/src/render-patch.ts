@@ -140,8 +140,8 @@ export type PatchSectionProblem =
   | { kind: 'unsupported'; method: 'remove' | 'rename'; provider: string }
   /** The file is named by two sections (or a section and a move). */
   | { kind: 'duplicate'; other: number }
-  /** The file is larger than a patch may rewrite. */
-  | { kind: 'too-large'; size: number; limit: number }
+  /** The file is larger than a patch may rewrite (`limit`), or than what is left of the patch's total (`total`). */
+  | { kind: 'too-large'; size: number; limit: number; total: number }
 
 export function patchProblemText(path: string, problem: PatchSectionProblem): string {
   switch (problem.kind) {
@@ -159,6 +159,7 @@ export function patchProblemText(path: string, problem: PatchSectionProblem): st
     case 'duplicate':
       return `${path} is also named by section ${problem.other}; a file may appear in one section of a patch only. Put all its hunks in one '*** Update File' section.`
     case 'too-large':
-      return `${path} has ${problem.size} bytes, more than the ${problem.limit} a patch rewrites; change it with the dsh \`edit\` tool instead.`
+      return `${path} has ${problem.size} bytes: a patch rewrites files of at most ${problem.limit} bytes, and at most ${problem.total} bytes of files in all. `
+        + 'Change a large file with the dsh `edit` tool, or split the patch into several.'
   }
 }

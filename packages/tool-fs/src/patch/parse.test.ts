@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_PATCH_CHARS, parsePatch, PatchSyntaxError } from './parse'
+import { MAX_PATCH_CHARS, MAX_PATCH_FILES, parsePatch, PatchSyntaxError } from './parse'
 
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n')
 
@@ -126,6 +126,13 @@ describe('parsePatch', () => {
 
   it('reads a patch sent with CRLF line breaks like one sent with LF', () => {
     expect(parsePatch(patch('*** Update File: f', '@@', '-a', '+b').replaceAll('\n', '\r\n'))).toEqual(parsePatch(patch('*** Update File: f', '@@', '-a', '+b')))
+  })
+
+  it('refuses a patch of more files than the bound, naming the first section past it', () => {
+    const sections = Array.from({ length: MAX_PATCH_FILES + 1 }, (_, index) => `*** Delete File: f${index}.txt`)
+    const error = syntaxError(patch(...sections))
+    expect(error.line).toBe(MAX_PATCH_FILES + 2)
+    expect(error.reason).toMatch(/changes 101 files; at most 100/)
   })
 
   it('refuses a patch above the size bound before reading it', () => {

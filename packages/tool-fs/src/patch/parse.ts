@@ -56,6 +56,9 @@ const END_OF_FILE = '*** End of File'
 /** The largest patch text parsed: past it the call is refused before any work (a bound on memory and time). */
 export const MAX_PATCH_CHARS = 8 * 1024 * 1024
 
+/** The most sections (files) one patch may have: each is read whole before anything is written. */
+export const MAX_PATCH_FILES = 100
+
 /**
  * A heredoc opener as models write it around a patch: `<<EOF`, `<<'EOF'`, `<<"EOF"`, optionally after
  * the command name (`apply_patch <<'PATCH'`). The closing quote must match the opening one.
@@ -126,6 +129,9 @@ export function parsePatch(input: string): PatchSection[] {
       continue
     }
     throw new PatchSyntaxError(lineNo(at), `'${clip(line)}' is not a section header; a section starts with '${ADD}<path>', '${DELETE}<path>' or '${UPDATE}<path>'`)
+  }
+  if (sections.length > MAX_PATCH_FILES) {
+    throw new PatchSyntaxError(sections[MAX_PATCH_FILES]!.patchLine, `the patch changes ${sections.length} files; at most ${MAX_PATCH_FILES} are accepted in one patch. Split it into several patches`)
   }
   return sections
 }

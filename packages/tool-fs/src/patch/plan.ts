@@ -33,6 +33,9 @@ export class PlanStop extends Error {
 /** The largest file an Update reads whole and rewrites. */
 export const PATCH_MAX_FILE_BYTES = 32 * 1024 * 1024
 
+/** The most bytes of old text one patch holds at once (every Update's file, read before anything is written). */
+export const PATCH_MAX_TOTAL_BYTES = 64 * 1024 * 1024
+
 /**
  * Checks every section in order and returns what each will do. Update and Delete go through
  * `fs/edit-intent` (the policy refuses what the session has not read, or read absent); Add and a
@@ -48,14 +51,16 @@ export async function planPatch(ctx: Context, exec: ToolExecution, sections: rea
     if (other !== undefined) throw new PlanStop({ kind: 'problem', section, index, path: target.displayPath, problem: { kind: 'duplicate', other } })
     named.set(target.targetKey, index)
   }
+  let held = 0
   for (const [offset, section] of sections.entries()) {
     const index = offset + 1
     let target: FsTarget | undefined
     try {
       need(ctx, section, index)
       // An Update's file is resolved, stat'ed and read in one step (one request on E2B).
-      const inspected = section.kind === 'update' ? await inspectPath(ctx, section.path, exec, PATCH_MAX_FILE_BYTES) : undefined
+      const inspected = section.kind === 'update' ? await inspectPath(ctx, section.path, exec, Math.min(PATCH_MAX_FILE_BYTES, PATCH_MAX_TOTAL_BYTES - held)) : undefined
       target = inspected?.target ?? await resolveTarget(ctx, section.path, exec)
+      held += inspected?.text === undefined ? 0 : inspected.info?.size ?? 0
       claim(target, index, section)
       planned.push(await planSection(ctx, exec, section, index, target, claim, inspected))
     } catch (error) {
@@ -104,7 +109,7 @@ async function planSection(
   checkFound(info, expected, path)
   const text = inspected!.text
   if (text === undefined) {
-    throw new PlanStop({ kind: 'problem', section, index, path, problem: { kind: 'too-large', size: info!.size ?? 0, limit: PATCH_MAX_FILE_BYTES } })
+    throw new PlanStop({ kind: 'problem', section, index, path, problem: { kind: 'too-large', size: info!.size ?? 0, limit: PATCH_MAX_FILE_BYTES, total: PATCH_MAX_TOTAL_BYTES } })
   }
   const resolved = resolveHunks(text, section.hunks)
   if ('kind' in resolved) throw new PlanStop({ kind: 'hunk', failure: hunkFailure(section, index, path, text, resolved) })
