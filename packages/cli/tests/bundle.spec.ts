@@ -14,9 +14,10 @@ const PACKAGES = fileURLToPath(new URL('../../', import.meta.url))
 /** Every package specifier the built files import (static or dynamic), Node's builtins aside. */
 async function bareImports(): Promise<Set<string>> {
   const found = new Set<string>()
+  // `from`/`import` as keywords, not as a method (`Buffer.from("OK")` in a bundled client is no import).
   for (const file of readdirSync(LIB).filter((name) => name.endsWith('.js'))) {
     const code = await readFile(join(LIB, file), 'utf8')
-    for (const [, specifier] of code.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*"((?:@[\w.-]+\/)?[\w.:-]+(?:\/[\w./-]+)?)"/g)) {
+    for (const [, specifier] of code.matchAll(/(?<![.\w$])(?:from|import)\s*\(?\s*"((?:@[\w.-]+\/)?[\w.:-]+(?:\/[\w./-]+)?)"/g)) {
       if (!specifier!.startsWith('.') && !specifier!.startsWith('node:')) found.add(specifier!)
     }
   }

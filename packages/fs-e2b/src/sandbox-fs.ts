@@ -4,8 +4,8 @@ import {
 } from '@deepseek-ai/dsh-fs'
 import {
   checkEditGuard, checkMoveDestination, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
-  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
-  writeCost,
+  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, Reservation, TEXT_COST_PER_BYTE,
+  throwIfAborted, toListing, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
@@ -188,15 +188,16 @@ export class SandboxFs {
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.#edit(target, (bytes) => planEdit(bytes, edit, target.displayPath, this.#maxTextBytes), expected, signal)
+    return this.#edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#maxTextBytes, held), expected, signal)
   }
 
   /** One download, every edit applied in order, one guarded publication: the machinery and bounds of `editText`. */
   editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.#edit(target, (bytes) => planEdits(bytes, edits, target.displayPath, this.#maxTextBytes), expected, signal)
+    return this.#edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#maxTextBytes, held), expected, signal)
   }
 
-  #edit(target: FsTarget, plan: (bytes: Uint8Array) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+  /** `plan` makes the new text of the old bytes within `held` bytes of memory, or says it needs more (`MemoryShortfall`). */
+  #edit(target: FsTarget, plan: (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.#lock.run(key, () => publishGuarded({
@@ -208,11 +209,13 @@ export class SandboxFs {
         // The version is judged before any matching, so a stale edit never reports a match error.
         checkEditGuard(current?.info, expected, path)
         // The old bytes are already here; the reservation covers their text and the new text and bytes.
-        const release = await this.#budget.reserve(EDIT_COST_PER_BYTE * current!.bytes!.length, 'editing', path, signal)
-        return { info: current!.info, bytes: current!.bytes!, release }
+        const memory = new Reservation(this.#budget, 'editing', path, signal)
+        await memory.ensure(EDIT_COST_PER_BYTE * current!.bytes!.length)
+        return { info: current!.info, bytes: current!.bytes!, memory }
       },
       stage: async (current) => {
-        const planned = plan(current.bytes)
+        // A result larger than the old text waits for its memory before it is built.
+        const planned = await planReserved(current.memory, (held) => plan(current.bytes, held))
         // An edit that changes nothing has nothing to publish.
         if (sameBytes(planned.bytes, current.bytes)) return { planned }
         return { planned, staged: await this.#stage(key, path, planned.bytes, { mode: 'replace', version: current.info.version }, signal) }
@@ -223,7 +226,7 @@ export class SandboxFs {
         return { version: (await this.#commit(staged)).version, ...outcome }
       },
       cleanup: async (current, stage) => {
-        current.release()
+        current.memory.release()
         await this.#discard(stage?.staged)
       },
       retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),

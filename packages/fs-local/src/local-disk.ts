@@ -75,12 +75,12 @@ export class LocalDisk {
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
-    return editTarget(this.#core, target, (bytes) => planEdit(bytes, edit, target.displayPath, this.#core.options.maxTextBytes), expected, signal, hooks)
+    return editTarget(this.#core, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal, hooks)
   }
 
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
   editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return editTarget(this.#core, target, (bytes) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes), expected, signal)
+    return editTarget(this.#core, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal)
   }
 
   remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {

@@ -1,7 +1,7 @@
 import { type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planStyledWrite, planWrite, publishGuarded,
-  writeCost,
+  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planReserved, planStyledWrite, planWrite,
+  publishGuarded, Reservation, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import { endCommit, LostRace, type PublishMode, publishCommit, stageCommit } from './commit'
 import { checkReal, type DiskCore } from './core'
@@ -75,8 +75,11 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
   }))
 }
 
-/** What an edit makes of the old bytes: `planEdit` for one, `planEdits` for several (each bounded before it builds). */
-export type EditPlanner = (bytes: Uint8Array) => PlannedEdit | PlannedEdits
+/**
+ * What an edit makes of the old bytes within `held` bytes of memory: `planEdit` for one,
+ * `planEdits` for several (each bounded before it builds, `MemoryShortfall` when it needs more).
+ */
+export type EditPlanner = (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits
 
 export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
   const display = target.displayPath
@@ -86,7 +89,7 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
     probe: async () => {
       const found = await find(core, target, display)
       const { probe: current } = found
-      let releaseMemory = () => {}
+      const memory = new Reservation(core.budget, 'editing', display, signal)
       try {
         // An unanchored parent was not checked yet: being outside the root is the first answer.
         if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
@@ -95,17 +98,18 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
         if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
         const { diffMaxBytes, maxTextBytes } = core.options
         // Reserved before the file is read, held until the new bytes are published.
-        releaseMemory = await core.budget.reserve(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes), 'editing', display, signal)
-        // Read and matched while the staging is made (see `stage`).
-        const planning = readAll(current.opened, maxTextBytes, display).then((bytes) => {
-          const planned = plan(bytes)
+        await memory.ensure(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes))
+        // Read and matched while the staging is made (see `stage`); a result larger than the old
+        // text waits for its memory before it is built.
+        const planning = readAll(current.opened, maxTextBytes, display).then(async (bytes) => {
+          const planned = await planReserved(memory, (held) => plan(bytes, held))
           return { plan: planned, outcome: editOutcome(planned, bytes.length <= diffMaxBytes) }
         })
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planning.catch(() => {})
-        return { found, version: current.info.version, planning, releaseMemory }
+        return { found, version: current.info.version, planning, memory }
       } catch (error) {
-        releaseMemory()
+        memory.release()
         void found.close()
         throw error
       }
@@ -128,9 +132,9 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
       const settled = published && ((now: FsVersion) => published({ version: now, ...outcome, ...links }))
       return { version: await publishCommit(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
     },
-    cleanup: async ({ found, releaseMemory }, made) => {
+    cleanup: async ({ found, memory }, made) => {
       await endCommit(made)
-      releaseMemory()
+      memory.release()
       closeSoon(found)
     },
     // An unguarded edit that loses a race with another process starts over on the new content;

@@ -1,45 +1,18 @@
-import { type FsEditExpectation, FsError, type FsObservation, type FsTarget, type FsTargetKey, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
+import { type FsEditExpectation, FsError, type FsObservation, type FsTarget, type FsWriteIntent } from '@deepseek-ai/dsh-fs'
 import { checkWholeReplacement, observedAfter } from './seen-rule'
 
-/**
- * The owner of observed state: the session of the agent that acted. The fs contract keeps the
- * actor opaque; this is the only place it is narrowed to `{ agent?: { session? } }`. An actor
- * without a session object has no memory, so every target is unseen to it.
- */
-export function ownerOf(actor: object | undefined): object | undefined {
-  const session = (actor as { agent?: { session?: unknown } } | undefined)?.agent?.session
-  return typeof session === 'object' && session !== null ? session : undefined
-}
+// The decisions, as pure functions of what the ledger holds for (owner, target): no state, no I/O.
 
 /**
- * What each owner last observed about each target: no entry = unseen, `absent`, or
- * `present(version)` with the lines of it seen. Keyed weakly by owner so that a finished session's
- * memory goes with it.
+ * The entry to store once `observation` is recorded over `previous` (what the owner held): a new
+ * plain value, so the emitter's object cannot change what was recorded. A malformed `seen` from
+ * some emitter keeps the version and drops what it says was seen.
  */
-export class ObservedState {
-  #owners = new WeakMap<object, Map<FsTargetKey, FsObservation>>()
-
-  get(owner: object | undefined, target: FsTarget): FsObservation | undefined {
-    return owner === undefined ? undefined : this.#owners.get(owner)?.get(target.targetKey)
-  }
-
-  record(owner: object | undefined, target: FsTarget, observation: FsObservation): void {
-    if (owner === undefined) return
-    let targets = this.#owners.get(owner)
-    if (targets === undefined) this.#owners.set(owner, (targets = new Map()))
-    // A new value: the emitter's object must not be able to change what was recorded.
-    let next: FsObservation
-    try {
-      next = observedAfter(targets.get(target.targetKey), observation)
-    } catch {
-      // A malformed `seen` from some emitter: the version is kept, what it says was seen is not.
-      next = observation.kind === 'present' ? { kind: 'present', version: observation.version } : { kind: 'absent' }
-    }
-    targets.set(target.targetKey, next)
-  }
-
-  clear(): void {
-    this.#owners = new WeakMap()
+export function recorded(previous: FsObservation | undefined, observation: FsObservation): FsObservation {
+  try {
+    return observedAfter(previous, observation)
+  } catch {
+    return observation.kind === 'present' ? { kind: 'present', version: observation.version } : { kind: 'absent' }
   }
 }
 

@@ -1,4 +1,5 @@
 import { type FsObservation, type FsTarget, type FsTargetKey, type FsVersion, FsError } from '@deepseek-ai/dsh-fs'
+import { stack } from '@deepseek-ai/dsh-test-kit'
 import { Context } from 'cordis'
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as mod from '../src/index'
@@ -105,6 +106,18 @@ describe('the seen rule, on', () => {
     observe({ kind: 'present', version: v('v1'), seen: { ranges, total: 10 } })
     ranges[0]![1] = 10
     expect((await refusal()).seen).toEqual({ ranges: [[1, 5]], total: 10 })
+  })
+})
+
+describe('no I/O with the rule on', () => {
+  it('decides from the observations alone, never asking the provider', async () => {
+    await using s = await stack({ provider: 'memory', tools: [], policyConfig: { seenBeforeReplace: true } })
+    const who = actor({})
+    s.ctx.emit('fs/observed', target('/a'), { kind: 'present', version: v('v1'), seen: { ranges: [[1, 3]], total: 9 } }, who)
+    s.ctx.emit('fs/observed', target('/b'), { kind: 'present', version: v('v1'), seen: { ranges: [[1, 9]], total: 9 } }, who)
+    await expect(s.ctx.waterfall('fs/write-intent', target('/a'), who, () => undefined)).rejects.toMatchObject({ code: 'FS_NOT_SEEN' })
+    expect(await s.ctx.waterfall('fs/write-intent', target('/b'), who, () => undefined)).toEqual({ kind: 'replaceIfVersion', version: 'v1' })
+    expect(s.log.calls).toEqual([])
   })
 })
 

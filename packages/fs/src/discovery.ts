@@ -3,6 +3,7 @@ import { FsError, fsError, throwIfAborted } from './errors'
 import { checkEditGuard } from './guards'
 import { Buffer } from 'node:buffer'
 import { EDIT_COST_PER_BYTE, processMemoryBudget } from './budget'
+import { planReserved, Reservation } from './reservation'
 import { applyEdits } from './multi-edit'
 import { searchTree } from './search'
 import type { FileSystem } from './service'
@@ -95,7 +96,14 @@ export async function defaultEditTextMany(
       continue
     }
     const textBytes = Buffer.byteLength(text)
-    const applied = await processMemoryBudget().with(EDIT_COST_PER_BYTE * textBytes, 'editing', path, signal, async () => applyEdits(text, edits, path, { textBytes }))
+    const memory = new Reservation(processMemoryBudget(), 'editing', path, signal)
+    let applied
+    try {
+      await memory.ensure(EDIT_COST_PER_BYTE * textBytes)
+      applied = await planReserved(memory, (heldBytes) => applyEdits(text, edits, path, { textBytes, heldBytes }))
+    } finally {
+      memory.release()
+    }
     const replacements = applied.replacements.reduce((sum, count) => sum + count, 0)
     if (applied.text === text) return { version: seen!.version, before: text, after: text, replacements, steps: applied.steps }
     try {

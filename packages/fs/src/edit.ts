@@ -1,5 +1,7 @@
 import { Buffer } from 'node:buffer'
-import { fsError } from './errors'
+import { type FsError, fsError } from './errors'
+import { FS_MAX_REPLACEMENTS } from './limits'
+import { MemoryShortfall, resultCost } from './reservation'
 import { formatSize } from './sizes'
 import { occurrencesAt, type SpliceLines, spliceLines } from './lines'
 import { correspondingEndings, countLineEndings, normalizeLineEndings, withEndings } from './line-endings'
@@ -20,6 +22,13 @@ export interface SpliceLimits {
   maxBytes?: number
   /** The UTF-8 size of `text`, when the caller knows it (else it is measured). */
   textBytes?: number
+  /**
+   * Memory the caller holds for this result (`Reservation`): a larger result's cost
+   * (`resultCost`) throws `MemoryShortfall` before it is built. Checked only with `maxBytes`.
+   */
+  heldBytes?: number
+  /** The most replacements this splice may make (default `FS_MAX_REPLACEMENTS`); more fail `FS_TOO_LARGE` while they are counted. */
+  maxReplacements?: number
 }
 
 /**
@@ -59,7 +68,10 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   }
   const normalized = normalizeLineEndings(text)
   const matches: number[] = []
+  const maxReplacements = limits.maxReplacements ?? FS_MAX_REPLACEMENTS
   for (let at = normalized.indexOf(oldString); at >= 0; at = normalized.indexOf(oldString, at + oldString.length)) {
+    // Each replacement costs time and memory of its own: past the bound, stop counting and refuse.
+    if (matches.length === maxReplacements && edit.replaceAll) throw tooManyReplacements(path, maxReplacements)
     matches.push(at)
   }
   if (matches.length === 0) {
@@ -96,6 +108,7 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   const bytes = limits.maxBytes === undefined
     ? undefined
     : checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
+  if (bytes !== undefined && limits.heldBytes !== undefined && resultCost(bytes) > limits.heldBytes) throw new MemoryShortfall(resultCost(bytes))
   const parts: string[] = []
   let cursor = 0
   for (let i = 0; i < starts.length; i++) {
@@ -109,6 +122,15 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   return spliced
 }
 
+function tooManyReplacements(path: string | undefined, max: number): FsError {
+  return fsError('FS_TOO_LARGE', {
+    path,
+    reason: `has more than ${max.toLocaleString('en-US')} occurrences of old_string to replace, more than `
+      + (max === FS_MAX_REPLACEMENTS ? 'one call may replace' : `are left of the ${FS_MAX_REPLACEMENTS.toLocaleString('en-US')} replacements one call may make`)
+      + '; nothing was changed. Use a longer old_string that occurs fewer times, or send the edits in several calls',
+  })
+}
+
 /**
  * The text each replacement writes: one for all of them, in the file's dominant ending, unless the
  * file mixes endings and the inserted text has line breaks; then, per replacement, each break keeps
@@ -120,8 +142,9 @@ function insertedTexts(
 ): string | string[] {
   if (!insertedLf.includes('\n') || !mixed) return eol === '\r\n' ? insertedLf.replaceAll('\n', '\r\n') : insertedLf
   const shared = new Map<string, string>()
+  const lines = insertedLf.split('\n')
   return starts.map((start, i) => {
-    const endings = correspondingEndings(text.slice(start, ends[i]), insertedLf, eol)
+    const endings = correspondingEndings(text.slice(start, ends[i]), lines, eol)
     const key = endings.map((ending) => ending.length).join('')
     let inserted = shared.get(key)
     if (inserted === undefined) shared.set(key, inserted = withEndings(insertedLf, endings))

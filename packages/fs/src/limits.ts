@@ -10,3 +10,10 @@ export const FS_MAX_EDITS = 1000
  * call can hold it whatever its number of edits and its file's size.
  */
 export const FS_MAX_EDIT_WORK = 256 * 1024 * 1024
+
+/**
+ * The most replacements one call (`editText`, or all the steps of one `editTextMany`) makes. Each
+ * costs its own time and memory on the event loop (about a microsecond, and the offsets kept),
+ * beyond what the size of the text bounds.
+ */
+export const FS_MAX_REPLACEMENTS = 1_000_000

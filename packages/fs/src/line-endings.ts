@@ -27,18 +27,19 @@ export function normalizeLineEndings(text: string): string {
 }
 
 /**
- * The ending each line feed of `inserted` (LF only) takes when it replaces `replaced` (raw, with
+ * The ending each line feed of `inserted` (LF only, or its lines) takes when it replaces `replaced` (raw, with
  * its own endings): a line of `inserted` that corresponds to a line of `replaced` keeps that line's
  * ending, anything else gets `fallback` (the file's dominant one). Lines correspond when they are
  * equal at the start or at the end of the two texts; the lines between correspond one by one, as
  * far as both have lines. So an edit inside a file of mixed endings turns no LF into a CRLF, nor the
  * other way, on a line it only rewrote.
  */
-export function correspondingEndings(replaced: string, inserted: string, fallback: LineEnding): LineEnding[] {
+export function correspondingEndings(replaced: string, inserted: string | readonly string[], fallback: LineEnding): LineEnding[] {
   const oldEnds: LineEnding[] = []
   for (let i = replaced.indexOf('\n'); i >= 0; i = replaced.indexOf('\n', i + 1)) oldEnds.push(i > 0 && replaced.charCodeAt(i - 1) === 13 ? '\r\n' : '\n')
   const oldLines = normalizeLineEndings(replaced).split('\n')
-  const newLines = inserted.split('\n')
+  // The lines of `inserted` may come split already: one split for every replacement of a replace_all.
+  const newLines = typeof inserted === 'string' ? inserted.split('\n') : inserted
   // Line k ends with line feed k; m and n are the line feeds of each side.
   const m = oldLines.length - 1
   const n = newLines.length - 1

@@ -7,8 +7,8 @@ import {
 } from './index'
 import {
   checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard, checkWriteSize, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, listingWindow, type MemoryBudget,
-  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planWrite, processMemoryBudget, publishGuarded, TEXT_COST_PER_BYTE, throwIfAborted, toListing,
-  writeCost,
+  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, Reservation, TEXT_COST_PER_BYTE,
+  throwIfAborted, toListing, writeCost,
 } from './kit'
 
 /** `readOnly` is a file nobody may write (mode `0444` on a disk): writes and edits are refused, not published. */
@@ -216,33 +216,36 @@ export class MemoryFileSystem extends FileSystem {
   }
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.edit(target, (bytes) => planEdit(bytes, edit, target.displayPath, this.maxTextBytes), expected, signal)
+    return this.edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.maxTextBytes, held), expected, signal)
   }
 
   /** One snapshot, every edit applied in order, one publication: the machinery and bounds of `editText`. */
   override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.edit(target, (bytes) => planEdits(bytes, edits, target.displayPath, this.maxTextBytes), expected, signal)
+    return this.edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.maxTextBytes, held), expected, signal)
   }
 
-  private edit(target: FsTarget, plan: (bytes: Uint8Array) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+  /** `plan` makes the new text of the old bytes within `held` bytes of memory, or says it needs more (`MemoryShortfall`). */
+  private edit(target: FsTarget, plan: (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.lock.run(key, () => publishGuarded({
       path,
       signal,
       probe: async () => {
+        const memory = new Reservation(this.budget, 'editing', path, signal)
         for (;;) {
           const seen = this.info(key)
           checkEditGuard(seen, expected, path)
           // Reserved before the text is decoded, held until the new bytes are stored.
-          const release = await this.budget.reserve(EDIT_COST_PER_BYTE * seen!.size!, 'editing', path, signal)
-          if (this.info(key)?.version === seen!.version) return { version: seen!.version, release }
+          await memory.ensure(EDIT_COST_PER_BYTE * seen!.size!)
+          if (this.info(key)?.version === seen!.version) return { version: seen!.version, memory }
           // Changed while waiting for memory: decide the guard again on what is there now.
-          release()
+          memory.release()
         }
       },
-      stage: async () => {
-        const planned = plan(this.volume.readFile(key)!)
+      stage: async ({ memory }) => {
+        // A result larger than the old text waits for its memory before it is built.
+        const planned = await planReserved(memory, (held) => plan(this.volume.readFile(key)!, held))
         await this.volume.publishing()
         return planned
       },
@@ -254,7 +257,7 @@ export class MemoryFileSystem extends FileSystem {
         const version = this.volume.store(key, planned.bytes)
         return { version, ...editOutcome(planned) }
       },
-      cleanup: (seen) => seen.release(),
+      cleanup: (seen) => seen.memory.release(),
       // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
       retry: (error) => expected === undefined && FsError.is(error, 'FS_STALE_VERSION'),
     }))

@@ -124,6 +124,18 @@ describe('the bounds of applyEdits', () => {
       + `Send the edits in calls of at most ${FS_MAX_EDITS}, in order (each call applies to what the one before wrote)`)
   })
 
+  it('refuses a replace_all past the replacements one call may make, while counting, and counts them over all the steps', () => {
+    const one = failure(() => applyEdits('a'.repeat(50), [edit('a', 'b', true)], 'f.txt', { maxReplacements: 40 }))
+    expect(one.code).toBe('FS_TOO_LARGE')
+    expect(one.message).toContain('edits[0]: f.txt has more than 40 occurrences of old_string to replace')
+    // 30 + 30 > 50: the second step is refused though it alone would fit.
+    const text = `${'a'.repeat(30)}${'b'.repeat(30)}`
+    const second = failure(() => applyEdits(text, [edit('a', 'c', true), edit('b', 'd', true)], 'f.txt', { maxReplacements: 50 }))
+    expect(editIndexOf(second)).toBe(1)
+    expect(second.message).toContain('has more than 20 occurrences of old_string to replace, more than are left of the 1,000,000 replacements one call may make')
+    expect(applyEdits(text, [edit('a', 'c', true), edit('b', 'd', true)], 'f.txt', { maxReplacements: 60 }).replacements).toEqual([30, 30])
+  })
+
   it('refuses the step that would take the text searched past maxWork, before it runs', () => {
     // 100 characters per step: the 11th step would make 1,100 > 1,000.
     const edits = Array.from({ length: 20 }, (_, i) => edit(`<${i}>`, `<${i + 1}>`))

@@ -3,7 +3,7 @@ import { spliceLiteral } from './edit'
 import { formatSize } from './sizes'
 import { FsEditStepError, FsError, fsError } from './errors'
 import { FS_MAX_LINE_CHANGES } from './lines'
-import { DEFAULT_MAX_TEXT_BYTES, FS_MAX_EDIT_WORK, FS_MAX_EDITS } from './limits'
+import { DEFAULT_MAX_TEXT_BYTES, FS_MAX_EDIT_WORK, FS_MAX_EDITS, FS_MAX_REPLACEMENTS } from './limits'
 import type { FsEditRequest, FsEditStep, FsLineChange } from './types'
 
 export interface EditsLimits {
@@ -15,6 +15,10 @@ export interface EditsLimits {
   maxEdits?: number
   /** Default `FS_MAX_EDIT_WORK`. */
   maxWork?: number
+  /** Memory the caller holds (`SpliceLimits.heldBytes`): a step that needs more throws `MemoryShortfall` before it builds. */
+  heldBytes?: number
+  /** The most replacements of all the steps together. Default `FS_MAX_REPLACEMENTS`. */
+  maxReplacements?: number
 }
 
 export interface AppliedEdits {
@@ -44,7 +48,7 @@ export interface AppliedEdits {
  * of earlier steps are moved only while they exist (at most `FS_MAX_LINE_CHANGES` in all).
  */
 export function applyEdits(text: string, edits: readonly FsEditRequest[], path?: string, limits: EditsLimits = {}): AppliedEdits {
-  const { maxBytes = DEFAULT_MAX_TEXT_BYTES, maxEdits = FS_MAX_EDITS, maxWork = FS_MAX_EDIT_WORK } = limits
+  const { maxBytes = DEFAULT_MAX_TEXT_BYTES, maxEdits = FS_MAX_EDITS, maxWork = FS_MAX_EDIT_WORK, maxReplacements = FS_MAX_REPLACEMENTS } = limits
   if (edits.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', 'no edits were given', { path })
   if (edits.length > maxEdits) {
     throw fsError('FS_TOO_LARGE', {
@@ -61,11 +65,15 @@ export function applyEdits(text: string, edits: readonly FsEditRequest[], path?:
   let current = text
   let bytes = limits.textBytes ?? Buffer.byteLength(text)
   const work = { scanned: 0, moved: 0 }
+  let replaced = 0
   for (const [index, edit] of edits.entries()) {
     try {
       if (work.scanned + current.length > maxWork) throw tooMuchWork(path, index, edits.length, bytes, maxWork)
       work.scanned += current.length
-      const spliced = spliceLiteral(current, edit, path, { maxBytes, textBytes: bytes })
+      const spliced = spliceLiteral(current, edit, path, {
+        maxBytes, textBytes: bytes, maxReplacements: maxReplacements - replaced, ...(limits.heldBytes === undefined ? {} : { heldBytes: limits.heldBytes }),
+      })
+      replaced += spliced.replacements
       current = spliced.text
       bytes = spliced.bytes!
       replacements.push(spliced.replacements)

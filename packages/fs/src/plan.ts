@@ -86,11 +86,14 @@ export interface PlannedEdit extends PlannedWrite {
 
 /**
  * The bytes a provider publishes for a literal edit of `current`; the BOM is kept. A result above
- * `maxTextBytes` fails `FS_TOO_LARGE` before it is built.
+ * `maxTextBytes` fails `FS_TOO_LARGE` before it is built; with `heldBytes` (what the caller holds
+ * from the memory budget), one that would cost more throws `MemoryShortfall` before it is built
+ * (`planReserved` reserves and plans again).
  */
-export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES): PlannedEdit {
+export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number): PlannedEdit {
   const decoded = decodeText(current, path)
   const limits: SpliceLimits = { maxBytes: maxTextBytes - (decoded.bom ? 3 : 0), textBytes: current.length - (decoded.bom ? 3 : 0) }
+  if (heldBytes !== undefined) limits.heldBytes = heldBytes
   const { text, replacements, lines } = spliceLiteral(decoded.text, edit, path, limits)
   // Assigned onto the plan, not spread: a spread would read `bytes` and encode the text.
   return Object.assign(plannedWrite({ text, bom: decoded.bom }, decoded.text), { before: decoded.text, replacements, lines })
@@ -105,13 +108,13 @@ export interface PlannedEdits extends PlannedWrite {
 
 /**
  * `planEdit` for several edits applied in order (`applyEdits`), with the same bounds: every step's
- * result is checked against `maxTextBytes` before it is built, and the count of edits and the text
- * they search are capped (`FS_MAX_EDITS`, `FS_MAX_EDIT_WORK`). The BOM is kept.
+ * result is checked against `maxTextBytes` and `heldBytes` before it is built, and the count of
+ * edits and the text they search are capped (`FS_MAX_EDITS`, `FS_MAX_EDIT_WORK`). The BOM is kept.
  */
-export function planEdits(current: Uint8Array, edits: readonly FsEditRequest[], path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES): PlannedEdits {
+export function planEdits(current: Uint8Array, edits: readonly FsEditRequest[], path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number): PlannedEdits {
   const decoded = decodeText(current, path)
   const bom = decoded.bom ? 3 : 0
-  const applied = applyEdits(decoded.text, edits, path, { maxBytes: maxTextBytes - bom, textBytes: current.length - bom })
+  const applied = applyEdits(decoded.text, edits, path, { maxBytes: maxTextBytes - bom, textBytes: current.length - bom, ...(heldBytes === undefined ? {} : { heldBytes }) })
   const replacements = applied.replacements.reduce((sum, count) => sum + count, 0)
   return Object.assign(plannedWrite({ text: applied.text, bom: decoded.bom }, decoded.text), { before: decoded.text, replacements, steps: applied.steps })
 }

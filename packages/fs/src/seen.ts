@@ -105,6 +105,11 @@ function mergeRanges(ranges: Array<[number, number]>): Array<[number, number]> {
  * its first character to its last becomes a whole line; parts of whole lines are dropped.
  */
 function normalised(ranges: Array<[number, number]>, parts: FsSeenPart[], total: number | undefined): FsSeenLines {
+  // Nothing past the last line is kept: a line number seen there cannot move into a later version.
+  if (total !== undefined) {
+    ranges = ranges.filter(([first]) => first <= total).map(([first, last]): [number, number] => [first, Math.min(last, total)])
+    parts = parts.filter((part) => part.line <= total)
+  }
   const joined: FsSeenPart[] = []
   const sorted = parts.filter((part) => part.from >= 1 && part.to >= part.from - 1 && !covers(ranges, part.line, part.line))
     .sort((a, b) => a.line - b.line || a.from - b.from)

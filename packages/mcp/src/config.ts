@@ -15,6 +15,10 @@ export const Config = z.object({
     .describe('token: every HTTP request needs `Authorization: Bearer <token>`. none: no check, loopback binds only.'),
   token: z.string().min(16).optional()
     .describe('The bearer token; default env DSH_MCP_TOKEN, else a random one per start, printed and written to a 0600 file.'),
+  tokens: z.array(z.string().min(16)).min(1).optional()
+    .describe('More bearer tokens accepted besides token, one per agent: with owner: token each is its own owner.'),
+  owner: z.enum(['session', 'token']).default('session')
+    .describe('Whose observations a call uses. session: each MCP session its own. token: every request with the same bearer token, whatever its session; the HTTP transport then keeps no sessions, so any replica can serve any request.'),
   allowedHosts: z.array(z.string().min(1)).optional()
     .describe('Host names (besides loopback and the bound address) that Host and Origin may carry.'),
   sessionIdleSeconds: z.number().positive().max(7 * 24 * 3600).default(1800)
@@ -24,6 +28,16 @@ export const Config = z.object({
 }).strict().superRefine((config, issues) => {
   if (config.auth === 'none' && config.token !== undefined) {
     issues.addIssue({ code: 'custom', path: ['token'], message: 'a token is set but auth is none: remove one of them' })
+  }
+  if (config.auth === 'none' && config.tokens !== undefined) {
+    issues.addIssue({ code: 'custom', path: ['tokens'], message: 'tokens are set but auth is none: remove one of them' })
+  }
+  if (config.owner === 'token' && (config.transport !== 'http' || config.auth !== 'token')) {
+    issues.addIssue({ code: 'custom', path: ['owner'], message: 'owner: token needs transport: http with auth: token (over stdio the one client is always one owner)' })
+  }
+  const all = [...(config.token === undefined ? [] : [config.token]), ...(config.tokens ?? [])]
+  if (new Set(all).size !== all.length) {
+    issues.addIssue({ code: 'custom', path: ['tokens'], message: 'a token is listed twice: each agent needs its own' })
   }
 }).prefault({})
 

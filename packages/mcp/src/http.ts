@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { hasBearer, resolveToken, TOKEN_ENV, type TokenDirectory, tokenDirectory, writeTokenFile, type BearerToken } from './auth'
+import { resolveToken, TOKEN_ENV, type TokenDirectory, tokenDirectory, writeTokenFile, type BearerToken } from './auth'
 import type { McpConfig } from './config'
 import { allowedHostnames, isLoopback, rejectForeignHost } from './host-check'
+import { matchBearer, tokenOwner } from './owners'
 import { createMcpServer } from './server'
 import { SessionTable } from './sessions'
 
@@ -25,6 +26,8 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     throw new Error(`refusing auth: none on host ${config.host}, which is not loopback: anyone on that network would get the file tools; drop auth: none (the default auth: token needs a bearer token) or bind host: 127.0.0.1`)
   }
   const token = config.auth === 'token' ? resolveToken(config.token) : undefined
+  // Every token accepted: the main one, then one per further agent.
+  const accepted = token === undefined ? [] : [token.value, ...(config.tokens ?? [])]
   // Made once the port is bound: a start that fails before then leaves no directory behind.
   let tokenDir: TokenDirectory | undefined
   let tokenFile: string | undefined
@@ -73,10 +76,12 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     if (url.pathname !== config.path) return reply(response, 404, `no MCP endpoint at ${url.pathname}; use ${config.path}`)
     const refusal = rejectForeignHost(request, allowed)
     if (refusal !== undefined) return reply(response, 403, refusal)
-    if (token !== undefined && !hasBearer(request.headers.authorization, token.value)) {
+    const bearer = token === undefined ? undefined : matchBearer(request.headers.authorization, accepted)
+    if (token !== undefined && bearer === undefined) {
       response.setHeader('www-authenticate', 'Bearer realm="dsh"')
       return reply(response, 401, `missing or wrong bearer token: send the header "Authorization: Bearer <token>"; ${whereIsTheToken(token, tokenFile)}`, -32000)
     }
+    if (config.owner === 'token') return stateless(request, response, bearer!)
     const id = request.headers['mcp-session-id']
     if (typeof id === 'string') {
       const use = sessions.begin(id)
@@ -86,6 +91,39 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     }
     if (request.method !== 'POST') return reply(response, 400, 'missing mcp-session-id header', -32000)
     return open(request, response)
+  }
+
+  const owners = new Map<string, object>()
+  let inFlight = 0
+
+  /**
+   * `owner: token`: the transport keeps nothing between requests. Each POST gets a server of its
+   * own, answers in one JSON body and is forgotten, so any replica can serve any request; the
+   * owner is the token's hash, one session object per token (so calls of one agent still take
+   * turns in this process, as one session's do). No session id is issued, and the GET event stream
+   * and DELETE of a session do not exist.
+   */
+  async function stateless(request: IncomingMessage, response: ServerResponse, bearer: string): Promise<void> {
+    if (request.method !== 'POST') {
+      response.setHeader('allow', 'POST')
+      return reply(response, 405, 'this MCP server keeps no sessions (owner: token): send every request as a POST, without mcp-session-id', -32000)
+    }
+    if (inFlight >= config.maxSessions) {
+      response.setHeader('retry-after', '1')
+      return reply(response, 503, `${config.maxSessions} MCP requests are in progress; retry later, or raise maxSessions in the mcp config of dsh`, -32000)
+    }
+    const owner = tokenOwner(bearer)
+    let session = owners.get(owner)
+    if (session === undefined) owners.set(owner, (session = { transport: 'http' as const, owner }))
+    const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render() })
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: config.maxMessageBytes })
+    inFlight++
+    response.once('close', () => {
+      inFlight--
+      void server.close()
+    })
+    await server.connect(transport)
+    await transport.handleRequest(request, response)
   }
 
   const http = createServer((request, response) => {

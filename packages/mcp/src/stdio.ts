@@ -79,7 +79,7 @@ export class LineTransport implements Transport {
 const UNLISTED_WARNING_MS = 10_000
 
 /**
- * Serves one client on stdin/stdout: the whole process is one MCP session, hence one policy owner.
+ * Serves one client on stdin/stdout: the whole process is one MCP session, hence one policy owner (`stdio`).
  * stdout carries protocol frames only; everything else this plugin says goes to `ctx.logger`.
  * The end of stdin (the client hung up) always emits `mcp/disconnect`, whatever state the
  * session is in, so the host can exit. The streams are, in this order: the arguments, those of a
@@ -89,7 +89,9 @@ const UNLISTED_WARNING_MS = 10_000
  * without them) leaves a warning in the log, so a silent run has a visible cause.
  */
 export function serveStdio(ctx: Context, config: McpConfig, input?: Readable, output?: Writable): void {
-  const session = { transport: 'stdio' as const }
+  // One client per process, so one owner, under the same key on every start: with a persistent
+  // ledger, what the client read before a restart of dsh still counts after it.
+  const session = { transport: 'stdio' as const, owner: 'stdio' }
   const logger = ctx.logger('mcp')
   ctx.effect(async () => {
     const handed = input === undefined && output === undefined ? ctx.get('mcpStdio')?.take() : undefined

@@ -27,7 +27,7 @@ export interface StackOptions {
   requestTimeoutMs?: number
   /** Load the observed-state policy. Default true. */
   policy?: boolean
-  /** The policy's config (its defaults are the seed rule). */
+  /** The policy's config (its defaults are the seed rule and the memory ledger). */
   policyConfig?: z.input<typeof policyModule.Config>
   /** Tool families to load. Default both, as the shipped config does. */
   tools?: ToolFamily[]
@@ -42,6 +42,8 @@ export interface StackOptions {
 /** A session the policy keys its observations on; its `cwd` is the stack's working directory. */
 export interface Session {
   cwd?: string
+  /** A stable owner key (as the MCP server sets per bearer token): calls of any session object with it share observations. */
+  owner?: string
 }
 
 export interface Stack {

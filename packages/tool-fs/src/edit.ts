@@ -1,5 +1,5 @@
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { editedObservation, type EditedReport, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
+import { editedObservation, type EditedReport, printedRefusal, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -35,6 +35,9 @@ export function editTool(ctx: Context, config: Config) {
       if (input.old_string === input.new_string) {
         throw new ToolError('INVALID_ARGUMENTS', 'old_string and new_string are identical, so this change would do nothing.')
       }
+      // What `read` printed (line numbers, notes) is refused before anything is asked of the file.
+      const printed = printedRefusal(input.new_string, { family: 'fs', argument: 'new_string' }, { argument: 'old_string', text: input.old_string })
+      if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
       let target: FsTarget | undefined
       try {
         target = await mutationTarget(ctx, input.file_path, exec)

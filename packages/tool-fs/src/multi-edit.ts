@@ -1,6 +1,6 @@
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
-import { editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { editedObservation, MULTI_EDIT_SNIPPETS, printedRefusal, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -39,6 +39,8 @@ export function multiEditTool(ctx: Context, config: Config) {
           throw new ToolError('INVALID_ARGUMENTS', `edits[${index}]: old_string and new_string are identical, so the edit would change nothing; `
             + 'remove it or change its new_string. Nothing was written.')
         }
+        const printed = printedRefusal(edit.new_string, { family: 'fs', argument: `edits[${index}].new_string` }, { argument: `edits[${index}].old_string`, text: edit.old_string })
+        if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
       }
       const edits = input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all }))
       let target: FsTarget | undefined

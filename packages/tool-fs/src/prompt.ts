@@ -13,8 +13,8 @@ export const FS_PROMPT_SECTION = {
       + 'does not count as seen by the dsh tools.',
     '- Show a file with the dsh `read` tool before you change or replace it; every change is based on the version it showed you.',
     '- If a file changed since then, the change is refused: show it again with the dsh `read` tool, then retry.',
-    '- The dsh `read` tool numbers the lines (number, tab, text); never copy the numbers into old_string.',
-    '- Prefer the dsh `edit` tool for changes to part of a file; use the dsh `write` tool to create a file or replace all of it.',
+    '- The dsh `read` tool numbers the lines (number, tab, text) and adds notes in brackets; never copy the numbers or the notes into old_string, new_string or content.',
+    '- Prefer the dsh `edit` tool for changes to part of a file; use the dsh `write` tool to create a file or replace all of it (after showing all of it).',
     '- Results of the dsh `grep` and `glob` tools do not count as showing a file: show it with the dsh `read` tool before you change it.',
   ].join('\n'),
 }

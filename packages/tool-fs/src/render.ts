@@ -3,7 +3,7 @@ import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
   type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
-  type ReadWindow, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
+  type ReadWindow, readNotes, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
 /*
@@ -48,19 +48,17 @@ export function renderRead(data: ReadData): string {
   const body = numbered(window.lines)
   const notes: string[] = []
   const from = window.lines[0]!.column
-  if (from !== undefined) notes.push(`[Line ${window.lines[0]!.number} is shown from character ${from}.]`)
+  if (from !== undefined) notes.push(readNotes.shownFrom(window.lines[0]!.number, from))
   const cut = cutNote(window.lines, data.maxLineLength, 'fs')
   if (cut !== undefined) notes.push(cut)
   const first = window.lines[0]!.number
   const last = window.lines.at(-1)!.number
-  const of = total === undefined ? '' : ` of ${total}`
   if (window.end === 'limit') {
-    notes.push(`[Showing lines ${first}-${last}${of}; the file continues. To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
+    notes.push(readNotes.continues(first, last, total, window.nextOffset!))
   } else if (window.end === 'bytes') {
-    notes.push(`[Showing lines ${first}-${last}${of}: the output reached the ${formatBytes(data.maxBytes)} limit. `
-      + `To read more, call the dsh \`read\` tool with offset=${window.nextOffset}.]`)
+    notes.push(readNotes.budget(first, last, total, formatBytes(data.maxBytes), window.nextOffset!))
   } else {
-    notes.push(`[End of file: ${plural(total ?? last, 'line')}.]`)
+    notes.push(readNotes.endOfFile(total ?? last))
   }
   return `${body}\n\n${notes.join('\n')}`
 }

@@ -1,7 +1,7 @@
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
-import { renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
-import { defineTool } from '@deepseek-ai/dsh-tools'
+import { printedRefusal, renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
+import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
@@ -26,7 +26,7 @@ export function writeTool(ctx: Context, config: Config) {
     name: 'write',
     title: 'Write file',
     description: 'Creates a file, or replaces the whole content of an existing one. '
-      + 'An existing file must first be shown by the dsh `read` tool in this session, and the overwrite fails if the file changed since. '
+      + 'An existing file must first be shown by the dsh `read` tool in this session, every line of it, and the overwrite fails if the file changed since. '
       + 'For changes to part of a file, prefer the dsh `edit` tool.',
     // Destructive: it replaces whatever the file held. Idempotent: the same call again leaves the same
     // bytes (the guard then expects the version this call wrote, so a retry succeeds or is refused).
@@ -34,6 +34,8 @@ export function writeTool(ctx: Context, config: Config) {
     inputSchema: writeInput,
     concurrency: 'exclusive',
     async execute(input, exec) {
+      const printed = printedRefusal(input.content, { family: 'fs', argument: 'content' })
+      if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
       let target: FsTarget | undefined
       try {
         target = await mutationTarget(ctx, input.file_path, exec)

@@ -1,7 +1,7 @@
 import { type FsEditOutcome, FsError, type FsOccurrences, type FsTarget, type FsVersion, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { normalizeLineEndings, seenEverything } from '@deepseek-ai/dsh-fs/kit'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
-import { countLines, editedObservation, type LandedChange, type LineSpan, type MutationReport, renderMatchFailure, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { countLines, editedObservation, type LandedChange, printedRefusal, type LineSpan, type MutationReport, renderMatchFailure, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { insertLines, lineAt, occurrenceLines } from './lines'
 import { render } from './render'
@@ -17,6 +17,7 @@ import type { Input } from './schema'
  */
 export async function create(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
   if (input.file_text === undefined) throw missing('file_text', 'create')
+  refusePrinted(input.file_text, '`file_text`', 'create')
   const target = await editor.resolve(input.path, exec)
   let version: FsVersion
   try {
@@ -56,6 +57,7 @@ async function replaced(editor: Editor, input: Input, exec: ToolExecution): Prom
   const path = target.displayPath
   if (oldStr.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', render.oldStrEmpty(path), { path })
   if (oldStr === newStr) throw invalid(render.identical())
+  refusePrinted(newStr, '`new_str`', 'str_replace', oldStr)
   const guard = await intent(editor, target, exec, 'str_replace', { oldStr })
   let outcome: FsEditOutcome
   try {
@@ -108,6 +110,7 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
 async function inserted(editor: Editor, input: Input, exec: ToolExecution): Promise<MutationReport> {
   if (input.insert_line === undefined) throw missing('insert_line', 'insert')
   if (input.new_str === undefined) throw missing('new_str', 'insert')
+  refusePrinted(input.new_str, '`new_str`', 'insert')
   const target = await editor.resolve(input.path, exec)
   const where = { line: input.insert_line }
   let version = (await intent(editor, target, exec, 'insert', where))?.version
@@ -142,6 +145,13 @@ async function inserted(editor: Editor, input: Input, exec: ToolExecution): Prom
   editor.observe(target, { kind: 'present', version: outcome.version, seen, from: { version, changes: [change] } }, exec)
   editor.histories.of(exec.agent?.session).push(target.targetKey, text, outcome.version)
   return { kind: 'inserted', path: target.displayPath, first: await landed(editor, outcome.after, insertion.firstLine, insertion.lineCount) }
+}
+
+/** What `view` printed (line numbers, notes) is never written: refused before anything is asked of the file. */
+function refusePrinted(text: string, argument: string, command: 'create' | 'str_replace' | 'insert', oldStr?: string): void {
+  const quoted = oldStr === undefined ? undefined : { argument: '`old_str`', text: oldStr }
+  const printed = printedRefusal(text, { family: 'editor', argument, command }, quoted)
+  if (printed !== undefined) throw invalid(printed)
 }
 
 /** The edit-intent decision; the default (no policy) is no guard. Policy refusals get their remedy. */

@@ -2,7 +2,7 @@
 // from Anthropic's text editor tool, plus the one next step that works after a failure.
 import { type FsInfo } from '@deepseek-ai/dsh-fs'
 import { describeEntry, escapeName } from '@deepseek-ai/dsh-fs/kit'
-import { cutNote, nothingDone, numbered as numberedLines, type TextWindow, type WindowLimits, type WindowLine } from '@deepseek-ai/dsh-tool-text'
+import { cutNote, nothingDone, numbered as numberedLines, type TextWindow, viewNotes, type WindowLimits, type WindowLine } from '@deepseek-ai/dsh-tool-text'
 
 export type Command = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
 
@@ -19,14 +19,14 @@ function numbered(lines: WindowLine[], maxLineLength: number, lineView = false):
 function continuation(window: TextWindow, end: number | undefined, limits: WindowLimits): string {
   if (window.nextLine === undefined) return ''
   const why = window.limit === 'lines' ? `${limits.maxLines} lines` : formatBytes(limits.maxBytes)
-  return `\n[Output cut at ${why}. To see more, view again with view_range [${window.nextLine}, ${end ?? -1}].]`
+  return `\n${viewNotes.outputCut(why, window.nextLine, end ?? -1)}`
 }
 
 export const render = {
   viewFile(path: string, window: TextWindow, end: number | undefined, limits: WindowLimits): string {
     const single = window.lines.length === 1 && end === window.lines[0]!.number
     const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength, single)
-    return `Here's the result of running \`cat -n\` on ${path}:\n${body}${continuation(window, end, limits)}\n`
+    return `${viewNotes.header(path)}\n${body}${continuation(window, end, limits)}\n`
   },
 
   viewDirectory(path: string, paths: string[], cut: { limit: number; omitted: number } | undefined): string {
@@ -41,7 +41,7 @@ export const render = {
 
   undone(path: string, window: TextWindow, limits: WindowLimits): string {
     const body = window.lines.length === 0 ? '(the file is empty)' : numbered(window.lines, limits.maxLineLength)
-    return `Last edit to ${path} undone successfully. Here's the result of running \`cat -n\` on ${path}:\n`
+    return `Last edit to ${path} undone successfully. ${viewNotes.header(path)}\n`
       + `${body}${continuation(window, undefined, limits)}\n`
   },
 

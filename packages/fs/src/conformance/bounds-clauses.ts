@@ -66,4 +66,36 @@ export function boundsClauses(h: Harness): void {
     expect(await h.disk('w.txt')).toBe('x'.repeat(18))
     expect(budget.waiting).toBe(0)
   })
+
+  it('editText and editTextMany wait for the memory of a result larger than the old text before building it', async () => {
+    await h.external.write('g.txt', 'ab\n')
+    const budget = processMemoryBudget()
+    // The old text's reservation (4 × 3 bytes) fits in what is left; a 3 KB result (12 KB) does not.
+    const hold = await budget.reserve(budget.capacity - 64, 'holding memory for the test')
+    let one: Promise<unknown> | undefined
+    let many: Promise<unknown> | undefined
+    try {
+      const waiting = budget.waiting
+      one = h.fs.editText(await h.target('g.txt'), edit('a', 'a'.repeat(3000)))
+      await until(() => budget.waiting === waiting + 1)
+      expect(await h.disk('g.txt')).toBe('ab\n')
+      hold()
+      await one
+      expect(await h.disk('g.txt')).toBe(`${'a'.repeat(3000)}b\n`)
+      await h.external.write('g.txt', 'ab\n')
+      const again = await budget.reserve(budget.capacity - 64, 'holding memory for the test')
+      try {
+        many = h.fs.editTextMany(await h.target('g.txt'), [edit('b', 'bb'), edit('a', 'a'.repeat(3000))])
+        await until(() => budget.waiting === waiting + 1)
+        expect(await h.disk('g.txt')).toBe('ab\n')
+      } finally {
+        again()
+      }
+      await many
+      expect(await h.disk('g.txt')).toBe(`${'a'.repeat(3000)}bb\n`)
+    } finally {
+      hold()
+    }
+    expect([budget.waiting, budget.inUse]).toEqual([0, 0])
+  })
 }
