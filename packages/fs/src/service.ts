@@ -132,8 +132,9 @@ export abstract class FileSystem extends Service {
   /*
    * Guarded removal and move: optional capabilities. A provider written before them leaves them
    * out, and callers (the `apply_patch` tool) refuse what needs them, naming the provider's lack.
-   * Neither can be composed from the methods above: the contract has no other way to take a name
-   * away. Both decide their guards inside the provider's critical section, like `editText`.
+   * `remove` cannot be composed from the methods above (nothing else takes a name away); a
+   * provider that has it may take `composedRename` (`/kit`) as its `rename`. Both decide their
+   * guards inside the provider's critical section, like `editText`.
    */
 
   /**
