@@ -13,6 +13,7 @@ import { runB9 } from './cases/b9-discovery'
 import { runB10 } from './cases/b10-cold-start'
 import { runB11 } from './cases/b11-mcp-calls'
 import { runB12 } from './cases/b12-upstream-cold-start'
+import { runB13 } from './cases/b13-ledger'
 import { type CaseId, type CaseResult, notMeasured } from './harness/case'
 import { QUICK } from './harness/config'
 import { loadAverage, machineInfo } from './harness/machine'
@@ -27,7 +28,7 @@ const scratch = await Scratch.create()
 const cases: CaseResult[] = []
 /** `DSH_BENCH_ONLY=B1,B3`: run only these cases (while working on one). */
 const only = process.env.DSH_BENCH_ONLY?.split(',')
-const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B4', runB4], ['B5', runB5], ['B6', runB6], ['B7', runB7], ['B8', runB8], ['B9', runB9], ['B10', runB10], ['B11', runB11], ['B12', runB12]]
+const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B4', runB4], ['B5', runB5], ['B6', runB6], ['B7', runB7], ['B8', runB8], ['B9', runB9], ['B10', runB10], ['B11', runB11], ['B12', runB12], ['B13', runB13]]
 try {
   for (const [id, runner] of runners) {
     if (only && !only.includes(id)) continue

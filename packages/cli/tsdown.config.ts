@@ -21,6 +21,8 @@ export default defineConfig({
       '@cordisjs/plugin-loader',
       /^@deepseek-ai\/dsh-(fs|fs-local|fs-policy|tools|tool-fs|tool-str-replace-editor|mcp)(\/|$)/,
       'zod',
+      // dsh setup edits ~/.codex/config.toml.
+      'smol-toml',
     ],
   },
 })

@@ -23,6 +23,14 @@ export async function main(argv: readonly string[], early: { front?: StdioFront 
       const { demo } = await import('./demo')
       return demo()
     }
+    case 'setup': {
+      const { setup } = await import('./setup/setup')
+      return setup(parsed)
+    }
+    case 'doctor': {
+      const { doctor } = await import('./setup/doctor')
+      return doctor()
+    }
     case 'start': {
       const { start } = await import('./start')
       return start({ ...parsed, front: early.front })

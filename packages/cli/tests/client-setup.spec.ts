@@ -2,17 +2,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { randomBytes } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseToml } from 'smol-toml'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { DSH_BIN, requireBuild, startDsh, tempDir } from './dsh-process'
+import { parseArguments } from '../src/arguments'
+import { DSH_BIN, requireBuild, runDsh, startDsh, tempDir } from './dsh-process'
 
-// Every client setup block of docs/cli.md, parsed as the client would parse it: the command it
-// names must start dsh, the URL must be where the documented HTTP config serves, the token must
-// come from DSH_MCP_TOKEN the way that client expands it, and the client's own setting
-// (permissions, approval, trust) must be there.
+// Every client block of docs/cli.md is exactly what `dsh setup` writes for that client (over stdio
+// and with --http), and works as the client would use it: the command starts dsh, the URL is where
+// the documented HTTP config serves, the token comes from DSH_MCP_TOKEN the way that client expands
+// it, and the client's own setting (permissions, approval, trust) is there.
 
 vi.setConfig({ testTimeout: 60_000 })
 
@@ -45,7 +46,7 @@ async function setupBlocks(): Promise<Map<string, Block[]>> {
 
 /** The `dsh` server entry of a client config, wherever that client keeps it; undefined for other settings. */
 function serverEntry(value: Record<string, any>): ServerEntry | undefined {
-  const entry = value.mcpServers?.dsh ?? value.mcp_servers?.dsh ?? value.mcp?.servers?.dsh
+  const entry = value.mcpServers?.dsh ?? value.mcp_servers?.dsh ?? value.mcp?.dsh
   if (entry === undefined) return undefined
   const argv = Array.isArray(entry.command) ? entry.command : typeof entry.command === 'string' ? [entry.command, ...(entry.args ?? [])] : undefined
   return { argv, url: entry.url ?? entry.httpUrl, entry }
@@ -66,12 +67,11 @@ async function toolNames(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((tool) => tool.name).sort()
 }
 
-/** Runs what the block names: `npx dsh …` is the installed bin, so this checkout's bin with the same arguments. */
+/** Runs what the block names: `dsh …` is the globally installed bin, so this checkout's bin with the same arguments. */
 async function listOverStdio(argv: string[], cwd: string): Promise<string[]> {
-  expect(argv[0]).toBe('npx')
-  expect(BIN_NAMES).toContain(argv[1])
+  expect(BIN_NAMES).toContain(argv[0])
   const client = new Client({ name: 'docs-check', version: '0.0.0' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [DSH_BIN, ...argv.slice(2)], cwd, stderr: 'ignore' }))
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [DSH_BIN, ...argv.slice(1)], cwd, stderr: 'ignore' }))
   try {
     return await toolNames(client)
   } finally {
@@ -79,7 +79,30 @@ async function listOverStdio(argv: string[], cwd: string): Promise<string[]> {
   }
 }
 
+const CLIENT_IDS: Record<string, string> = { 'Claude Code': 'claude-code', Codex: 'codex', 'Gemini CLI': 'gemini-cli', opencode: 'opencode' }
+
+/** The parsed files `dsh setup <client> [--http]` writes, run with this checkout's dsh on PATH (a global install). */
+async function written(client: string, http: boolean): Promise<Record<string, any>[]> {
+  const base = join(temp.dir, `${client}${http ? '-http' : ''}`)
+  const project = join(base, 'project')
+  const home = join(base, 'home')
+  await mkdir(project, { recursive: true })
+  await mkdir(home, { recursive: true })
+  const run = await runDsh(['setup', client, ...(http ? ['--http'] : [])], project, 60_000, { ...process.env, HOME: home, CODEX_HOME: '', PATH: `${pathDir}:${process.env.PATH}` })
+  expect(run.code, run.stderr).toBe(0)
+  const files = [...run.stdout.matchAll(/^created (\S+)/gm)].map(([, file]) => file!.startsWith('/') ? file! : join(project, file!))
+  expect(files.length).toBeGreaterThan(0)
+  return Promise.all(files.map(async (file) => {
+    const text = await readFile(file, 'utf8')
+    return (file.endsWith('.toml') ? parseToml(text) : JSON.parse(text)) as Record<string, any>
+  }))
+}
+
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) =>
+  item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item)
+
 let clients: Map<string, Block[]>
+let pathDir: string
 let temp: Awaited<ReturnType<typeof tempDir>>
 let http: Awaited<ReturnType<typeof startDsh>>
 let documentedUrl: string
@@ -89,6 +112,9 @@ beforeAll(async () => {
   requireBuild()
   clients = await setupBlocks()
   temp = await tempDir()
+  pathDir = join(temp.dir, 'bin')
+  await mkdir(pathDir)
+  await symlink(DSH_BIN, join(pathDir, BIN_NAMES[0]!))
   // The documented HTTP config, on a free port: the URL in the blocks must match the config's own.
   const example = await readFile(HTTP_EXAMPLE, 'utf8')
   const field = (key: string) => new RegExp(`^ {4}${key}: (\\S+)$`, 'm').exec(example)?.[1]
@@ -114,7 +140,15 @@ describe('docs/cli.md, one setup block per client and transport', () => {
     }
   })
 
-  for (const name of ['Claude Code', 'Codex', 'Gemini CLI', 'opencode']) {
+  for (const [name, id] of Object.entries(CLIENT_IDS)) {
+    it(`${name}: the blocks are exactly the files dsh setup ${id} writes, over stdio and with --http`, async () => {
+      const documented = new Set(clients.get(name)!.map((block) => canonical(block.value)))
+      const files = new Set([...await written(id, false), ...await written(id, true)].map(canonical))
+      expect([...documented].sort()).toEqual([...files].sort())
+    })
+  }
+
+  for (const name of Object.keys(CLIENT_IDS)) {
     it(`${name}: the stdio block starts dsh, the HTTP block reaches the documented endpoint, both list the tools`, async () => {
       const servers = clients.get(name)!.map((block) => serverEntry(block.value)).filter((entry) => entry !== undefined)
       const stdio = servers.find((server) => server.argv !== undefined)!
@@ -138,14 +172,16 @@ describe('docs/cli.md, one setup block per client and transport', () => {
     await expect(client.connect(new StreamableHTTPClientTransport(servedUrl))).rejects.toThrow(/401|Unauthorized|token/i)
   })
 
-  it('Claude Code: the settings block allows every dsh tool (rule mcp__dsh), the name Claude Code gives them', () => {
+  it('Claude Code: the settings block allows every dsh tool (rule mcp__dsh, the name Claude Code gives them) and the project server', () => {
     const settings = clients.get('Claude Code')!.map((block) => block.value).find((value) => value.permissions !== undefined)
     expect(settings?.permissions.allow).toContain('mcp__dsh')
+    expect(settings?.enabledMcpjsonServers).toContain('dsh')
   })
 
-  it('Codex: both blocks approve the tools without a prompt, so codex exec does not cancel the writers', () => {
+  it('Codex: both blocks approve the tools without a prompt and require the server, so codex exec neither cancels the writers nor runs without dsh', () => {
     for (const { entry } of clients.get('Codex')!.map((block) => serverEntry(block.value)!)) {
       expect(entry.default_tools_approval_mode).toBe('approve')
+      expect(entry.required).toBe(true)
     }
   })
 
@@ -155,8 +191,22 @@ describe('docs/cli.md, one setup block per client and transport', () => {
     }
   })
 
-  it('opencode: a local entry for stdio and a remote one for HTTP', () => {
-    const types = clients.get('opencode')!.map((block) => serverEntry(block.value)!.entry.type).sort()
-    expect(types).toEqual(['local', 'remote'])
+  it('opencode: a local entry for stdio and a remote one for HTTP that never starts OAuth', () => {
+    const entries = clients.get('opencode')!.map((block) => serverEntry(block.value)!.entry)
+    expect(entries.map((entry) => entry.type).sort()).toEqual(['local', 'remote'])
+    expect(entries.find((entry) => entry.type === 'remote')?.oauth).toBe(false)
+  })
+
+  it('every shell line of the section is a valid dsh setup or dsh doctor command', async () => {
+    const doc = await readFile(join(ROOT, 'docs/cli.md'), 'utf8')
+    const start = doc.indexOf('## Adding dsh to an MCP client')
+    const section = doc.slice(start, doc.indexOf('\n## ', start + 1))
+    const lines = [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap(([, text]) => text!.split('\n')).map((line) => line.replace(/#.*$/, '').trim()).filter((line) => line !== '')
+    expect(lines.length).toBeGreaterThan(0)
+    for (const line of lines) {
+      const [command, ...args] = line.split(/\s+/)
+      expect(command).toBe('dsh')
+      expect(['setup', 'doctor']).toContain(parseArguments(args).command)
+    }
   })
 })

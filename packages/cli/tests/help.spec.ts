@@ -10,7 +10,7 @@ describe('dsh --help', () => {
     const run = await runDsh(['--help'], process.cwd())
     expect(run.code).toBe(0)
     for (const text of ['dsh start [--config <file>]', 'dsh demo', '--timeout <seconds>', 'fs-local', 'fs-policy',
-      'tool-str-replace-editor', 'MCP over stdio', 'SIGINT', 'transport: http', 'claude mcp add dsh -- npx dsh start', '"mcpServers"']) {
+      'tool-str-replace-editor', 'MCP over stdio', 'SIGINT', 'transport: http', 'claude mcp add dsh -- dsh start', '"mcpServers"', 'dsh setup <client>', 'dsh doctor', 'claude-code', 'gemini-cli', 'opencode', '--dry-run']) {
       expect(run.stdout).toContain(text)
     }
     expect(run.stderr).toBe('')

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from './dsh-process'
+import { installLine } from './install-line'
 
 // What a user of the registry gets: every public package packed by pnpm (workspace:* rewritten to
 // versions), then `npm install <every tarball>` in a fresh project, exactly as the README says: no
@@ -22,6 +23,7 @@ const CLI = PUBLIC.find(({ dir }) => dir === 'cli')!.manifest as { version: stri
 let temp: Awaited<ReturnType<typeof tempDir>>
 let project: string
 let install: { out: string; err: string }
+let tarballs: string
 
 /** Runs a command to completion; rejects with all its output when it fails or outlives `timeoutMs` (a hang, not a speed limit). */
 function run(command: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<{ out: string; err: string }> {
@@ -51,7 +53,7 @@ beforeAll(async () => {
   if (unbuilt.length > 0) throw new Error(`packages not built (${unbuilt.map(({ dir }) => dir).join(', ')}): run pnpm build first`)
   temp = await tempDir()
   project = join(temp.dir, 'consumer')
-  const tarballs = join(temp.dir, 'tarballs')
+  tarballs = join(temp.dir, 'tarballs')
   await mkdir(project)
   await Promise.all(PUBLIC.map(({ dir }) => run('pnpm', ['pack', '--pack-destination', tarballs], join(ROOT, 'packages', dir), 60_000)))
   const files = PUBLIC.map(({ manifest }) => {
@@ -96,6 +98,25 @@ describe('the packed packages, installed from their tarballs', () => {
     // The loader is bundled into the CLI: nothing named @cordisjs/plugin-loader may meet cordis' optional peer.
     expect(existsSync(join(project, 'node_modules/@cordisjs/plugin-loader'))).toBe(false)
     expect(existsSync(join(project, 'node_modules/@deepseek-ai/dsh/node_modules/@cordisjs/plugin-loader'))).toBe(false)
+  })
+
+  it('a library package alone installs from the tarballs its README names (fs-local: with dsh-fs and cordis) and loads', async () => {
+    const single = join(temp.dir, 'single')
+    await mkdir(single)
+    await writeFile(join(single, 'package.json'), JSON.stringify({ name: 'dsh-single-consumer', private: true }, null, 2))
+    const args = installLine(await readFile(join(ROOT, 'packages/fs-local/README.md'), 'utf8')).map((arg) => arg.replace('$DSH/packed', tarballs))
+    await run('npm', ['install', ...args], single, 150_000, cleanEnv())
+    await writeFile(join(single, 'use.mjs'), `
+      import { Context } from 'cordis'
+      import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
+      const ctx = new Context()
+      await ctx.plugin(LocalFileSystem, { cwd: process.cwd() })
+      const target = await ctx.fs.resolve('made.txt')
+      await ctx.fs.writeText(target, 'hello\\n', { kind: 'createIfAbsent' })
+      console.log(JSON.stringify({ text: await ctx.fs.readText(target) }))`)
+    const used = JSON.parse((await run(process.execPath, ['use.mjs'], single, 30_000)).out) as { text: string }
+    expect(used.text).toBe('hello\n')
+    expect(await readFile(join(single, 'made.txt'), 'utf8')).toBe('hello\n')
   })
 
   it('ship their LICENSE, README and built entries, and neither unit tests nor workspace ranges', async () => {

@@ -1,6 +1,6 @@
 import { type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult } from '@deepseek-ai/dsh-fs'
 import {
-  collectWalk, DEFAULT_SEARCH_MAX_FILE_BYTES, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
+  collectWalk, DEFAULT_SEARCH_MAX_FILE_BYTES, loadLinearEngine, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree,
 } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { statusError, toFsError } from './errors'
@@ -148,6 +148,7 @@ export async function walkSandbox(sandbox: Sandbox, target: FsTarget, options: F
 
 export async function searchSandbox(sandbox: Sandbox, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
   // Compiles the pattern (and fails FS_INVALID_PATTERN) before any request is made.
+  await loadLinearEngine()
   const collector = new SearchCollector(options)
   const maxFile = options.maxFileBytes ?? DEFAULT_SEARCH_MAX_FILE_BYTES
   const found = await discover(sandbox, target, ['search', collector.literal ?? '', options.caseInsensitive ? 'fold' : '', String(maxFile)], signal)

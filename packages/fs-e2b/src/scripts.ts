@@ -173,7 +173,8 @@ fi
 # Leftovers of writers that died between upload and publication, an hour old: only a directory of
 # ours with the exact staging name, holding nothing or one file (what an upload leaves).
 while IFS= read -rd '' old; do
-  shape=$(find "$old" -mindepth 1 -maxdepth 1 -printf '%y' 2>/dev/null | head -c 2)
+  # A directory that cannot be read, or holds more (find then dies of SIGPIPE), is left alone.
+  shape=$(find "$old" -mindepth 1 -maxdepth 1 -printf '%y' 2>/dev/null | head -c 2) || continue
   [ -z "$shape" ] || [ "$shape" = f ] && rm -rf -- "$old"
 done < <(find "$dir" -mindepth 1 -maxdepth 1 -regextype posix-extended -type d -regex "$STAGE_RE" -user "$(id -u)" -mmin +60 -print0 2>/dev/null)
 if [ "$mode" = create ]; then

@@ -4,7 +4,7 @@ import { freshDir, hostWorld, startProvider, useEmulatedSandbox } from './suppor
 
 const sandbox = useEmulatedSandbox()
 
-const capabilities = { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, remote: true, remove: true, rename: true } as const
+const capabilities = { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, remote: true, editLines: true, remove: true, rename: true } as const
 
 // Small content travels inside the publishing command: staging and publication are one request, so
 // there is no moment between them for the publication clauses' hook. Those clauses run on a provider

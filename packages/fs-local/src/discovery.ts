@@ -1,7 +1,7 @@
 import {
   FsError, fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
-import { collectWalk, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
+import { collectWalk, loadLinearEngine, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
@@ -210,6 +210,7 @@ export function searchDisk(
 ): Promise<FsSearchResult> {
   return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
+    await loadLinearEngine()
     const collector = new SearchCollector(options)
     const tree = await rootOf(target, containment)
     const base = tree.base

@@ -7,7 +7,7 @@ import { localFixture } from './fixture'
 // mount): the inline lookups of `calls.ts` must change nothing but the cost. Spec files run in
 // fresh module graphs, so this one file's providers decide the mode alone.
 describeConformance('LocalFileSystem, every call in the thread pool', {
-  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, remove: true, rename: true },
+  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, editLines: true, remove: true, rename: true },
   setup: () => localFixture({ inlineCalls: 'never' }, true),
 })
 

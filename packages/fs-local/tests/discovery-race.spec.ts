@@ -14,15 +14,18 @@ import { localFixture, tempDir } from './fixture'
 const SWAPPER = `
 const { renameSync, symlinkSync, unlinkSync } = require('node:fs')
 const [dir, outside, rounds] = process.argv.slice(1)
+const nap = new Int32Array(new SharedArrayBuffer(4))
 for (let i = 0; i < Number(rounds); i++) {
   for (const name of ['a', 'a/b']) {
     const path = dir + '/' + name
     try {
       renameSync(path, path + '.held')
       symlinkSync(outside + '/' + name, path)
-      for (let spin = 0; spin < 2000; spin++);
+      // About half the time swapped: walks of a millisecond or two meet both states.
+      Atomics.wait(nap, 0, 0, 1)
       unlinkSync(path)
       renameSync(path + '.held', path)
+      Atomics.wait(nap, 0, 0, 1)
     } catch {}
   }
 }

@@ -31,20 +31,23 @@ export class Recorder {
   record(owner: Owner | undefined, target: FsTarget, observation: FsObservation): void {
     if (owner === undefined) return
     const key = target.targetKey
-    const slot = this.#pending.get(owner)
-    if (slot === undefined) {
-      const previous = this.ledger.get(owner, key)
+    let previous: ReturnType<Ledger['get']> | undefined
+    if (!this.#pending.has(owner)) {
+      previous = this.ledger.get(owner, key)
       if (!(previous instanceof Promise)) {
         const write = this.ledger.put(owner, key, recorded(previous, observation))
         if (write !== undefined) this.#track(owner, () => write)
         return
       }
+      // Awaited below; a failure is reported there, by `settle`, not as an unhandled rejection.
+      previous.catch(() => {})
     }
-    // The store answers later: read and write back after the owner's earlier writes.
+    // The store answers later: read (unless already asked: nothing of this owner was pending) and
+    // write back, after the owner's earlier writes.
     const copy = JSON.parse(JSON.stringify(observation)) as FsObservation
     this.#track(owner, async () => {
-      const previous = await this.ledger.get(owner, key)
-      await this.ledger.put(owner, key, recorded(previous, copy))
+      const before = await (previous ?? this.ledger.get(owner, key))
+      await this.ledger.put(owner, key, recorded(before, copy))
     })
   }
 

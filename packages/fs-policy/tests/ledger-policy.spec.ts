@@ -143,3 +143,21 @@ describe.runIf(redisAvailable)('a Redis ledger that goes away while running', ()
     }
   })
 })
+
+describe('the seen lines, through a persistent ledger', () => {
+  for (const kind of ['file', 'redis'] as const) {
+    it.runIf(kind === 'file' || redisAvailable)(`add up across reads in a ${kind} ledger, so a write after reading every part goes through`, async () => {
+      const ledger = kind === 'file' ? `file:${join(dir, 'seen.journal')}` : `${redis!.url}/4`
+      await using s = await stack({ tools: ['tool-fs'], policyConfig: { ledger, seenBeforeReplace: true } })
+      const session = { cwd: s.dir, owner: `seen-${kind}` }
+      await s.put('a.txt', 'one\ntwo\nthree\nfour\n')
+      await s.ok('read', { file_path: s.path('a.txt'), offset: 1, limit: 2 }, session)
+      const early = await s.call('write', { file_path: s.path('a.txt'), content: 'new\n' }, session)
+      expect(early.error?.code).toBe('FS_NOT_SEEN')
+      // Another session object of the same owner reads the rest: the union is what the ledger holds.
+      await s.ok('read', { file_path: s.path('a.txt'), offset: 3, limit: 2 }, { cwd: s.dir, owner: `seen-${kind}` })
+      await s.ok('write', { file_path: s.path('a.txt'), content: 'new\n' }, session)
+      expect((await s.bytes('a.txt'))!.toString()).toBe('new\n')
+    })
+  }
+})

@@ -8,7 +8,8 @@ export const TEXT_COST_PER_BYTE = 2
 
 /**
  * What an edit holds at once, per byte of file: old bytes and text, new text and bytes. An edit that
- * grows the file is bounded by `maxTextBytes` (`planEdit` refuses a larger result before building it).
+ * grows the file reserves this per byte of its result before building it (`Reservation`,
+ * `planReserved`), and is bounded by `maxTextBytes` as well.
  */
 export const EDIT_COST_PER_BYTE = 4
 

@@ -1,9 +1,12 @@
 import picomatch from 'picomatch'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadLinearEngine } from './linear'
 import { FsError } from './errors'
 import { compileRegex } from './regex'
 import { compileGlobs, globBase, IgnoreStack, plainLiteral, requiredLiteral } from './patterns'
 import { collectWalk, type TreeSource } from './walk'
+
+beforeAll(loadLinearEngine)
 
 describe('requiredLiteral', () => {
   it('finds the longest run every match must contain, and gives up where none can be proved', () => {
@@ -37,6 +40,8 @@ describe('patterns', () => {
     const globs = [
       '**/*.ts', '*.ts', 'src/*.ts', 'src/**/*.d.ts', '**/*.{js,jsx}', '!**/*.ts', '+(a|b/*.ts)', '{src/*.ts,lib}',
       '**/*', '**', 'src/**', 'a.ts', 'src/a.ts', '**/.env*', '**/*.test.ts', '[ab]/*.md', '\\*.ts', 'src/*-x.ts',
+      // Run on RE2 (more than one star in a segment, two globstars, an extglob):
+      '*a*.ts', '**/**/*.ts', 'src/**/x/**/*.md', '*.*s', '**/*t*s', '+(a|b)*', '*.{ts,*x*}', '**/?-*.*',
     ]
     const paths = [
       'a.ts', 'b.tsx', 'src/a.ts', 'src/a.d.ts', 'src/x/y/a.d.ts', 'src/x/y.ts', 'src/x/y.ts/', 'lib', 'lib/a.ts', 'a.js',
@@ -58,6 +63,16 @@ describe('patterns', () => {
   it('refuses an invalid regular expression with FS_INVALID_PATTERN', () => {
     expect(() => compileRegex('a(')).toThrow(/"a\("/)
     expect(compileRegex('A', true).test('a')).toBe(true)
+  })
+
+  it('matches a glob of many stars on a long name without backtracking, and refuses a negated extglob it cannot run', () => {
+    // A backtracking engine needs about 250^10 steps here.
+    expect(compileGlobs(['*a*a*a*a*a*a*a*a*a*a*b'])('a'.repeat(250))).toBe(false)
+    expect(compileGlobs(['**/**/**/**/x*y*z'])(`${'d/'.repeat(300)}${'x'.repeat(200)}`)).toBe(false)
+    const error = (() => { try { compileGlobs(['!(a)*b*c']); return undefined } catch (e) { return e } })()
+    expect(FsError.is(error, 'FS_INVALID_PATTERN')).toBe(true)
+    const long = (() => { try { compileGlobs(['a'.repeat(1025)]); return undefined } catch (e) { return e } })()
+    expect((long as Error).message).toContain('longer than 1024 characters')
   })
 
   it('splits a glob into its plain base and the rest', () => {

@@ -1,6 +1,8 @@
-import ignore, { type Ignore } from 'ignore'
 import picomatch from 'picomatch'
-import { type FsError, fsError } from './errors'
+import type { RE2JS } from 're2js'
+import { FsError, fsError } from './errors'
+import { compileRules, MAX_IGNORE_RULES, type RuleSet } from './gitignore'
+import { linearEngine } from './linear'
 
 function invalid(what: string, pattern: string, why: string): FsError {
   return fsError('FS_INVALID_PATTERN', { reason: `invalid ${what} ${JSON.stringify(pattern)}: ${why}` })
@@ -17,10 +19,12 @@ export function compileGlobs(globs: readonly string[], matchBase = false): (path
     if (glob.startsWith('/')) throw invalid('glob', glob, 'it is absolute; globs are relative to the search path')
     if (glob.split('/').includes('..')) throw invalid('glob', glob, 'a `..` segment leaves the search path')
   }
-  let regexes: RegExp[]
+  if (globs.join('').length > MAX_GLOB_LENGTH) throw invalid('glob', globs.join(' ').slice(0, 200), `it is longer than ${MAX_GLOB_LENGTH} characters`)
+  let regexes: { test(path: string): boolean }[]
   try {
-    regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, strictBrackets: true }))
+    regexes = globs.map((glob) => linearMatcher(glob, picomatch.makeRe(glob, { dot: true, strictBrackets: true })))
   } catch (error) {
+    if (FsError.is(error)) throw error
     throw invalid(globs.length === 1 ? 'glob' : 'globs', globs.join(' '), error instanceof Error ? error.message : String(error))
   }
   // picomatch's own matcher builds a result object per call; a walk tests every file, so the
@@ -45,6 +49,43 @@ export function compileGlobs(globs: readonly string[], matchBase = false): (path
     for (const test of tests) if (test(path, subject)) return true
     return false
   }
+}
+
+/** The longest glob (or globs together) a walk takes. */
+export const MAX_GLOB_LENGTH = 1024
+
+/**
+ * A glob whose expression V8 runs in time bounded by the path times one segment: at most one `**`
+ * and at most one run of stars in every other segment, no extglob. Others (`*a*a*a*b` took
+ * 100 ms on a 100-character name, and grows as a power of the name's length) run on RE2.
+ */
+function backtracksLittle(glob: string): boolean {
+  let globstars = 0
+  for (const segment of glob.split('/')) {
+    if (/^\*\*+$/.test(segment)) {
+      globstars++
+      continue
+    }
+    if ((segment.match(/\*+/g) ?? []).length > 1 || /[@!+*?]\(/.test(segment)) return false
+  }
+  return globstars <= 1
+}
+
+// picomatch's guards against `.` and `..` segments and empty stars: a walk's paths never hold an
+// empty, `.` or `..` segment, so without them the expression means the same there, and RE2 takes it.
+const GUARDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?=.)']
+
+function linearMatcher(glob: string, regex: RegExp): { test(path: string): boolean } {
+  if (backtracksLittle(glob)) return regex
+  let source = regex.source
+  for (const guard of GUARDS) source = source.split(guard).join('')
+  let compiled: RE2JS
+  try {
+    compiled = linearEngine().compile(source)
+  } catch {
+    throw invalid('glob', glob, 'a !(…) pattern with other wildcards is not supported; match the names to keep instead')
+  }
+  return { test: (path) => compiled.test(path) }
 }
 
 /** The name a `matchBase` glob is tested on: the last segment, or the one before a trailing `/`. */
@@ -123,24 +164,30 @@ export function requiredLiteral(pattern: string, caseInsensitive = false): strin
 interface IgnoreLayer {
   /** The directory the rules belong to, relative to the walk's root ('' = the root). */
   base: string
-  rules: Ignore
+  rules: RuleSet
 }
 
 /**
  * The `.gitignore` files in force at one directory of a walk: each layer's patterns are relative to
- * its own directory, deeper layers decide last (a deeper `!pattern` re-includes), as in git.
+ * its own directory, deeper layers decide last (a deeper `!pattern` re-includes), as in git. Each
+ * file is compiled once (`compileRules`); a stack holding more than `MAX_IGNORE_RULES` rules, or a
+ * file with more than `MAX_WILDCARD_RULES` costly ones, fails `FS_TOO_LARGE` naming the file.
  */
 export class IgnoreStack {
-  private constructor(private readonly layers: readonly IgnoreLayer[]) {}
+  private constructor(private readonly layers: readonly IgnoreLayer[], private readonly count: number) {}
 
   static empty(): IgnoreStack {
-    return new IgnoreStack([])
+    return new IgnoreStack([], 0)
   }
 
-  /** The stack with `text` (a `.gitignore` or a list of patterns) added for directory `base`. */
-  with(base: string, text: string | readonly string[]): IgnoreStack {
-    const rules = ignore({ allowRelativePaths: true }).add(typeof text === 'string' ? text : [...text])
-    return new IgnoreStack([...this.layers, { base, rules }])
+  /** The stack with `text` (a `.gitignore` or a list of patterns) added for directory `base`; `where` names it in errors. */
+  with(base: string, text: string | readonly string[], where = base === '' ? '.gitignore' : `${base}/.gitignore`): IgnoreStack {
+    const rules = compileRules(text, 0, where)
+    const count = this.count + rules.count
+    if (count > MAX_IGNORE_RULES) {
+      throw fsError('FS_TOO_LARGE', { path: where, reason: `brings the .gitignore rules in force to ${count}, over the ${MAX_IGNORE_RULES} a listing applies` })
+    }
+    return new IgnoreStack([...this.layers, { base, rules }], count)
   }
 
   get size(): number {
@@ -151,9 +198,8 @@ export class IgnoreStack {
     let ignored = false
     for (const { base, rules } of this.layers) {
       const relative = base === '' ? path : path.slice(base.length + 1)
-      const verdict = rules.test(directory ? `${relative}/` : relative)
-      if (verdict.ignored) ignored = true
-      else if (verdict.unignored) ignored = false
+      const verdict = rules.decide(relative, directory)
+      if (verdict !== undefined) ignored = !verdict.negated
     }
     return ignored
   }

@@ -1,5 +1,6 @@
-import { RE2JS } from 're2js'
+import type { RE2JS } from 're2js'
 import { type FsError, fsError } from './errors'
+import { linearEngine } from './linear'
 
 /*
  * Search patterns run on RE2 (the re2js port), whose matching time grows linearly with the line
@@ -100,7 +101,8 @@ export function compileRegex(pattern: string, caseInsensitive = false): LineMatc
   let compiled: RE2JS
   const source = toRe2(pattern)
   try {
-    compiled = RE2JS.compile(source, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0)
+    const engine = linearEngine()
+    compiled = engine.compile(source, caseInsensitive ? engine.CASE_INSENSITIVE : 0)
   } catch (error) {
     // RE2 names the offending part; when that is the whole pattern, the quote before says it.
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '').replace(`: \`${source}\``, '') : String(error)

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadLinearEngine } from './linear'
 import type { FsSearchMode, FsSearchOptions } from './discovery-types'
 import { SearchCollector } from './search'
+
+beforeAll(loadLinearEngine)
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8')
 
@@ -35,6 +38,13 @@ describe('SearchCollector', () => {
         expect(fast.result.files).toEqual(slow.result.files)
       }
     }
+    // Plain alternatives are tested as substrings, with the same results as the engine's.
+    for (const mode of ['files', 'lines', 'count'] as const) {
+      expect(run('needle|NEEDLE|é', mode, { context: 1 }).result.files).toEqual(run('(?:needle|NEEDLE|é)', mode, { context: 1 }).result.files)
+    }
+    // Binary files without any of them cannot match, so they are passed over uncounted.
+    expect(run('needle|NEEDLE|é', 'files').result.skipped.binary).toBe(2)
+    expect(run('NeEdLe|nothing', 'files').result.files.map((file) => file.path)).toEqual(['multibyte.txt', 'upper.txt'])
     const sensitive = run('needle', 'lines').result.files
     expect(sensitive.map((file) => file.path)).toEqual(['crlf.txt', 'bom.txt', 'multibyte.txt', 'accents.txt'])
     // Line numbers and texts are those of the decoded file: no CR, no BOM, whole characters.

@@ -2,6 +2,7 @@ import type { FsSearchFile, FsSearchLine, FsSearchOptions, FsSearchResult } from
 import { FsError } from './errors'
 import { plainLiteral, requiredLiteral } from './patterns'
 import { decodeText } from './decode'
+import { loadLinearEngine } from './linear'
 import { compileRegex, type LineMatcher, MAX_REGEX_LINE } from './regex'
 import { type TreeSource, visitTree } from './walk'
 
@@ -14,7 +15,8 @@ export const DEFAULT_SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024
 const MATCH_SLICE_MS = 8
 
 /**
- * Matches files one at a time and keeps the window of results the caller asked for. All providers
+ * Matches files one at a time and keeps the window of results the caller asked for. Its pattern
+ * runs on the linear-time engine: `await loadLinearEngine()` before building one. All providers
  * feed it, so matching, binary detection, context and paging are the same everywhere.
  */
 export class SearchCollector {
@@ -27,6 +29,9 @@ export class SearchCollector {
   readonly literal: string | undefined
   #regex: LineMatcher
   #plain: string | undefined
+  /** `foo|bar|baz` of plain texts: tested as substrings, the common pattern without one literal. */
+  #alternatives: string[] | undefined
+  #alternativeBytes: Buffer[] | undefined
   #literalBytes: Buffer | undefined
   #literalFolded: RegExp | undefined
   #seen = 0
@@ -38,6 +43,13 @@ export class SearchCollector {
     this.#regex = compileRegex(options.pattern, options.caseInsensitive)
     this.#plain = options.caseInsensitive ? undefined : plainLiteral(options.pattern)
     this.literal = requiredLiteral(options.pattern, options.caseInsensitive)
+    if (this.#plain === undefined && !options.caseInsensitive && options.pattern.includes('|')) {
+      const parts = options.pattern.split('|')
+      if (parts.every((part) => plainLiteral(part) !== undefined)) {
+        this.#alternatives = parts
+        this.#alternativeBytes = parts.map((part) => Buffer.from(part, 'utf8'))
+      }
+    }
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_SEARCH_MAX_FILE_BYTES
     this.#offset = options.offset ?? 0
     if (this.literal !== undefined) {
@@ -86,6 +98,7 @@ export class SearchCollector {
     const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
     if (this.#literalBytes !== undefined) return buffer.indexOf(this.#literalBytes) >= 0
     if (this.#literalFolded !== undefined) return this.#literalFolded.test(buffer.toString('latin1'))
+    if (this.#alternativeBytes !== undefined) return this.#alternativeBytes.some((part) => buffer.indexOf(part) >= 0)
     return true
   }
 
@@ -160,6 +173,7 @@ export class SearchCollector {
 
   #test(line: string): boolean {
     if (this.#plain !== undefined) return line.includes(this.#plain)
+    if (this.#alternatives !== undefined) return this.#alternatives.some((part) => line.includes(part))
     // A line without the required literal cannot match: most lines never reach the engine.
     if (this.#literalBytes !== undefined && !line.includes(this.literal!)) return false
     if (this.#literalFolded !== undefined && !this.#literalFolded.test(line)) return false
@@ -205,6 +219,7 @@ export type SearchRead = (path: string, size: number | undefined, signal?: Abort
  * read that fails `FS_NOT_TEXT` counts as binary; any other `FsError` as unreadable.
  */
 export async function searchTree(source: TreeSource, read: SearchRead, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+  await loadLinearEngine()
   const collector = new SearchCollector(options)
   const complete = await visitTree(source, options, async ({ entry, matched }) => {
     if (!matched || entry.type !== 'file') return

@@ -118,6 +118,8 @@ export abstract class FileSystem extends Service {
    * - `replaceIfVersion`: a moved version or a missing file fails `FS_STALE_VERSION` (never recreates).
    * Over an existing file the BOM is kept, and CRLF is kept when the file used it throughout and the
    * new content has bare LF only. `hooks.published` may hear the outcome before the call resolves.
+   * Content above the provider's text limit fails `FS_TOO_LARGE` before anything is reserved or
+   * encoded (`checkWriteSize`); the write reserves its memory from the process budget (`writeCost`).
    */
   abstract writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome>
 
@@ -174,8 +176,8 @@ export abstract class FileSystem extends Service {
   }
 
   /**
-   * Searches the regular text files a walk with the same filter reports for a JavaScript regular
-   * expression, line by line. Binary, invalid UTF-8 and oversized files are skipped and counted.
+   * Searches the regular text files a walk with the same filter reports for a regular expression
+   * (JavaScript syntax without lookaround or backreferences, matched in linear time), line by line. Binary, invalid UTF-8 and oversized files are skipped and counted.
    * An invalid pattern or glob fails `FS_INVALID_PATTERN` before anything is read.
    */
   search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
@@ -185,7 +187,10 @@ export abstract class FileSystem extends Service {
   /**
    * Applies `edits` in order to one snapshot of the file and publishes the result once, guarded by
    * one version check (`expected` before any matching, as in `editText`). If any step fails
-   * nothing is written, and the error (`FsEditStepError`) carries the step's `editIndex`.
+   * nothing is written, and the error (`FsEditStepError`) carries the step's `editIndex`. The bounds
+   * of `editText` hold for every step (its result sized before it is built, the memory budget), and
+   * more than `FS_MAX_EDITS` edits, `FS_MAX_EDIT_WORK` of text searched or `FS_MAX_REPLACEMENTS`
+   * replacements fail `FS_TOO_LARGE` (`planEdits`).
    */
   editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     return defaultEditTextMany(this, target, edits, expected, signal)

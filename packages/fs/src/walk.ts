@@ -1,5 +1,6 @@
 import { throwIfAborted } from './errors'
 import type { FsTreeFilter, FsWalkEntry, FsWalkEntryType, FsWalkOptions, FsWalkResult } from './discovery-types'
+import { loadLinearEngine } from './linear'
 import { compileGlobs, IgnoreStack } from './patterns'
 
 export interface TreeEntry {
@@ -30,6 +31,9 @@ export interface TreeSource {
 
 export const DEFAULT_MAX_VISITED = 1_000_000
 
+/** A walk gives the event loop a turn after this long without one (scheduling only). */
+const WALK_SLICE_MS = 8
+
 /** One entry met by the walk, and whether it passes the filter's globs. */
 export interface WalkStep {
   entry: FsWalkEntry
@@ -51,9 +55,10 @@ export type WalkVisitor = (step: WalkStep) => boolean | void | Promise<boolean |
  * through one. Resolves to false when `maxVisited` stopped it (a visitor's stop resolves true).
  */
 export async function visitTree(source: TreeSource, filter: FsTreeFilter, visit: WalkVisitor, signal?: AbortSignal): Promise<boolean> {
+  await loadLinearEngine()
   const matches = filter.glob === undefined || filter.glob.length === 0 ? undefined : compileGlobs(filter.glob, filter.matchBase)
   let rules = IgnoreStack.empty()
-  if (filter.exclude !== undefined && filter.exclude.length > 0) rules = rules.with('', filter.exclude)
+  if (filter.exclude !== undefined && filter.exclude.length > 0) rules = rules.with('', filter.exclude, 'the ignore patterns')
   // Explicit stack of directories being listed; a child directory is pushed when it is met.
   const pending: Frame[] = [{ dir: '', depth: 0, rules, next: 0 }]
   try {
@@ -78,7 +83,13 @@ async function walkFrames(
   const maxDepth = filter.maxDepth ?? Infinity
   const maxVisited = filter.maxVisited ?? DEFAULT_MAX_VISITED
   let visited = 0
+  let slice = performance.now()
   while (pending.length > 0) {
+    // Ignore rules and globs cost time per entry: a long directory still lets the loop run.
+    if ((visited & 63) === 0 && performance.now() - slice >= WALK_SLICE_MS) {
+      await new Promise((resume) => setImmediate(resume))
+      slice = performance.now()
+    }
     const frame = pending.at(-1)!
     if (frame.entries === undefined) {
       throwIfAborted(signal)

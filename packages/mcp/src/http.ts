@@ -71,6 +71,9 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     if (session.id === '') await server.close()
   }
 
+  // A client that sends no token, or another one, would otherwise fail with nothing in dsh's log.
+  const refusals = refusalLog(logger)
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost')
     if (url.pathname !== config.path) return reply(response, 404, `no MCP endpoint at ${url.pathname}; use ${config.path}`)
@@ -78,6 +81,7 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     if (refusal !== undefined) return reply(response, 403, refusal)
     const bearer = token === undefined ? undefined : matchBearer(request.headers.authorization, accepted)
     if (token !== undefined && bearer === undefined) {
+      refusals.log(request)
       response.setHeader('www-authenticate', 'Bearer realm="dsh"')
       return reply(response, 401, `missing or wrong bearer token: send the header "Authorization: Bearer <token>"; ${whereIsTheToken(token, tokenFile)}`, -32000)
     }
@@ -184,4 +188,28 @@ function listen(http: Server, port: number, host: string): Promise<void> {
 function reply(response: ServerResponse, status: number, message: string, code = -32600): void {
   response.writeHead(status, { 'content-type': 'application/json' })
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+}
+
+/**
+ * Logs each request refused for its token: whether a token came at all, and from which address
+ * (never the token). A flood is summed up: at most one line a second, with the count since.
+ */
+function refusalLog(logger: ReturnType<Context['logger']>): { log(request: IncomingMessage): void } {
+  let last = 0
+  let unlogged = 0
+  return {
+    log(request) {
+      const now = Date.now()
+      if (now - last < 1000) {
+        unlogged++
+        return
+      }
+      last = now
+      const header = request.headers.authorization
+      const what = header === undefined ? 'no Authorization header' : /^Bearer\s/i.test(header) ? 'a wrong bearer token' : 'an Authorization header that is not a bearer token'
+      const more = unlogged > 0 ? ` (and ${unlogged} more refusals in the last seconds)` : ''
+      unlogged = 0
+      logger.warn('refused %s %s from %s port %s: %s%s', request.method, request.url, request.socket.remoteAddress, request.socket.remotePort, what, more)
+    },
+  }
 }

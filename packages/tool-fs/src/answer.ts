@@ -1,31 +1,40 @@
 import type { FsObservation, FsTarget, FsVersion } from '@deepseek-ai/dsh-fs'
+import type { WindowLine } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 
+/** A rendered reply, and the numbered lines of the new version it shows (they count as seen). */
+export interface Reply {
+  text: string
+  shown: readonly WindowLine[]
+}
+
 /**
- * The end of a successful mutation: the observation recorded and the reply rendered. Given to the
+ * The end of a successful mutation: the reply rendered and the observation recorded. Given to the
  * provider as `hooks.published`, both happen as soon as it knows the outcome, while it still makes
  * the write durable (its directory fsync); `finish` then waits for that reply, or, from a provider
- * that never told, does both itself. `observed` says what the session knows of the new version.
+ * that never told, does both itself. `observed` says what the session knows of the new version,
+ * given the lines the reply shows of it; it is recorded once the reply is rendered, before the
+ * call returns.
  */
 export function answerWhenPublished<O extends { version: FsVersion }>(
-  ctx: Context, target: FsTarget, exec: ToolExecution, observed: (outcome: O) => FsObservation, reply: (outcome: O) => Promise<string>,
+  ctx: Context, target: FsTarget, exec: ToolExecution,
+  observed: (outcome: O, shown: readonly WindowLine[]) => FsObservation, reply: (outcome: O) => Promise<Reply>,
 ) {
   let early: Promise<string> | undefined
-  const record = (outcome: O) => ctx.emit('fs/observed', target, observed(outcome), exec)
+  const answer = async (outcome: O): Promise<string> => {
+    const { text, shown } = await reply(outcome)
+    ctx.emit('fs/observed', target, observed(outcome, shown), exec)
+    return text
+  }
   return {
     hooks: {
       published: (outcome: O) => {
-        record(outcome)
-        early = reply(outcome)
+        early = answer(outcome)
         // Awaited by `finish` unless the call fails after all; its failure is then not the answer.
         early.catch(() => {})
       },
     },
-    finish: (outcome: O): Promise<string> => {
-      if (early !== undefined) return early
-      record(outcome)
-      return reply(outcome)
-    },
+    finish: (outcome: O): Promise<string> => early ?? answer(outcome),
   }
 }

@@ -192,6 +192,10 @@ function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined 
       ? 'path must be a directory; to search one file, pass its directory as path and its name as glob'
       : 'path must be a directory; pass the directory that contains it'
     case 'FS_OUTSIDE_ROOT': return 'use a path inside the workspace'
+    // Only ignore rules are too large for a walk: skipping the .gitignore files is the way past them.
+    case 'FS_TOO_LARGE': return error.message.includes('ignore patterns')
+      ? 'pass fewer ignore patterns'
+      : `call ${tool} again with include_ignored: true (no .gitignore file is read then), or with a path below that directory`
     case 'FS_INVALID_PATH': return 'pass a valid directory path'
     default: return undefined
   }

@@ -43,9 +43,9 @@ export function editTool(ctx: Context, config: Config) {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const { displayPath } = target
-        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome) => editedObservation(expected, outcome),
+        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome, shown) => editedObservation(expected, outcome, shown),
           (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config)
-          .then((report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })))
+            .then((report) => ({ text: renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }), shown: report.first?.snippet ?? [] })))
         const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
         return await answer.finish(await ctx.fs.editText(target, edit, expected, exec.signal, answer.hooks))
       } catch (error) {

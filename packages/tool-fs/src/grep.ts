@@ -30,7 +30,7 @@ export function grepTool(ctx: Context, config: Config) {
     name: 'grep',
     title: 'Search file contents',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description: 'Search file contents with a JavaScript regular expression. Skips .git, files excluded by .gitignore and binary files. '
+    description: 'Search file contents with a regular expression (JavaScript syntax; no lookaround or backreferences). Skips .git, files excluded by .gitignore and binary files. '
       + 'output_mode "content" shows matching lines numbered as the dsh `read` tool numbers them; show a file with the dsh `read` tool before you change it.',
     inputSchema: grepInput,
     concurrency: 'shared',

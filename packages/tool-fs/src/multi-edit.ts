@@ -48,8 +48,11 @@ export function multiEditTool(ctx: Context, config: Config) {
         target = await resolveTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
         const outcome = await ctx.fs.editTextMany(target, edits, expected, exec.signal)
-        ctx.emit('fs/observed', target, editedObservation(expected, outcome), exec)
-        return renderReport(await multiEditedReport(target.displayPath, input.edits.length, outcome, config), 'fs', { maxLineLength: config.readMaxLineLength })
+        const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)
+        // The snippets of the reply are lines of the new version shown: they count as seen.
+        const shown = [...(report.steps ?? []).flatMap((step) => step.snippet), ...(report.merged?.snippet ?? [])]
+        ctx.emit('fs/observed', target, editedObservation(expected, outcome, shown), exec)
+        return renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })
       } catch (error) {
         // The provider names the failed step (`edits[i]`); nothing was written. A failed match is
         // shown against the text the steps before it made, like `edit` shows it against the file.

@@ -157,6 +157,25 @@ describe('discovery with a containment root', () => {
   })
 })
 
+describe('discovery under large .gitignore files', () => {
+  it('applies 781 KiB of plain rules, and answers too many wildcard rules with the limit and the call that works', async () => {
+    s = await stack({ policy: false })
+    const names = Array.from({ length: 22_500 }, (_, i) => `generated-artifact-number-${i}.bin`)
+    await tree({ '.gitignore': `${names.join('\n')}\n*.log\n`, 'src/a.ts': '', 'src/generated-artifact-number-7.bin': '', 'src/x.log': '' })
+    expect((await s.bytes('.gitignore'))!.length).toBeGreaterThan(780 * 1024)
+    expect((await s.text('glob', { pattern: 'src/*' })).split('\n').slice(1)).toEqual([s.path('src/a.ts')])
+    expect(await s.text('list', { path: 'src' })).toContain('a.ts')
+    await tree({ 'deep/.gitignore': Array.from({ length: 200 }, (_, i) => `*x${i}*y*`).join('\n'), 'deep/in.ts': 'needle\n' })
+    for (const tool of ['glob', 'grep', 'list'] as const) {
+      const args = tool === 'glob' ? { pattern: '**/*.ts' } : tool === 'grep' ? { pattern: 'needle' } : { depth: 3 }
+      const refused = await s.call(tool, args)
+      expect(refused.error?.code, tool).toBe('FS_TOO_LARGE')
+      expect(refused.content[0]!.text, tool).toBe(`deep/.gitignore holds more than 128 rules with wildcards (other than a name ending such as *.log), the most a listing applies; call ${tool} again with include_ignored: true (no .gitignore file is read then), or with a path below that directory`)
+      expect((await s.call(tool, { ...args, include_ignored: true })).error, tool).toBeUndefined()
+    }
+  })
+})
+
 describe('one escaping rule for every listing', () => {
   it('shows a name with a line feed, a direction override or a leading quote the same quoted way in read, list, glob and grep', async () => {
     s = await stack({ policy: false })

@@ -22,3 +22,21 @@ it(`refuses more than ${FS_MAX_EDITS} edits in one multi_edit, saying the cap an
     await s.dispose()
   }
 })
+
+it('refuses a doubling multi_edit of under 2 KB (like the 953-byte one that once wrote 500 MB) before building past its bounds, and writes nothing', async () => {
+  const s = await stack({ policy: true, rooted: true })
+  try {
+    await s.put('grow.txt', 'a'.repeat(1000))
+    await s.call('read', { file_path: 'grow.txt' })
+    const edits = Array.from({ length: 30 }, () => ({ old_string: 'a', new_string: 'aa', replace_all: true }))
+    expect(Buffer.byteLength(JSON.stringify({ file_path: 'grow.txt', edits }))).toBeLessThan(2000)
+    const result = await s.call('multi_edit', { file_path: 'grow.txt', edits })
+    expect(result.error?.code).toBe('FS_TOO_LARGE')
+    // edits[0..8] replace 511,000 times; edits[9] would pass the 1,000,000 one call may make, at a 512 KB text.
+    expect(result.content[0]!.text).toContain('edits[9]: ')
+    expect(result.content[0]!.text).toContain('has more than 489,000 occurrences of old_string to replace')
+    expect((await s.bytes('grow.txt'))?.toString()).toBe('a'.repeat(1000))
+  } finally {
+    await s.dispose()
+  }
+})

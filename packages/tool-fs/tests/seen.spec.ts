@@ -82,15 +82,14 @@ describe('a whole write under the seen rule', () => {
     expect((await s.bytes('a.txt'))!.toString()).toBe('newer\n')
   })
 
-  it('does not count lines an edit changed as seen when the session never saw the lines they replaced', async () => {
-    s = await stack({ policy: true, seenRule: true })
+  it('counts the lines an edit\'s reply shows as seen, and no other line it never showed', async () => {
+    s = await stack({ policy: true, seenRule: true, config: { editSnippetContext: 0 } })
     await s.put('a.txt', numbered(20))
     await s.ok('read', { file_path: 'a.txt', limit: 5 })
     await s.ok('edit', { file_path: 'a.txt', old_string: 'line 12', new_string: 'twelve' })
-    await s.ok('read', { file_path: 'a.txt', offset: 6, limit: 6 })
     const text = await s.text('write', { file_path: 'a.txt', content: 'new\n' })
-    expect(text).toContain('has been shown lines 1-11 (11 of 20 lines)')
-    expect(text).toContain('offset=12')
+    expect(text).toContain('has been shown lines 1-5 and 12 (6 of 20 lines)')
+    expect(text).toContain('offset=6')
   })
 
   it('counts a created file and an empty file as seen', async () => {

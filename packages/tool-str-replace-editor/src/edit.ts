@@ -1,7 +1,7 @@
 import { type FsEditOutcome, FsError, type FsOccurrences, type FsTarget, type FsVersion, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { normalizeLineEndings, seenEverything } from '@deepseek-ai/dsh-fs/kit'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
-import { countLines, editedObservation, type LandedChange, printedRefusal, type LineSpan, type MutationReport, renderMatchFailure, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { countLines, editedObservation, type LandedChange, printedRefusal, seenOfWindow, type LineSpan, type MutationReport, renderMatchFailure, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { insertLines, lineAt, occurrenceLines } from './lines'
 import { render } from './render'
@@ -70,12 +70,14 @@ async function replaced(editor: Editor, input: Input, exec: ToolExecution): Prom
     }
     throw await refuse(editor, error, 'str_replace', target, exec, { oldStr })
   }
-  editor.observe(target, editedObservation(guard, outcome), exec)
   if (outcome.before !== null) editor.histories.of(exec.agent?.session).push(target.targetKey, outcome.before, outcome.version)
   else editor.histories.of(exec.agent?.session).forget(target.targetKey)
 
   const { first, changed } = landing(outcome, oldStr, newStr)
-  return { kind: 'edited', path, replacements: outcome.replacements, first: await landed(editor, outcome.after, first, changed) }
+  const shown = await landed(editor, outcome.after, first, changed)
+  // The snippet of the reply is lines of the new version shown: they count as seen.
+  editor.observe(target, editedObservation(guard, outcome, shown.snippet), exec)
+  return { kind: 'edited', path, replacements: outcome.replacements, first: shown }
 }
 
 /**
@@ -140,11 +142,13 @@ async function inserted(editor: Editor, input: Input, exec: ToolExecution): Prom
     throw await refuse(editor, error, 'insert', target, exec, where)
   }
   // Only lines were added, after line insert_line: the rest moved down by them, and they are the session's own.
+  // The snippet of the reply is seen too.
   const change = { line: insertion.firstLine, removedLines: 0, addedLines: insertion.lineCount }
-  const seen = { ranges: [], total: countLines(outcome.after) }
+  const shown = await landed(editor, outcome.after, insertion.firstLine, insertion.lineCount)
+  const seen = seenOfWindow(shown.snippet, countLines(outcome.after))
   editor.observe(target, { kind: 'present', version: outcome.version, seen, from: { version, changes: [change] } }, exec)
   editor.histories.of(exec.agent?.session).push(target.targetKey, text, outcome.version)
-  return { kind: 'inserted', path: target.displayPath, first: await landed(editor, outcome.after, insertion.firstLine, insertion.lineCount) }
+  return { kind: 'inserted', path: target.displayPath, first: shown }
 }
 
 /** What `view` printed (line numbers, notes) is never written: refused before anything is asked of the file. */

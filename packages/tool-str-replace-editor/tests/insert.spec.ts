@@ -30,7 +30,7 @@ describe('insert with the policy', () => {
     const info = await f.fs.stat(await f.fs.resolve(f.at('a.txt')))
     // What was seen of the viewed version carries over, moved by the one line added after line 1.
     const viewedVersion = (observed.at(-2) as { version: string }).version
-    expect(observed.at(-1)).toEqual({ kind: 'present', version: info!.version, seen: { ranges: [], total: 3 },
+    expect(observed.at(-1)).toEqual({ kind: 'present', version: info!.version, seen: { ranges: [[1, 3]], total: 3 },
       from: { version: viewedVersion, changes: [{ line: 2, removedLines: 0, addedLines: 1 }] } })
   })
 

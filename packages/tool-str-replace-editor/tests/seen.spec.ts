@@ -24,16 +24,17 @@ describe('what the editor showed, under the seen rule', () => {
     expect((await s.bytes('b.txt'))!.toString()).toBe(numbered(20))
   })
 
-  it('str_replace and insert carry what was seen over, shifted by the lines they added', async () => {
+  it('str_replace and insert carry what was seen over, shifted by the lines they added, and add the lines their snippets show', async () => {
     s = await stack({ policyConfig: { seenBeforeReplace: true } })
     await s.put('a.txt', numbered(20))
     await editor({ command: 'view', path: s.path('a.txt'), view_range: [1, 5] })
     await editor({ command: 'insert', path: s.path('a.txt'), insert_line: 2, new_str: 'x\ny\n' })
     await editor({ command: 'str_replace', path: s.path('a.txt'), old_str: 'line 1\n', new_str: 'one\nuno\n' })
     const text = await s.text('write', { file_path: 'a.txt', content: 'new\n' })
-    // Lines 1-5 seen, 2 inserted after line 2 and 1 more from the replacement: 1-8 of 23.
-    expect(text).toContain('has been shown lines 1-8 (8 of 23 lines)')
-    expect(text).toContain('offset=9')
+    // Lines 1-5 seen and 2 inserted after line 2: 1-7 of 22, and the insert's snippet shows 1-8. The
+    // replacement of line 1 by two lines moves them to 1-9 of 23 (its own snippet shows 1-6).
+    expect(text).toContain('has been shown lines 1-9 (9 of 23 lines)')
+    expect(text).toContain('offset=10')
   })
 
   it('a created file is seen whole, and undo_edit shows (and so counts as seen) the text it restores', async () => {

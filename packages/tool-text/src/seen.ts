@@ -49,10 +49,11 @@ function reportedChanges(outcome: FsEditOutcome): FsLineChange[] | undefined {
 
 /**
  * What the session knows of the version its edit made: what it had seen of the version the guard
- * named carries over (the policy moves it by `from.changes`), and the new line count is known.
+ * named carries over (the policy moves it by `from.changes`), the lines the reply shows of it
+ * (`shown`, its snippet) are seen, and the new line count is known.
  */
-export function editedObservation(guard: { version: FsVersion } | undefined, outcome: FsEditOutcome): FsObservation {
+export function editedObservation(guard: { version: FsVersion } | undefined, outcome: FsEditOutcome, shown: readonly WindowLine[] = []): FsObservation {
   const from = derivation(guard, outcome)
-  const seen: FsSeenLines = { ranges: [], total: countLines(outcome.after) }
+  const seen = seenOfWindow(shown, countLines(outcome.after))
   return from === undefined ? { kind: 'present', version: outcome.version, seen } : { kind: 'present', version: outcome.version, seen, from }
 }

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest'
-import { type Harness, expectFsError, utf8 } from './harness'
+import { type Harness, expectFsError, needs, utf8 } from './harness'
 
 export function editClauses(h: Harness): void {
+  const withEditLines = needs(h, 'editLines')
   const edit = (oldString: string, newString: string, replaceAll = false) => ({ oldString, newString, replaceAll })
 
   it('replaces a unique match and reports the new version and texts', async () => {
@@ -53,7 +54,7 @@ export function editClauses(h: Harness): void {
     expect(await h.disk('e.txt')).toBe('x = 1\nx = 1\n')
   })
 
-  it('reports where the edit landed, in lines of the new text, whatever the line endings', async () => {
+  withEditLines('reports where the edit landed, in lines of the new text, whatever the line endings', async () => {
     await h.external.write('lines.txt', 'one\r\ntwo\r\nthree\r\nfour\r\n')
     const outcome = await h.fs.editText(await h.target('lines.txt'), edit('three', '3a\n3b'))
     expect(outcome.changes).toEqual([{ line: 3, removedLines: 1, addedLines: 2 }])

@@ -19,6 +19,12 @@ export interface ConformanceCapabilities {
    * fixture's `dropConnection` loses it.
    */
   remote?: boolean
+  /**
+   * Edit outcomes carry `changes` and `lineTotals` (where the edit landed). Both are optional in
+   * the contract, so a provider that predates them conforms without; one that reports them
+   * declares this, and the suite checks them.
+   */
+  editLines?: boolean
   /** The provider implements the optional `remove`. Declared `true` exactly when it does: the suite checks both ways. */
   remove?: boolean
   /** The provider implements the optional `rename`. Declared `true` exactly when it does: the suite checks both ways. */
