@@ -162,6 +162,7 @@ const FINAL = [
   /is past the end of the file\. Call the dsh `read` tool with an offset from 1 to \d+\.$/,
   /should be within the range of lines of the file: \[1, \d+\]$/,
   /make it writable first/,
+  /a change to it must be made another way\.$/,
   /is read-only/,
 ]
 
@@ -261,7 +262,8 @@ export function nextStep(step: Step, intent: Intent, memory: Memory): Next {
   // An empty file: its content is written whole (fs) or inserted at the top (editor).
   if (/write the file's content with the dsh `write` tool/.test(text)) return { calls: [{ tool: 'write', args: { file_path: path, content: intent.content } }] }
   if (/use the `insert` command with `insert_line` 0 and the content as `new_str`/.test(text)) {
-    return { calls: [{ tool: EDITOR, args: { command: 'insert', path, insert_line: 0, new_str: String(intent.content).replace(/\n$/, '') } }] }
+    const insert: Intent = { tool: EDITOR, args: { command: 'insert', path, insert_line: 0, new_str: String(intent.content).replace(/\n$/, '') } }
+    return { calls: /View the file, then use the `insert` command/.test(text) ? [show('editor', path), insert] : [insert] }
   }
   const named = namedCall(text, call)
   // "call the dsh `read` tool with offset=1 (…), then retry": that call, then the model's own again.

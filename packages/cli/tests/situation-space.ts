@@ -15,17 +15,21 @@ export const MISTAKES = [
   'none', 'quotes', 'decorations', 'whitespace', 'nfd', 'no-break-space', 'bom', 'home-path', 'backslash-path', 'file-url', 'foreign-tool', 'foreign-argument', 'window',
 ] as const
 export const FAMILIES = ['fs', 'editor'] as const
+/** What the model means to do: change one line it quotes, or replace the whole file with its own text. */
+export const GOALS = ['edit', 'write'] as const
 
 export type Nature = (typeof NATURES)[number]
 export type Saw = (typeof SAW)[number]
 export type Mistake = (typeof MISTAKES)[number]
 export type Family = (typeof FAMILIES)[number]
+export type Goal = (typeof GOALS)[number]
 
 export interface Draw {
   nature: Nature
   saw: Saw
   mistake: Mistake
   family: Family
+  goal: Goal
   /** Lines of the file (a huge file has many more), and the one the model means to change. */
   lines: number
   target: number
@@ -36,6 +40,7 @@ export const drawArbitrary: fc.Arbitrary<Draw> = fc.record({
   saw: fc.constantFrom(...SAW),
   mistake: fc.constantFrom(...MISTAKES),
   family: fc.constantFrom(...FAMILIES),
+  goal: fc.constantFrom(...GOALS),
   lines: fc.integer({ min: 3, max: 12 }),
   target: fc.integer({ min: 2, max: 12 }),
 })
@@ -47,6 +52,9 @@ const HUGE_LINES = 30_000
 /** The draw as a situation can have it: a missing file was seen as nothing or absent, a swapped one was read, … */
 export function settle(draw: Draw): Draw {
   const d = { ...draw, target: Math.min(draw.target, draw.lines) }
+  // A whole-file write quotes nothing, so text drift has no place in it; it is drawn on files a write can replace in one go.
+  if (d.goal === 'write' && (['directory', 'huge', 'binary', 'swapped'].includes(d.nature) || d.mistake === 'window')) d.goal = 'edit'
+  if (d.goal === 'write' && TEXT_MISTAKES.includes(d.mistake)) d.mistake = 'none'
   if (d.nature === 'huge') d.lines = HUGE_LINES
   if (d.nature === 'huge') d.target = HUGE_LINES - 10_000 + d.target
   if (d.nature === 'missing') d.saw = d.saw === 'absent' ? 'absent' : 'nothing'
@@ -59,6 +67,27 @@ export function settle(draw: Draw): Draw {
   if (d.mistake === 'window' && !hasLines(d)) d.mistake = 'none'
   if (d.nature === 'directory' && (PATH_MISTAKES.includes(d.mistake) || d.mistake === 'foreign-argument')) d.mistake = 'none'
   return d
+}
+
+/**
+ * What a whole-file replacement costs beyond the call. A new file: nothing. In the editor, `create`
+ * never replaces: view, then `str_replace` of every line (2). In the fs family every line must have
+ * been seen: nothing seen costs the refusal, the read, the retry (2); part, the refusal, the read
+ * from the first unseen line and the retry, twice at most when unseen lines lie on both sides (4);
+ * a stale basis, the refusal that shows the current text and the retry, and a read if what it showed
+ * leaves lines unseen (2); absent, the refusal, the read and the retry (2). A read-only file is found
+ * read-only by the last of these calls: its mode is not known to the tools before the provider's check.
+ */
+function writeBasis(d: Draw): number {
+  if (d.nature === 'missing') return 0
+  if (d.family === 'editor') return d.saw === 'absent' && d.nature !== 'empty' ? 3 : 2
+  switch (d.saw) {
+    case 'nothing': return 2
+    case 'part': return 4
+    case 'all': return 0
+    case 'stale':
+    case 'absent': return 2
+  }
 }
 
 const hasLines = (d: Draw) => d.nature !== 'empty' && d.nature !== 'missing' && d.nature !== 'binary' && d.nature !== 'directory'
@@ -137,6 +166,7 @@ export function plan(draw: Draw): Planned {
   const goal = (at: (name: string) => string, abs: (name: string) => string): Intent => {
     const path = pathAsWritten(d, at(d.nature === 'directory' ? 'dir' : file), abs(d.nature === 'directory' ? 'dir' : file))
     if (d.mistake === 'window') return windowGoal(d, path)
+    if (d.goal === 'write') return writeGoal(d, path, wholeContent(d))
     const old = copied(d)
     const intent = editor
       ? { tool: 'str_replace_editor', args: { command: 'str_replace', path, old_str: old, new_str: rewrite(d.target)(old) } }
@@ -185,6 +215,24 @@ function pathAsWritten(d: Draw, relative: string, absolute: string): string {
   }
 }
 
+/** The whole text the model means the file to hold: the file as it saw it, its line changed (or that line alone, for a file it never had). */
+function wholeContent(d: Draw): string {
+  if (d.nature === 'missing' || d.nature === 'empty') return `${changed(d.target)}\n`
+  return fileText(d.lines).replace(lineText(d.target), changed(d.target))
+}
+
+function writeGoal(d: Draw, path: string, content: string): Intent {
+  const extra = { content }
+  if (d.family === 'editor') {
+    if (d.mistake === 'foreign-tool') return { tool: 'create_file', args: { path, content }, ...extra }
+    if (d.mistake === 'foreign-argument') return { tool: 'str_replace_editor', args: { command: 'create', file_path: path, content }, ...extra }
+    return { tool: 'str_replace_editor', args: { command: 'create', path, file_text: content }, ...extra }
+  }
+  if (d.mistake === 'foreign-tool') return { tool: 'write_file', args: { path, content }, ...extra }
+  if (d.mistake === 'foreign-argument') return { tool: 'write', args: { path, content }, ...extra }
+  return { tool: 'write', args: { file_path: path, content }, ...extra }
+}
+
 /** A read with an out-of-range window: negative (from the end), zero, or past the end. */
 function windowGoal(d: Draw, path: string): Intent {
   const kind = d.target % 3
@@ -199,6 +247,12 @@ function windowGoal(d: Draw, path: string): Intent {
 /** How the follower may end, and the bytes each way leaves. */
 function outcome(d: Draw, original: string | null, after: string | null, content: string): Pick<Planned, 'expected' | 'ends'> {
   if (d.mistake === 'window') return { ends: ['done', 'stopped'], expected: { done: after, stopped: after } }
+  if (d.goal === 'write') {
+    const whole = wholeContent(d)
+    if (d.nature === 'read-only') return { ends: ['stopped'], expected: { stopped: after } }
+    // A stale write is retried once its refusal showed the current text: the model's text then replaces what it saw.
+    return { ends: ['done'], expected: { done: whole, stopped: after } }
+  }
   switch (d.nature) {
     case 'binary': return { ends: ['stopped'], expected: { stopped: BINARY } }
     case 'read-only': return { ends: ['stopped'], expected: { stopped: after } }
@@ -220,6 +274,7 @@ export function fewest(draw: Draw): number {
   const d = settle(draw)
   if (d.mistake === 'window') return d.family === 'editor' && d.target % 3 === 2 ? 2 : 1
   const named = PATH_MISTAKES.includes(d.mistake) || d.mistake === 'foreign-tool' || d.mistake === 'foreign-argument' ? 1 : 0
+  if (d.goal === 'write') return 1 + named + writeBasis(d)
   switch (d.nature) {
     case 'binary': return 1 + named
     case 'directory': return 4 + named + (TEXT_MISTAKES.includes(d.mistake) ? 1 : 0)

@@ -7,6 +7,7 @@ import { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { z } from 'zod'
 import { openSandbox, probeSandbox } from './connect'
+import { COMMAND_LINE_MAX } from './publish'
 import { searchSandbox, walkSandbox } from './discovery'
 import { SandboxFs } from './sandbox-fs'
 
@@ -25,7 +26,9 @@ const Config = z.object({
   domain: z.string().optional(),
   requestTimeoutMs: z.number().int().nonnegative().optional()
     .describe('Deadline of each request to the sandbox in ms (SDK default 60 s); a call past it fails FS_IO_ERROR, so a lost connection never hangs.'),
-  inlineCommandMax: z.number().int().nonnegative().optional()
+  inlineCommandMax: z.number().int().nonnegative()
+    .max(COMMAND_LINE_MAX, `inlineCommandMax above ${COMMAND_LINE_MAX} bytes: Linux refuses a command line longer than one argument may be (128 KiB, MAX_ARG_STRLEN), so every write that large would fail E2BIG; use at most ${COMMAND_LINE_MAX}`)
+    .optional()
     .describe('Largest publishing command (bytes) that carries the content inline, one request; larger content is uploaded first. 0: always upload. Default 120 KiB.'),
 }).strict().refine(
   (config) => [config.sandbox, config.sandboxId, config.template].filter((value) => value !== undefined).length === 1,

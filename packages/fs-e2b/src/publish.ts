@@ -18,6 +18,9 @@ export type Publication = { mode: 'create' } | { mode: 'replace'; version: strin
  */
 export const INLINE_COMMAND_MAX = 120 * 1024
 
+/** The longest single argument Linux accepts (MAX_ARG_STRLEN, 128 KiB with its NUL): any longer command line fails E2BIG. */
+export const COMMAND_LINE_MAX = 128 * 1024 - 1
+
 /** The cause of a refusal because the path now leads elsewhere: never a lost race, so never retried. */
 export class PathMoved extends Error {
   constructor(readonly key: string) {

@@ -16,7 +16,7 @@ const EDIT_ATTEMPTS = 5
 /** The names dsh stages under are its own: a write to one would be swept away or hidden. */
 export function refuseStagingName(target: FsTarget): void {
   if (isStagingName(basename(target.targetKey))) {
-    throw fsError('FS_INVALID_PATH', { path: target.displayPath, reason: 'has a name dsh reserves for its own staging files; choose another name' })
+    throw fsError('FS_INVALID_PATH', { path: target.displayPath, reason: 'has a name dsh reserves for its own staging files' })
   }
 }
 

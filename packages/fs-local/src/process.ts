@@ -1,6 +1,7 @@
 import { type Calls, type InlineCalls, INLINE_CALLS, isLocalFilesystem, POOLED_CALLS } from './calls'
 import { HeldDirectories } from './anchor'
 import { Journal } from './journal'
+import { EncodeBuffers } from './write-content'
 
 /** Test instrumentation: awaited at fixed points of every write, so a test can act as a competing process there. */
 export interface PublishHooks {
@@ -23,6 +24,8 @@ export class LocalProcess {
   readonly held = new HeldDirectories()
   /** Where this process stages, for the next process to sweep after a crash. */
   readonly journal = new Journal()
+  /** Encode buffers reused by large writes. */
+  readonly buffers = new EncodeBuffers()
   /** Directories already swept for dead writers' staging (real path → the sweep). */
   readonly swept = new Map<string, Promise<void>>()
   hooks: PublishHooks = {}

@@ -67,7 +67,7 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
     if (made.status === 'fulfilled') staged = made.value
     if (inputs.status === 'rejected') throw inputs.reason
     if (made.status === 'rejected') throw made.reason
-    await fill(staged!, inputs.value[0], inputs.value[1], display)
+    await fill(core, staged!, inputs.value[0], inputs.value[1], display)
     await core.process.hooks.staged?.(destination)
     return { anchor, own, name, staged: staged!, state: 'staged' }
   } catch (error) {
@@ -83,9 +83,9 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
  * already has the old file's owner and group takes a mode without set-id bits beside the write,
  * and what it already has is not set again.
  */
-async function fill(staged: Staged, content: Uint8Array | StagedText, previous: Previous | undefined, display: string): Promise<void> {
+async function fill(core: DiskCore, staged: Staged, content: Uint8Array | StagedText, previous: Previous | undefined, display: string): Promise<void> {
   const { handle, created } = staged
-  const written = content instanceof Uint8Array ? writeAll(handle, content) : writeEncoded(handle, content)
+  const written = content instanceof Uint8Array ? writeAll(handle, content) : writeEncoded(handle, content, core.process.buffers)
   if (previous === undefined) return written
   const early = created.uid === previous.uid && created.gid === previous.gid && (previous.mode & 0o6000) === 0 && (created.mode & 0o7777) !== previous.mode
   await Promise.all([written, early ? handle.chmod(previous.mode) : undefined])

@@ -68,7 +68,7 @@ export async function makeStaged(calls: Calls, parent: string, replacing: { name
     if (made !== 'busy' && made !== undefined) return made
     if (Date.now() > deadline) {
       if (made === 'busy') throw busy(display, stagedNameOf(replacing!.name))
-      throw fsError('FS_IO_ERROR', { path: display, reason: `was not written: its staged file was taken away for ${WAIT_LIMIT_MS / 1000} s; nothing changed, try again` })
+      throw fsError('FS_IO_ERROR', { path: display, reason: `was not written: its staged file was taken away for ${WAIT_LIMIT_MS / 1000} s; nothing changed` })
     }
     // Another writer of this target is between its staging and its rename: short, jittered waits.
     if (made === 'busy') await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * Math.min(2 + attempt, 20)))
@@ -78,7 +78,7 @@ export async function makeStaged(calls: Calls, parent: string, replacing: { name
 function busy(display: string, name: string) {
   return fsError('FS_IO_ERROR', {
     path: display,
-    reason: `was not written: another writer kept it staged (${name}) for ${WAIT_LIMIT_MS / 1000} s; nothing changed. If no dsh is writing it (a filesystem without kernel locks cannot tell), remove that file`,
+    reason: `was not written: another writer kept it staged (${name}) for ${WAIT_LIMIT_MS / 1000} s, or left it on a filesystem without kernel locks, where a dead writer cannot be told from a live one; nothing changed`,
   })
 }
 
@@ -130,14 +130,16 @@ export async function removeStaged(staged: Staged, renamed: boolean): Promise<vo
 }
 
 /**
- * Unlinks `path` (never through a link) if nobody holds a lock on it: a shared lock is taken and
- * kept while the name, checked to still lead to the inode locked, is unlinked.
+ * Unlinks `path` (never through a link) if nobody holds a lock on it: an exclusive lock is taken
+ * and kept while the name, checked to still lead to the inode locked, is unlinked. Exclusive, so
+ * two sweeps never both judge one inode: with shared locks, the second could unlink the name a
+ * new writer had just created in the first's wake (a lost update, seen once in 300 races).
  */
 async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
+  const handle = await open(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
   if (handle === undefined) return false
   try {
-    if (tryHold(handle.fd, true) !== 'held') return false
+    if (tryHold(handle.fd) !== 'held') return false
     const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
     if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile()) return false
     if (EUID >= 0 && mine.uid !== EUID) return false

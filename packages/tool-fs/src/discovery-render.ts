@@ -28,12 +28,17 @@ export interface GlobData {
   offset: number
   result: FsWalkResult
   includeIgnored: boolean
+  /** When nothing matched: whether ignored files match (so include_ignored would find them). */
+  ignoredMatch?: boolean
 }
 
-export function renderGlob({ pattern, root, offset, result, includeIgnored }: GlobData): string {
+export function renderGlob({ pattern, root, offset, result, includeIgnored, ignoredMatch }: GlobData): string {
   const { entries, total } = result
   if (total === 0) {
-    const hint = includeIgnored ? 'check the pattern, or pass another path' : 'check the pattern; files excluded by .gitignore are skipped unless include_ignored is true'
+    // include_ignored is named only when ignored files do match: otherwise that call would find nothing too.
+    const hint = includeIgnored || ignoredMatch !== true
+      ? 'check the pattern, or pass another path'
+      : 'files excluded by .gitignore do match: to list them too, call the dsh `glob` tool with include_ignored=true'
     return `No files under ${escapeName(root)} match ${JSON.stringify(pattern)}: ${hint}.${result.complete ? '' : `\n${incomplete('glob')}`}`
   }
   if (entries.length === 0) return `${plural(total, 'file')} match ${JSON.stringify(pattern)}; offset=${offset} is past the end. Call glob with an offset below ${total}.`

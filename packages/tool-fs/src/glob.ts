@@ -48,7 +48,14 @@ export function globTool(ctx: Context, config: Config) {
         const result = await ctx.fs.walk(root, {
           glob: [glob], includeIgnored: input.include_ignored, offset: input.offset, limit: config.globLimit,
         }, exec.signal)
-        return renderGlob({ pattern: input.pattern, root: root.displayPath, offset: input.offset, result, includeIgnored: input.include_ignored })
+        // Nothing found: whether ignored files match decides if include_ignored is worth naming.
+        const ignoredMatch = result.total === 0 && !input.include_ignored
+          ? (await ctx.fs.walk(root, { glob: [glob], includeIgnored: true, limit: 1 }, exec.signal)).total > 0
+          : undefined
+        return renderGlob({
+          pattern: input.pattern, root: root.displayPath, offset: input.offset, result, includeIgnored: input.include_ignored,
+          ...(ignoredMatch === undefined ? {} : { ignoredMatch }),
+        })
       } catch (error) {
         if (FsError.is(error)) return renderDiscoveryFailure('glob', error)
         throw error

@@ -48,6 +48,10 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
   if (inspects) {
     const nature = await inspectTarget(ctx.fs, target, exec.signal)
+    // Too large for any change: said by its size, before the read-first rule would send the model to read it for nothing.
+    if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && tool !== 'read' && (nature.size ?? 0) > config.maxTextBytes) {
+      return { kind: 'too-large', size: nature.size!, limit: config.maxTextBytes }
+    }
     // A text file behind a link the session never read through: most often a file swapped for a link since the read.
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(ctx.fs, target, exec.signal)) return { kind: 'linked' }
     if (nature === undefined || nature.kind === 'text') return undefined

@@ -2,7 +2,7 @@ import type { FsDirEntry, FsError, FsErrorCode, FsSeenLines } from '@deepseek-ai
 import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
-  type Attempt, cutNote, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
+  type Attempt, cutNote, tooLargeText, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
   type ReadWindow, readNotes, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 
@@ -87,6 +87,8 @@ export type FailureDetail =
   | { kind: 'missing' }
   /** The path is a symbolic link to a text file the session has not read (say, a file swapped for a link since the read). */
   | { kind: 'linked' }
+  /** A text file larger than the provider changes: refused by its size, before any read-first rule. */
+  | { kind: 'too-large'; size: number; limit: number }
   /** Stale, and the file is gone now; recorded as absent (`staleRefusalObserves`). */
   | { kind: 'stale-absent'; maxLineLength: number }
   /** Stale; the current version's text, recorded as read (`staleRefusalObserves`). */
@@ -104,6 +106,8 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
         detail.nature.kind === 'binary' || detail.nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE')
     case 'missing':
       return errorResult(`${path} does not exist; create it with the dsh \`write\` tool.`, error.code)
+    case 'too-large':
+      return errorResult(`${tooLargeText(path, detail.size, detail.limit)}.`, 'FS_TOO_LARGE')
     case 'linked':
       return errorResult(`${path} is a symbolic link now, so the change would land in the file it points to, which has not been read in this session `
         + '(the dsh `read` tool shows it through the link); read the file, then retry', error.code)

@@ -37,3 +37,12 @@ it('names include_ignored after a search that found nothing only when ignored fi
   expect(nowhere).toMatch(/: check the pattern \(a JavaScript regular expression\) and the path\.$/)
   expect(nowhere).not.toContain('include_ignored')
 })
+
+it('names include_ignored after a glob that found nothing only when ignored files match', async () => {
+  s = await stack({ policy: true })
+  await s.put('.gitignore', 'build/\n')
+  await s.put('build/out.map', 'x\n')
+  expect(await s.text('glob', { pattern: '**/*.map' })).toContain('files excluded by .gitignore do match: to list them too, call the dsh `glob` tool with include_ignored=true.')
+  const none = await s.text('glob', { pattern: '**/*.nothing' })
+  expect(none).toMatch(/: check the pattern, or pass another path\.$/)
+})

@@ -65,3 +65,15 @@ it('names a file swapped for a symbolic link since the read as a link, in both f
   await s.ok('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two' })
   expect((await s.bytes('real.txt'))!.toString()).toBe('two\n')
 })
+
+it('refuses a change to a file larger than the tools change by its size, before any read-first rule, in both families', async () => {
+  s = await assembled({ rooted: true, toolFs: { maxTextBytes: 1000 }, editor: { maxTextBytes: 1000 } })
+  await s.put('big.txt', `${'x'.repeat(2000)}\n`)
+  const edit = await s.call('edit', { file_path: 'big.txt', old_string: 'x', new_string: 'y' })
+  expect(edit.error?.code).toBe('FS_TOO_LARGE')
+  expect(edit.content[0]!.text).toBe(`${s.path('big.txt')} is 2.0 KiB, above the 1000 bytes limit for a text file the tools change, so no edit or write of it can succeed; `
+    + 'it can still be read in windows, and a change to it must be made another way.')
+  const replace = await s.call('str_replace_editor', { command: 'str_replace', path: 'big.txt', old_str: 'x', new_str: 'y' })
+  expect(replace.error?.code).toBe('FS_TOO_LARGE')
+  expect((await s.bytes('big.txt'))!.toString()).toBe(`${'x'.repeat(2000)}\n`)
+})

@@ -26,7 +26,10 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
     if (FsError.is(error, 'FS_NOT_OBSERVED')) {
       // Something is there: a file that `view` cannot show is named as such, not sent to `view`.
       const named = await notAFile(editor, error, target, exec)
-      throw named === error ? withText(error, render.alreadyExists(target.displayPath)) : named
+      if (named !== error) throw named
+      // An empty file has no text for `str_replace` to quote: `insert` at its top is the way to fill it.
+      const empty = (await editor.ctx.fs.stat(target, exec.signal).catch(() => undefined))?.size === 0
+      throw withText(error, empty ? render.alreadyExistsEmpty(target.displayPath) : render.alreadyExists(target.displayPath))
     }
     if (FsError.is(error, 'FS_NOT_REGULAR_FILE') || FsError.is(error, 'FS_OUTSIDE_ROOT')) throw await notAFile(editor, error, target, exec)
     throw error

@@ -1,7 +1,7 @@
 import { FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
   closestRegion, countLines, EDITOR_WORDS, inspectTarget, isSymbolicLink, nothingDone, notAFileText, rangeWindow, readCurrentVersion, renderMatchFailure,
-  renderStale, seenOfWindow,
+  renderStale, seenOfWindow, tooLargeText,
   TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -27,6 +27,9 @@ export async function refuse(editor: Editor, raised: unknown, command: 'str_repl
   }
   if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
     const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
+    if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && (nature.size ?? 0) > editor.config.maxTextBytes) {
+      return new FsError('FS_TOO_LARGE', `${nothingDone(command)}: ${tooLargeText(path, nature.size!, editor.config.maxTextBytes)}.`, { cause: error, path })
+    }
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(editor.ctx.fs, target, exec.signal)) {
       return withText(error, `${nothingDone(command)}: ${path} is a symbolic link now, so the change would land in the file it points to, `
         + 'which you have not viewed (the `view` command shows it through the link). View the file, then retry.')

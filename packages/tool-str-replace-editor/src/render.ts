@@ -79,6 +79,10 @@ export const render = {
 
   identical: () => 'No replacement was performed: `old_str` and `new_str` are the same, so the file would not change.',
 
+  alreadyExistsEmpty: (path: string) =>
+    `File already exists at: ${path}, and it is empty. Cannot overwrite files using command \`create\`. `
+    + 'View the file, then use the `insert` command with `insert_line` 0 and the content as `new_str`.',
+
   alreadyExists: (path: string) =>
     `File already exists at: ${path}. Cannot overwrite files using command \`create\`. `
     + 'View the file, then change it with `str_replace` or `insert`.',

@@ -22,6 +22,17 @@ describe.each([true, false])('create (policy loaded: %s)', (policy) => {
     expect(observed).toEqual([{ kind: 'present', version: info!.version, seen: { ranges: [[1, 2]], total: 2 } }])
   })
 
+  it('names insert at line 0 for an existing empty file, which str_replace has no text to quote in', async () => {
+    await setup(policy)
+    await f.put('empty.txt', '')
+    const result = await f.call({ command: 'create', path: 'empty.txt', file_text: 'x\n' })
+    expect(textOf(result)).toBe(`File already exists at: ${f.at('empty.txt')}, and it is empty. Cannot overwrite files using command \`create\`. `
+      + 'View the file, then use the `insert` command with `insert_line` 0 and the content as `new_str`.')
+    await f.ok({ command: 'view', path: 'empty.txt' })
+    await f.ok({ command: 'insert', path: 'empty.txt', insert_line: 0, new_str: 'x' })
+    expect((await f.bytes('empty.txt'))?.toString()).toBe('x\n')
+  })
+
   it('never overwrites an existing file, even one never seen, and says how to change it', async () => {
     const observed = await setup(policy)
     await f.put('a.txt', 'original')

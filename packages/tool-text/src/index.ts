@@ -3,7 +3,7 @@ export {
   type ReadWindow, type SkippedSource, type WindowLine, type WindowOptions,
 } from './window'
 export { rangeWindow, type TextWindow, type WindowLimits } from './range'
-export { inspectTarget, isSymbolicLink, natureSentence, type TargetNature } from './nature'
+export { inspectTarget, isSymbolicLink, natureSentence, type TargetNature, tooLargeText } from './nature'
 export { readCurrentVersion, type CurrentVersion } from './current'
 export { nearestRegion, type NearestRegion } from './nearest'
 export { type ChangedBy, type Closest, closestRegion } from './closest'

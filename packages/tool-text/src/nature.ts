@@ -9,7 +9,8 @@ export type TargetNature =
   | { kind: 'special'; info: FsInfo }
   | { kind: 'binary'; nulAt: number }
   | { kind: 'not-utf8' }
-  | { kind: 'text' }
+  /** `size` in bytes, when the provider's stat gave it. */
+  | { kind: 'text'; size?: number }
 
 /**
  * Looks at a target after a refusal, to name it for what it is: the refusal of an edit of a
@@ -23,7 +24,8 @@ export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: A
     if (info === undefined) return { kind: 'absent' }
     if (info.type === 'directory') return { kind: 'directory' }
     if (info.type !== 'file') return { kind: 'special', info }
-    return await sniff(fs, target, signal)
+    const nature = await sniff(fs, target, signal)
+    return nature.kind === 'text' && info.size !== undefined ? { kind: 'text', size: info.size } : nature
   } catch (error) {
     if (FsError.is(error, 'FS_NOT_TEXT')) return { kind: 'not-utf8' }
     if (FsError.is(error)) return undefined
@@ -48,6 +50,16 @@ async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | und
     if (seen >= BINARY_SNIFF_BYTES) break
   }
   return { kind: 'text' }
+}
+
+/**
+ * The refusal of a change to a text file larger than any tool changes (the providers' `maxTextBytes`):
+ * said by its size before any read-first rule, since reading it first would be a call for nothing.
+ */
+export function tooLargeText(path: string, size: number, limit: number): string {
+  const mib = (bytes: number) => bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+  return `${path} is ${mib(size)}, above the ${mib(limit)} limit for a text file the tools change, so no edit or write of it can succeed; `
+    + 'it can still be read in windows, and a change to it must be made another way'
 }
 
 /** "<path> is a directory", "<path> is a broken symbolic link (…)", "<path> is a binary file (…)". */
