@@ -13,7 +13,7 @@ Commands
              fs-local                 files under the working directory (cwd and root)
              fs-policy                read before edit; writes and edits only from the version read
              tools                    the tool runtime
-             tool-fs                  read, write, edit, multi_edit, glob, grep, list
+             tool-fs                  read, write, edit, multi_edit, glob, grep, list, apply_patch
              tool-str-replace-editor  str_replace_editor
              mcp                      MCP over stdio
            stdout carries only MCP messages; logs and a short banner go to stderr.

@@ -39,7 +39,7 @@ describe('the default cordis.yml', () => {
     const { child, stderr, done } = await startDsh([], temp.dir)
     child.stdin!.end()
     await done
-    expect(stderr().match(/^ {2}tools {6}(.*)$/m)?.[1]?.split(', ')).toEqual(['edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'str_replace_editor', 'write'])
+    expect(stderr().match(/^ {2}tools {6}(.*)$/m)?.[1]?.split(', ')).toEqual(['apply_patch', 'edit', 'glob', 'grep', 'list', 'multi_edit', 'read', 'str_replace_editor', 'write'])
   })
 
   it('stops cleanly on SIGTERM and on SIGINT', async () => {

@@ -134,7 +134,7 @@ describe('dsh doctor', () => {
     const run = await dsh(s, ['doctor'])
     expect(run.code, run.stdout).toBe(0)
     for (const client of CLIENTS) expect(run.stdout).toMatch(new RegExp(`^✓ ${client}: `, 'm'))
-    expect(run.stdout.match(/✓ answers tools\/list in \d+ ms: edit, glob, grep, list, multi_edit, read, str_replace_editor, write/g)).toHaveLength(4)
+    expect(run.stdout.match(/✓ answers tools\/list in \d+ ms: apply_patch, edit, glob, grep, list, multi_edit, read, str_replace_editor, write/g)).toHaveLength(4)
   })
 
   it('marks a config whose command is gone, or that lacks what its client needs headless', async () => {
@@ -161,7 +161,7 @@ describe('dsh doctor', () => {
       for (const client of CLIENTS) expect((await dsh(s, ['setup', client, '--http', '--url', url])).code).toBe(0)
       const good = await dsh(s, ['doctor'], { DSH_MCP_TOKEN: token })
       expect(good.code, good.stdout).toBe(0)
-      expect(good.stdout.match(/✓ answers tools\/list: edit/g)).toHaveLength(4)
+      expect(good.stdout.match(/✓ answers tools\/list: apply_patch, edit/g)).toHaveLength(4)
 
       const wrong = await dsh(s, ['doctor'], { DSH_MCP_TOKEN: randomBytes(24).toString('hex') })
       expect(wrong.code).toBe(1)

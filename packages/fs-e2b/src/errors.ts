@@ -52,6 +52,7 @@ const DETAILS: Record<StatusName, Omit<FsErrorDetails, 'path'>> = {
     reason: 'is a mount point (a file mounted over this path), so it cannot be replaced atomically; nothing was written. Change the mounted file at its source instead',
   },
   MOVED: { reason: 'now leads to a different file than the one it named when it was looked up; nothing was written' },
+  TAKEN: { entry: 'occupied by something other than a regular file' },
 }
 
 /**

@@ -110,6 +110,14 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.editText(target, edit, expected, signal)
   }
 
+  override remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal) {
+    return this.ready.remove(target, expected, signal)
+  }
+
+  override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal) {
+    return this.ready.rename(source, destination, expected, signal)
+  }
+
   override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal) {
     return this.ready.editTextMany(target, edits, expected, signal)
   }

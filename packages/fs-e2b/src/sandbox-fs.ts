@@ -1,9 +1,9 @@
 import {
   FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
-  type FsInspectOptions, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
+  checkEditGuard, checkMoveDestination, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
   planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, Reservation, TEXT_COST_PER_BYTE,
   throwIfAborted, toListing, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
@@ -16,7 +16,7 @@ import { danglingInfo, parseIdentity, parseList, parseRead, parseStatLine } from
 import {
   commitPublication, discardStage, freeElsewhere, INLINE_COMMAND_MAX, pathMoved, type Publication, type StagedPublication, stagePublication,
 } from './publish'
-import { LIST, READ, RESOLVE, STAT } from './scripts'
+import { LIST, MOVE, READ, REMOVE, RESOLVE, STAT } from './scripts'
 import { type ControlResult, runControl } from './shell'
 import { statusOf } from './status'
 
@@ -267,6 +267,36 @@ export class SandboxFs {
       },
       retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),
     }))
+  }
+
+  /** One `REMOVE` command: the version check and the removal under the directory lock every publication takes. */
+  remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+    const key = target.targetKey
+    const path = target.displayPath
+    return this.#lock.run(key, async () => {
+      // The last moment at which nothing has changed: once sent, the command runs to its end.
+      throwIfAborted(signal, path)
+      const result = await this.#run(REMOVE, [key, expected?.version ?? '', path], path)
+      if (result.exitCode !== 0) throw statusError(result, path)
+      return { version: parseStatLine(result.output, path).version }
+    })
+  }
+
+  /** One `MOVE` command: the source's version check, `ln -T` (never replacing) and the source's removal, under both directories' locks. */
+  rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+    const path = source.displayPath
+    const where = destination.displayPath
+    return this.#lock.runAll([source.targetKey, destination.targetKey], async () => {
+      checkMoveDestination(undefined, source.targetKey === destination.targetKey, where)
+      throwIfAborted(signal, path)
+      const result = await this.#run(MOVE, [source.targetKey, destination.targetKey, expected?.version ?? '', path, where], path)
+      if (result.exitCode !== 0) {
+        // What stands at the destination, or a destination that cannot be made, is the destination's failure.
+        const status = statusOf(result.exitCode)
+        throw statusError(result, status === 'EXISTS' || status === 'TAKEN' || status === 'NOT_DIRECTORY' ? where : path)
+      }
+      return { version: parseStatLine(result.output, where).version }
+    })
   }
 
   #stage(key: string, path: string, bytes: Uint8Array, publication: Publication, signal?: AbortSignal): Promise<Staged> {

@@ -214,3 +214,66 @@ cp --attributes-only --no-preserve=all --preserve=mode,xattr -- "$target" "$stag
 mv -fT -- "$stage" "$target" 2>/dev/null || { command -v mountpoint >/dev/null && mountpoint -q -- "$target" && exit $MOUNTED; exit 1; }
 stat_of "$target" || exit 1
 `
+
+/**
+ * Removes the regular file `$1` (the key `$3` was named for): under the lock of its directory that
+ * every publication takes, the version is checked against `$2` (empty: any regular file) and the
+ * name removed, in one request. A read-only file is refused, as a replacement of it would be.
+ * Prints the removed file's stat line.
+ */
+export const REMOVE = PRELUDE + sh`source=$1 expected=$2 path=\${3:-$1}
+identify "$path" || exit 1
+[ "$key" = "$source" ] || exit $MOVED
+dir=\${source%/*}; dir=\${dir:-/}
+exec 9<"$dir" || exit $DENIED
+flock -w 30 9 || exit $BUSY
+s=$(stat_of "$source") || { [ -L "$source" ] && [ -z "$expected" ] && exit $NOT_REGULAR; exit $STALE; }
+[ -z "$expected" ] || [ "\${s#* * }" = "$expected" ] || exit $STALE
+kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
+(( 16#\${s%% *} & 0222 )) || exit $READ_ONLY
+rm -f -- "$source" 2>/dev/null && [ ! -e "$source" ] || { [ -w "$dir" ] || exit $DENIED; exit 1; }
+printf '%s' "$s"
+`
+
+/**
+ * Moves the regular file `$1` to `$2` (the keys `$4` and `$5` were named for), never replacing
+ * anything: the destination's missing directories are made, both directories' locks are taken in
+ * one order, the source's version is checked against `$3` (empty: any regular file), then `ln -T`
+ * (which fails on any existing entry) and `rm` of the source; one request. `EXISTS` / `TAKEN` say
+ * what occupies the destination. Prints the moved file's new stat line.
+ */
+export const MOVE = PRELUDE + sh`source=$1 destination=$2 expected=$3 spath=\${4:-$1} dpath=\${5:-$2}
+identify "$spath" || exit 1
+[ "$key" = "$source" ] || exit $MOVED
+identify "$dpath" || exit 1
+[ "$key" = "$destination" ] || exit $MOVED
+sdir=\${source%/*}; sdir=\${sdir:-/}
+ddir=\${destination%/*}; ddir=\${ddir:-/}
+if ! mkdir -p -- "$ddir" 2>/dev/null; then
+  p=$ddir
+  while [ -n "$p" ] && [ ! -e "$p" ]; do p=\${p%/*}; done
+  [ -d "\${p:-/}" ] || exit $NOT_DIRECTORY
+  exit $DENIED
+fi
+# Two opposite moves take the two locks in the same order, so neither waits for the other forever.
+first=$sdir second=$ddir
+[[ "$ddir" < "$sdir" ]] && first=$ddir second=$sdir
+exec 8<"$first" || exit $DENIED
+flock -w 30 8 || exit $BUSY
+if [ "$second" != "$first" ]; then
+  exec 9<"$second" || exit $DENIED
+  flock -w 30 9 || exit $BUSY
+fi
+s=$(stat_of "$source") || { [ -L "$source" ] && [ -z "$expected" ] && exit $NOT_REGULAR; exit $STALE; }
+[ -z "$expected" ] || [ "\${s#* * }" = "$expected" ] || exit $STALE
+kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
+(( 16#\${s%% *} & 0222 )) || exit $READ_ONLY
+if ! ln -T -- "$source" "$destination" 2>/dev/null; then
+  [ -f "$destination" ] && exit $EXISTS
+  { [ -e "$destination" ] || [ -L "$destination" ]; } && exit $TAKEN
+  [ -w "$ddir" ] || exit $DENIED
+  exit 1
+fi
+rm -f -- "$source" || exit 1
+stat_of "$destination" || exit 1
+`

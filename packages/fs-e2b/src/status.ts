@@ -33,6 +33,8 @@ export const STATUS = {
   MOUNTED: 92,
   /** A mutation refused: the path no longer leads to the key the provider named for it. */
   MOVED: 93,
+  /** A move refused: its destination is occupied by something other than a regular file. */
+  TAKEN: 94,
 } as const
 
 export type StatusName = keyof typeof STATUS
@@ -60,6 +62,7 @@ export const STATUS_CODES: Record<StatusName, FsErrorCode> = {
   ATTRIBUTES: 'FS_PERMISSION_DENIED',
   MOUNTED: 'FS_PERMISSION_DENIED',
   MOVED: 'FS_STALE_VERSION',
+  TAKEN: 'FS_NOT_REGULAR_FILE',
 }
 
 /** Shell assignments that give the scripts the same table (`ABSENT=80 …`), so it is written once. */

@@ -4,14 +4,14 @@ import { freshDir, hostWorld, startProvider, useEmulatedSandbox } from './suppor
 
 const sandbox = useEmulatedSandbox()
 
-const capabilities = { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, remote: true, editLines: true } as const
+const capabilities = { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, remote: true, editLines: true, remove: true, rename: true } as const
 
 // Small content travels inside the publishing command: staging and publication are one request, so
 // there is no moment between them for the publication clauses' hook. Those clauses run on a provider
 // that always uploads first (below); every other group runs on the default, inlining provider.
 describeConformance('E2BFileSystem (real e2b SDK, envd emulator)', {
   capabilities,
-  groups: ['reads', 'writes', 'edits', 'robustness', 'permissions', 'discovery', 'bounds', 'connection', 'fused'],
+  groups: ['reads', 'writes', 'edits', 'robustness', 'permissions', 'discovery', 'bounds', 'connection', 'fused', 'removal'],
   setup: () => fixture({}),
 })
 

@@ -50,6 +50,16 @@ describe('round trips per operation', () => {
     expect(await count(() => provider.fs.listDir({ targetKey: dir, displayPath: dir } as FsTarget))).toEqual(command(1))
   })
 
+  it('removes and moves a file with one command each', async () => {
+    const target = await seeded('a.txt', 'alpha\n')
+    const version = (await provider.fs.stat(target))!.version
+    const destination = await provider.fs.resolve(join(dir, 'sub', 'b.txt'))
+    let moved = version
+    expect(await count(async () => { moved = (await provider.fs.rename!(target, destination, { version })).version })).toEqual(command(1))
+    expect(await readFile(join(dir, 'sub', 'b.txt'), 'utf8')).toBe('alpha\n')
+    expect(await count(() => provider.fs.remove!(destination, { version: moved }))).toEqual(command(1))
+  })
+
   it('streams with one type check and one download', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     expect(await count(async () => {
@@ -196,6 +206,21 @@ describe('round trips per tool call (default policy)', () => {
     const refused = await tools.call('write', { file_path: 'theirs/kept.txt', content: 'mine\n' })
     expect(refused.isError).toBe(true)
     expect(await readFile(join(tools.dir, 'theirs', 'kept.txt'), 'utf8')).toBe('theirs\n')
+  })
+
+  it('applies a patch with three commands per added, updated or deleted file, and six for a moved and updated one', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'], toolFs: { applyPatch: true } })
+    dir = tools.dir
+    for (const name of ['u.txt', 'd.txt', 'm.txt']) await writeFile(join(dir, name), `${name}\n`)
+    for (const name of ['u.txt', 'd.txt', 'm.txt']) await tools.call('read', { file_path: name })
+    const patch = (...lines: string[]) => ({ input: ['*** Begin Patch', ...lines, '*** End Patch'].join('\n') })
+    // Plan: an Update is one inspect; an Add or Delete a resolve and a stat. Publication: a write
+    // (its READ and its publishing command), a remove or a move is one command each.
+    expect(await count(() => tools.call('apply_patch', patch('*** Update File: u.txt', '@@', '-u.txt', '+U')))).toEqual(command(3))
+    expect(await count(() => tools.call('apply_patch', patch('*** Add File: a.txt', '+a')))).toEqual(command(3))
+    expect(await count(() => tools.call('apply_patch', patch('*** Delete File: d.txt')))).toEqual(command(3))
+    expect(await count(() => tools.call('apply_patch', patch('*** Update File: m.txt', '*** Move to: n.txt', '@@', '-m.txt', '+N')))).toEqual(command(6))
+    expect(await readFile(join(dir, 'n.txt'), 'utf8')).toBe('N\n')
   })
 })
 

@@ -1,7 +1,7 @@
 import { FsError, type FsErrorCode } from '@deepseek-ai/dsh-fs'
 
 /** The operation a failure happened in, for the message only. */
-export type LocalOp = 'resolve' | 'stat' | 'read' | 'list' | 'write' | 'edit'
+export type LocalOp = 'resolve' | 'stat' | 'read' | 'list' | 'write' | 'edit' | 'remove' | 'move'
 
 // One table from errno (and Node's own argument errors) to contract codes. Codes are never guessed
 // from message text: anything not listed is an I/O error that keeps the original as its cause.

@@ -1,6 +1,6 @@
 import {
   FileSystem, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
-  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
+  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
   type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
@@ -85,6 +85,14 @@ export class LocalFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
     return this.disk.editText(target, edit, expected, signal, hooks)
+  }
+
+  override remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+    return this.disk.remove(target, expected, signal)
+  }
+
+  override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+    return this.disk.rename(source, destination, expected, signal)
   }
 
   override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {

@@ -1,10 +1,11 @@
-import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { planEdit, planEdits, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
 import { inspectTarget, statAsGiven } from './inspect'
 import { listDirectory } from './listing'
+import { removeTarget, renameTarget } from './move'
 import { LocalProcess } from './process'
 import { editTarget, writeTarget } from './mutate'
 import { readWhole, statTarget, streamFrom } from './read'
@@ -15,7 +16,7 @@ export type { LocalDiskOptions } from './core'
  * The whole local-disk provider without Cordis: every method of the `FileSystem` contract, over
  * Node's `fs`. Mutations of one target run one at a time in this process (a FIFO lock per key);
  * across processes, atomic publication and the link-based guarded create do the work. The
- * methods live by concern: `read.ts`, `listing.ts`, `mutate.ts` (over `find.ts` and `commit.ts`).
+ * methods live by concern: `read.ts`, `listing.ts`, `mutate.ts` and `move.ts` (over `find.ts` and `publication.ts`).
  */
 export class LocalDisk {
   readonly cwd: string
@@ -82,5 +83,13 @@ export class LocalDisk {
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
   editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
     return editTarget(this.#core, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal)
+  }
+
+  remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+    return removeTarget(this.#core, target, expected, signal)
+  }
+
+  rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+    return renameTarget(this.#core, source, destination, expected, signal)
   }
 }

@@ -14,7 +14,7 @@ import { basename } from 'node:path'
 const EDIT_ATTEMPTS = 5
 
 /** The names dsh stages under are its own: a write to one would be swept away or hidden. */
-function refuseStagingName(target: FsTarget): void {
+export function refuseStagingName(target: FsTarget): void {
   if (isStagingName(basename(target.targetKey))) {
     throw fsError('FS_INVALID_PATH', { path: target.displayPath, reason: 'has a name dsh reserves for its own staging files' })
   }

@@ -157,7 +157,7 @@ export async function endWrite(write: StagedWrite | undefined): Promise<void> {
 }
 
 /** Removes an unpublished staging; the descriptor (and its lock) goes last. */
-async function discard(staged: Staged): Promise<void> {
+export async function discard(staged: Staged): Promise<void> {
   await removeStaged(staged, false)
   await staged.handle.close().catch(() => {})
 }
@@ -166,7 +166,7 @@ async function discard(staged: Staged): Promise<void> {
  * The journal note and one sweep of the directory per process: concurrent writes into one
  * directory wait for the one sweep, so none publishes before it ended.
  */
-async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<void> {
+export async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<void> {
   const { swept, journal } = core.process
   await journal.note(anchor.checked)
   let sweep = swept.get(anchor.checked)
@@ -183,7 +183,7 @@ async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<void> {
  * the root; and the caller's path must still lead inside too (a directory swapped for a link
  * fails here). Two independent lookups, made together.
  */
-async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, destination: string, display: string): Promise<void> {
+export async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, destination: string, display: string): Promise<void> {
   if (!core.containment.enabled) return
   const name = basename(destination)
   await Promise.all([

@@ -6,7 +6,7 @@ import { localFixture } from './fixture'
 // mount): the inline lookups of `calls.ts` must change nothing but the cost. Each fixture's
 // provider has a `LocalProcess` of its own, so it decides the mode alone.
 describeConformance('LocalFileSystem, every call in the thread pool', {
-  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, editLines: true },
+  capabilities: { symlinks: true, specialFiles: true, restoreMtime: true, readOnlyFiles: true, editLines: true, remove: true, rename: true },
   setup: () => localFixture({ inlineCalls: 'never' }, true),
 })
 

@@ -44,3 +44,14 @@ export function checkEditGuard(current: FsInfo | undefined, expected: { version:
   }
   if (current.type !== 'file') throw notRegular(current, path)
 }
+
+/** The source of a `remove` or `rename`: guarded exactly as an edit's target (missing is stale, the version first). */
+export function checkRemoveGuard(current: FsInfo | undefined, expected: { version: FsVersion } | undefined, path: string): void {
+  checkEditGuard(current, expected, path)
+}
+
+/** The destination of a `rename`: it must be free, as for a `createIfAbsent` write; a move onto its own source is refused. */
+export function checkMoveDestination(current: FsInfo | undefined, sameAsSource: boolean, path: string): void {
+  if (sameAsSource) throw fsError('FS_INVALID_PATH', { path, reason: 'is the file being moved; a move needs another destination' })
+  checkWriteGuard(current, { kind: 'createIfAbsent' }, path)
+}

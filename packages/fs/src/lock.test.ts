@@ -32,4 +32,18 @@ describe('KeyedLock', () => {
     await expect(lock.run('k', async () => { throw new Error('boom') })).rejects.toThrow('boom')
     expect(await lock.run('k', async () => 'next')).toBe('next')
   })
+
+  it('holds several keys at once and cannot deadlock on two tasks taking them in opposite orders', async () => {
+    const lock = new KeyedLock()
+    const log: string[] = []
+    const task = (name: string, keys: string[]) => lock.runAll(keys, async () => {
+      log.push(`${name} start`)
+      await tick()
+      log.push(`${name} end`)
+      return name
+    })
+    expect(await Promise.all([task('ab', ['a', 'b']), task('ba', ['b', 'a']), task('aa', ['a', 'a'])])).toEqual(['ab', 'ba', 'aa'])
+    expect(log).toEqual(['ab start', 'ab end', 'ba start', 'ba end', 'aa start', 'aa end'])
+    expect(lock.size).toBe(0)
+  })
 })

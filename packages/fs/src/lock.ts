@@ -20,6 +20,16 @@ export class KeyedLock<K = string> {
     }
   }
 
+  /**
+   * Runs `task` holding every key of `keys` (duplicates once). Keys are taken in one sorted order,
+   * so two tasks over the same keys given in opposite orders (a move each way) cannot deadlock.
+   */
+  runAll<T>(keys: readonly K[], task: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0))
+    const take = (index: number): Promise<T> => index === sorted.length ? task() : this.run(sorted[index]!, () => take(index + 1))
+    return take(0)
+  }
+
   /** Number of keys with a task running or waiting. */
   get size(): number {
     return this.#tails.size

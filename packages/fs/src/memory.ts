@@ -2,11 +2,11 @@ import type { Context } from 'cordis'
 import { posix } from 'node:path'
 // Imports as a provider of its own would write them: `./index` is `@deepseek-ai/dsh-fs`, `./kit` its `/kit`.
 import {
-  FileSystem, FsError, fsError, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsResolveOptions,
-  type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  FileSystem, FsError, fsError, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome,
+  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
 } from './index'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, listingWindow, type MemoryBudget,
+  checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard, checkWriteSize, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, listingWindow, type MemoryBudget,
   planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, Reservation, TEXT_COST_PER_BYTE,
   throwIfAborted, toListing, writeCost,
 } from './kit'
@@ -77,6 +77,17 @@ export class MemoryVolume {
 
   #mint(): FsVersion {
     return `m${++this.#clock}` as FsVersion
+  }
+
+  /** @internal A file's node under a new name, with a new version (a move changes its ctime on a disk). */
+  move(from: string, to: string): FsVersion {
+    const node = this.#nodes.get(from)
+    if (node?.type !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: from })
+    this.mkdir(posix.dirname(to))
+    const version = this.#mint()
+    this.#nodes.set(to, { ...node, version })
+    this.#nodes.delete(from)
+    return version
   }
 
   /** @internal */
@@ -250,6 +261,59 @@ export class MemoryFileSystem extends FileSystem {
       // Another writer got in between: a guarded edit is stale, an unguarded one starts over.
       retry: (error) => expected === undefined && FsError.is(error, 'FS_STALE_VERSION'),
     }))
+  }
+
+  override remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+    const key = target.targetKey
+    const path = target.displayPath
+    return this.lock.run(key, () => publishGuarded({
+      path,
+      signal,
+      probe: () => this.checkSource(key, expected, path),
+      stage: () => this.volume.publishing(),
+      // The publication point: the version probed must still be there.
+      recheck: (seen) => {
+        if (this.info(key)?.version !== seen) throw fsError('FS_STALE_VERSION', { path })
+      },
+      publish: (seen) => {
+        this.volume.remove(key)
+        return { version: seen }
+      },
+    }))
+  }
+
+  override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+    const from = source.targetKey
+    const to = destination.targetKey
+    const path = source.displayPath
+    const checkDestination = () => {
+      checkMoveDestination(this.info(to), to === from, destination.displayPath)
+      this.ensureParent(to, destination.displayPath)
+    }
+    // Both names are held, in one order, so two opposite moves cannot wait for each other.
+    return this.lock.runAll([from, to], () => publishGuarded({
+      path,
+      signal,
+      probe: () => {
+        const seen = this.checkSource(from, expected, path)
+        checkDestination()
+        return seen
+      },
+      stage: () => this.volume.publishing(),
+      recheck: (seen) => {
+        if (this.info(from)?.version !== seen) throw fsError('FS_STALE_VERSION', { path })
+        checkDestination()
+      },
+      publish: () => ({ version: this.volume.move(from, to) }),
+    }))
+  }
+
+  /** The guard of a removal or a move's source, and the version it found. */
+  private checkSource(key: string, expected: { version: FsVersion } | undefined, path: string): FsVersion {
+    const seen = this.info(key)
+    checkRemoveGuard(seen, expected, path)
+    this.checkWritable(key, path)
+    return seen!.version
   }
 
   private info(key: string): FsInfo | undefined {

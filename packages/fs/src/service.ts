@@ -3,7 +3,7 @@ import { decodeChunks } from './decode'
 import { fsError } from './errors'
 import type {
   FsDirListing, FsEditOutcome, FsEditRequest, FsMutationHooks, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
-  FsWriteIntent, FsWriteOutcome,
+  FsRemoveOutcome, FsRenameOutcome, FsWriteIntent, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
 import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
@@ -141,6 +141,36 @@ export abstract class FileSystem extends Service {
    * `hooks.published` may hear the outcome before the call resolves.
    */
   abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome>
+
+  /*
+   * Guarded removal and move: optional capabilities. A provider written before them leaves them
+   * out, and callers (the `apply_patch` tool) refuse what needs them, naming the provider's lack.
+   * `remove` cannot be composed from the methods above (nothing else takes a name away); a
+   * provider that has it may take `composedRename` (`/kit`) as its `rename`. Both decide their
+   * guards inside the provider's critical section, like `editText`.
+   */
+
+  /**
+   * Removes the regular file at `target`, checked at the publication point:
+   * - a missing target fails `FS_STALE_VERSION`, with or without a guard (there is nothing to remove);
+   * - `expected` given: a file at another version fails `FS_STALE_VERSION`, before anything else;
+   * - a directory, special file or dangling symlink fails `FS_NOT_REGULAR_FILE` (never removed);
+   * - a file nobody may write (no write bit, `chmod a-w`) fails `FS_PERMISSION_DENIED`.
+   * A symlink is followed: the file it leads to is removed, as a write lands on it. Costs one
+   * request on a remote backend.
+   */
+  remove?(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome>
+
+  /**
+   * Moves the regular file at `source` to `destination`, which must not exist: the no-replace check
+   * happens at the publication point (a hard link locally, `ln -T` remotely), so a competitor that
+   * appears after any probe keeps its bytes. The source is guarded as `remove` guards its target;
+   * something at the destination fails like a `createIfAbsent` write (`FS_NOT_OBSERVED` for a regular
+   * file, `FS_NOT_REGULAR_FILE` otherwise), and the destination's missing parent directories are
+   * made. The bytes, mode and BOM travel unchanged; the outcome carries the destination's version.
+   * A move onto the source itself fails `FS_INVALID_PATH`. Costs one request on a remote backend.
+   */
+  rename?(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome>
 
   /*
    * Discovery and multi-edit: optional for a provider. The defaults are built from the methods

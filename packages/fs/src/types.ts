@@ -162,6 +162,16 @@ export interface FsEditStep {
   changes: FsLineChange[]
 }
 
+/** What `remove` did: the version of the file it removed (the one the guard was checked against). */
+export interface FsRemoveOutcome {
+  version: FsVersion
+}
+
+/** What `rename` did: the version the moved file has at its destination (a move may change it, as its ctime moves). */
+export interface FsRenameOutcome {
+  version: FsVersion
+}
+
 export interface FsDirEntry {
   name: string
   type: FsEntryType

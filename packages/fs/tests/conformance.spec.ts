@@ -4,7 +4,7 @@ import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
 import { describeConformance } from '@deepseek-ai/dsh-fs/conformance'
 
 describeConformance('MemoryFileSystem', {
-  capabilities: { symlinks: false, specialFiles: false, restoreMtime: false, readOnlyFiles: true, editLines: true },
+  capabilities: { symlinks: false, specialFiles: false, restoreMtime: false, readOnlyFiles: true, editLines: true, remove: true, rename: true },
   async setup() {
     const volume = new MemoryVolume()
     const at = (name: string) => posix.join('/project', name)

@@ -19,7 +19,7 @@ class WithoutEditLines extends MemoryFileSystem {
 }
 
 describeConformance('a provider whose edit outcomes carry no changes nor lineTotals (editLines not declared)', {
-  capabilities: { symlinks: false, specialFiles: false, restoreMtime: false, readOnlyFiles: true },
+  capabilities: { symlinks: false, specialFiles: false, restoreMtime: false, readOnlyFiles: true, remove: true, rename: true },
   groups: ['edits'],
   async setup() {
     const volume = new MemoryVolume()

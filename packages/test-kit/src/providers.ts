@@ -53,12 +53,12 @@ export function localWorld(dir: string, rooted: boolean): World {
  * fresh envd emulator serving `dir` as the sandbox home. Imported only when asked for, so other
  * stacks never load the SDK. (The emulator takes absolute paths as host paths: `dir` works on any.)
  */
-export async function e2bWorld(dir: string, sandboxUrl?: string): Promise<World> {
+export async function e2bWorld(dir: string, sandboxUrl?: string, requestTimeoutMs?: number): Promise<World> {
   const { E2BFileSystem } = await import('@deepseek-ai/dsh-fs-e2b')
   const emulator = sandboxUrl === undefined ? await (await import('@deepseek-ai/dsh-envd-emulator')).startEnvdEmulator({ root: dir }) : undefined
   const url = sandboxUrl ?? emulator!.url
   return {
-    load: (ctx, log) => loadProvider(ctx, countingProvider(E2BFileSystem, log), { sandboxId: 'emulated', debug: true, sandboxUrl: url, cwd: dir }),
+    load: (ctx, log) => loadProvider(ctx, countingProvider(E2BFileSystem, log), { sandboxId: 'emulated', debug: true, sandboxUrl: url, cwd: dir, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) }),
     ...diskAccess(),
     close: async () => { await emulator?.close() },
   }

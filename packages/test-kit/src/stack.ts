@@ -23,6 +23,8 @@ export interface StackOptions {
   rooted?: boolean
   /** `e2b` only: use this envd (say, a spec file's shared emulator, to count its requests) instead of a fresh emulator. */
   sandboxUrl?: string
+  /** `e2b` only: the deadline of each request (the provider's `requestTimeoutMs`), for tests that lose the connection. */
+  requestTimeoutMs?: number
   /** Load the observed-state policy. Default true. */
   policy?: boolean
   /** The policy's config (its defaults are the seed rule and the memory ledger). */
@@ -98,7 +100,7 @@ export async function stack(options: StackOptions = {}): Promise<Stack> {
       await chmod(base, 0o755)
       await chmod(dir, 0o755)
     }
-    world = kind === 'memory' ? memoryWorld(dir) : kind === 'local' ? localWorld(dir, options.rooted === true) : await e2bWorld(dir, options.sandboxUrl)
+    world = kind === 'memory' ? memoryWorld(dir) : kind === 'local' ? localWorld(dir, options.rooted === true) : await e2bWorld(dir, options.sandboxUrl, options.requestTimeoutMs)
     const log = new CallLog()
     const families = options.tools ?? ['tool-fs', 'str-replace-editor']
     const stale = options.staleRefusalObserves === undefined ? {} : { staleRefusalObserves: options.staleRefusalObserves }

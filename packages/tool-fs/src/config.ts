@@ -13,6 +13,7 @@ export const Config = z.object({
     .describe('Unchanged lines shown around a change in an edit or write result (4, as in the editor family).'),
   discoveryTools: z.boolean().default(true).describe('Register glob, grep and list.'),
   multiEdit: z.boolean().default(true).describe('Register multi_edit.'),
+  applyPatch: z.boolean().default(false).describe('Register apply_patch (Codex\'s patch format: several files at once, all or nothing, every guard kept).'),
   globLimit: z.number().int().min(1).default(100).describe('Most paths one glob returns; a cut result ends with offset=N to continue.'),
   grepLimit: z.number().int().min(1).default(100).describe('Most files one grep returns in files_with_matches and count modes.'),
   grepContentLimit: z.number().int().min(1).default(200).describe('Most matching lines one grep returns in content mode.'),

@@ -2,13 +2,14 @@ import type {} from '@deepseek-ai/dsh-fs'
 import { pinServices } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
+import { applyPatchTool } from './apply-patch'
 import { Config } from './config'
 import { editTool } from './edit'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { listTool } from './list'
 import { multiEditTool } from './multi-edit'
-import { FS_PROMPT_SECTION } from './prompt'
+import { APPLY_PATCH_PROMPT_SECTION, FS_PROMPT_SECTION } from './prompt'
 import { readTool } from './read'
 import { writeTool } from './write'
 
@@ -20,6 +21,8 @@ export { globInput } from './glob'
 export { grepInput } from './grep'
 export { listInput } from './list'
 export { multiEditInput } from './multi-edit'
+export { applyPatchInput } from './apply-patch'
+export { parsePatch, type PatchHunk, type PatchSection, PatchSyntaxError } from './patch/parse'
 export { countLines, lineChanges, type LineChanges, snippetAround, type SnippetOptions } from './changes'
 export type { FsTarget } from '@deepseek-ai/dsh-fs'
 export type { ToolDefinition } from '@deepseek-ai/dsh-tools'
@@ -28,8 +31,8 @@ export const name = 'dsh-tool-fs'
 export const inject = ['tools', 'fs', 'systemPrompt']
 
 /**
- * Registers `read`, `write`, `edit`, `multi_edit` and the discovery tools `glob`, `grep`, `list`
- * (each group can be turned off in the config). Discovery never counts as an observation. The tools talk to `ctx.fs` directly and consult the policy
+ * Registers `read`, `write`, `edit`, `multi_edit`, the discovery tools `glob`, `grep`, `list`
+ * (each group can be turned off in the config) and, when configured, `apply_patch`. Discovery never counts as an observation. The tools talk to `ctx.fs` directly and consult the policy
  * only through the `fs/*` events, so they work (unconstrained) when no policy is loaded.
  */
 export function apply(ctx: Context, config: z.input<typeof Config>): void {
@@ -40,12 +43,14 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   ctx.tools.register(writeTool(calls, options))
   ctx.tools.register(editTool(calls, options))
   if (options.multiEdit) ctx.tools.register(multiEditTool(calls, options))
+  if (options.applyPatch) ctx.tools.register(applyPatchTool(calls, options))
   if (options.discoveryTools) {
     ctx.tools.register(globTool(calls, options))
     ctx.tools.register(grepTool(calls, options))
     ctx.tools.register(listTool(calls, options))
   }
   ctx.systemPrompt.section(FS_PROMPT_SECTION)
+  if (options.applyPatch) ctx.systemPrompt.section(APPLY_PATCH_PROMPT_SECTION)
 }
 
 export default { name, inject, Config, apply }

@@ -18,3 +18,11 @@ export const FS_PROMPT_SECTION = {
     '- Results of the dsh `grep` and `glob` tools do not count as showing a file: show it with the dsh `read` tool before you change it.',
   ].join('\n'),
 }
+
+/** Added when `apply_patch` is registered: the one rule that differs from Codex, where a patch needs no read. */
+export const APPLY_PATCH_PROMPT_SECTION = {
+  name: 'fs-apply-patch',
+  order: 101,
+  text: '- The dsh `apply_patch` tool changes several files at once with a patch (all of it or none). Show every file it updates or '
+    + 'deletes with the dsh `read` tool first; its hunks must match the file exactly, whitespace included.',
+}

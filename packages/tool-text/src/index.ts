@@ -17,6 +17,9 @@ export type {
 export { aroundChange, cutNote, nothingDone, numbered, numberList, plural, type RenderLimits, spanWords } from './render'
 export { MULTI_EDIT_SNIPPETS, renderReport } from './render-report'
 export { renderMatchFailure, renderStale } from './render-refusal'
+export {
+  PATCH_SNIPPETS, type PatchFileReport, type PatchHunkFailure, type PatchPartial, type PatchSectionProblem, patchProblemText, renderPatchHunkFailure, renderPatchPartial, renderPatchRefusal, renderPatchReport,
+} from './render-patch'
 export { LineIndex, type Checkpoint, type LineIndexOptions } from './line-index'
 export { skipLines, skipLinesIndexed, type PagedTarget } from './paging'
 export { discoveryRoot, inspectPath, mutationTarget, resolveTarget } from './paths'

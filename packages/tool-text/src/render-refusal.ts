@@ -43,15 +43,16 @@ function ambiguousEditor(failure: Ambiguous): string {
   return `No replacement was performed. Multiple occurrences of old_str \`${failure.needle}\`${where}. Please ensure it is unique`
 }
 
-/** The closest region's lines, each cut like a window line. */
-function regionLines(region: NearestRegion, maxLineLength: number): WindowLine[] {
+/** The closest region's lines, each cut like a window line (also `apply_patch`'s closest text). */
+export function regionLines(region: NearestRegion, maxLineLength: number): WindowLine[] {
   return region.lines.map((text, index) => {
     const cut = cutCodePoints(text, maxLineLength)
     return { number: region.start + index, text: cut ?? text, cut: cut !== undefined }
   })
 }
 
-function differs(region: NearestRegion, argument: string): string {
+/** "It differs from <argument> in: …": the closest region's differences, named for what was quoted (also `apply_patch`'s hunks). */
+export function differs(region: NearestRegion, argument: string): string {
   if (region.differences.length === 0) return ''
   const list = region.differences.join('; ')
   return `\nIt differs from ${argument} in: ${argument === 'old_string' ? list : list.replaceAll('old_string', argument)}.`

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net'
  * - `beforeNextPublish`: holds the provider between staging and publication until a hook has run.
  *   The hook runs once the staged bytes have landed (the answer to the upload of a `.dsh-stage.`
  *   path is held back until it is done), or, for a publication without an upload, when the
- *   publishing command arrives (recognised by its script's first line in the `Process/Start` body).
+ *   publishing command arrives (recognised by its script's first line in the `Process/Start` body),
+ *   as a removal or a move does (one command each).
  * - `drop`: the network goes away. Open connections are cut and every later request is read and
  *   never answered, as a dead route would; `restore` brings the relay back for the next test.
  */
@@ -20,6 +21,8 @@ export interface PublishHookRelay {
 }
 
 const PUBLISH_MARKER = Buffer.from('mode=$1 target=$2 stage=$3')
+// REMOVE and MOVE: one command each, so the hook runs when it arrives, before the name changes.
+const NAME_CHANGE_MARKER = Buffer.from('source=$1 ')
 const STAGE_MARKER = '.dsh-stage.'
 
 export async function startPublishHookRelay(upstream: string): Promise<PublishHookRelay> {
@@ -35,7 +38,7 @@ export async function startPublishHookRelay(upstream: string): Promise<PublishHo
       if (dropped) return
       const upload = req.method === 'POST' && req.url?.startsWith('/files') === true
         && (decodeURIComponent(req.url).includes(STAGE_MARKER) || body.includes(STAGE_MARKER))
-      if (req.url?.startsWith('/process.Process/Start') && body.includes(PUBLISH_MARKER)) await runHooks()
+      if (req.url?.startsWith('/process.Process/Start') && (body.includes(PUBLISH_MARKER) || body.includes(NAME_CHANGE_MARKER))) await runHooks()
       forward(req, body, res, upload ? runHooks : undefined)
     })().catch(() => res.destroy())
   })

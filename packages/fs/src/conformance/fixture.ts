@@ -25,6 +25,10 @@ export interface ConformanceCapabilities {
    * declares this, and the suite checks them.
    */
   editLines?: boolean
+  /** The provider implements the optional `remove`. Declared `true` exactly when it does: the suite checks both ways. */
+  remove?: boolean
+  /** The provider implements the optional `rename`. Declared `true` exactly when it does: the suite checks both ways. */
+  rename?: boolean
 }
 
 /**
@@ -93,8 +97,11 @@ export interface ConformanceOptions<C extends ConformanceCapabilities = Conforma
    * Only these groups of clauses (`CONFORMANCE_GROUPS`); default all. For a provider run in two
    * configurations, each proving the groups its configuration can answer.
    */
-  groups?: readonly ('reads' | 'writes' | 'edits' | 'robustness' | 'permissions' | 'discovery' | 'bounds' | 'publication' | 'connection' | 'fused')[]
+  groups?: readonly ('reads' | 'writes' | 'edits' | 'robustness' | 'permissions' | 'discovery' | 'bounds' | 'publication' | 'connection' | 'fused' | 'removal')[]
 }
+
+/** The optional `FileSystem` methods that are capabilities of their own, declared in `ConformanceCapabilities`. */
+export const METHOD_CAPABILITIES = ['remove', 'rename'] as const
 
 /** The helper each capability needs, for the run-time check of callers the types did not reach. */
 export const CAPABILITY_HELPERS: Readonly<Record<keyof CapabilityHelpers, [string, (fixture: ConformanceFixture) => unknown]>> = {

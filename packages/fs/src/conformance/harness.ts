@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, expect, it } from 'vitest'
+import { afterEach, beforeEach, expect, it, type TestContext } from 'vitest'
 import { FS_ERROR_CODES, FsError, type FsErrorCode } from '../errors'
 import type { FsTarget } from '../types'
-import { CAPABILITY_HELPERS, type ConformanceCapabilities, type ConformanceFixture } from './fixture'
+import { CAPABILITY_HELPERS, type ConformanceCapabilities, type ConformanceFixture, METHOD_CAPABILITIES } from './fixture'
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 export const fromUtf8 = (bytes: Uint8Array | undefined): string | undefined =>
@@ -56,7 +56,7 @@ export class Harness {
   static perTest(options: SuiteOptions): Harness {
     const h = new Harness(options)
     beforeEach(async () => {
-      h.fixture = checkHelpers(options.capabilities, await options.setup())
+      h.fixture = checkHelpers(options.capabilities, await options.setup(), true)
     })
     afterEach(async () => {
       await h.fixture?.dispose()
@@ -98,14 +98,25 @@ export class Harness {
 export function needs(h: Harness, capability: keyof ConformanceCapabilities) {
   // An optional capability left out is one the backend lacks.
   const missing = !h.options.capabilities[capability]
-  return (name: string, fn: () => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn, timeout)
+  return (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn, timeout)
 }
 
 /** A declared capability without its helper fails every test at setup, naming both (the types catch it first). */
-function checkHelpers(capabilities: ConformanceCapabilities, fixture: ConformanceFixture): ConformanceFixture {
+function checkHelpers(capabilities: ConformanceCapabilities, fixture: ConformanceFixture, wholeSuite = false): ConformanceFixture {
   for (const [capability, [helper, get]] of Object.entries(CAPABILITY_HELPERS)) {
     if (capabilities[capability as keyof ConformanceCapabilities] && typeof get(fixture) !== 'function') {
       throw new TypeError(`capabilities.${capability} is true, but the fixture has no ${helper}: add it, or declare ${capability}: false`)
+    }
+  }
+  // In a whole suite a method capability is declared exactly when the provider has the method: a
+  // provider that gained `remove` but forgot to say so would otherwise skip its clauses unnoticed.
+  // A clause run by hand (`Harness.of`) only needs what it declares.
+  for (const method of METHOD_CAPABILITIES) {
+    const has = typeof fixture.fs[method] === 'function'
+    if (has ? wholeSuite && capabilities[method] !== true : capabilities[method] === true) {
+      throw new TypeError(has
+        ? `the provider implements ${method}, but capabilities.${method} is not true: declare ${method}: true so its clauses run`
+        : `capabilities.${method} is true, but the provider has no ${method} method: implement it, or declare ${method}: false`)
     }
   }
   return fixture

@@ -9,6 +9,7 @@ import { Harness } from './harness'
 import { permissionClauses } from './permission-clauses'
 import { publicationClauses } from './publication-clauses'
 import { readClauses } from './read-clauses'
+import { removalClauses } from './removal-clauses'
 import { robustnessClauses } from './robustness-clauses'
 import { writeClauses } from './write-clauses'
 
@@ -37,6 +38,7 @@ export const CONFORMANCE_GROUPS = {
   publication: ['between probe and publication', publicationClauses],
   connection: ['a lost connection', connectionClauses],
   fused: ['inspect and resolveForMutation', fusedClauses],
+  removal: ['remove and rename (optional capabilities)', removalClauses],
 } as const satisfies Record<string, readonly [string, (h: Harness) => void]>
 
 export type ConformanceGroup = keyof typeof CONFORMANCE_GROUPS

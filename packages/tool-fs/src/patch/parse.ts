@@ -1,0 +1,227 @@
+/*
+ * The patch format of OpenAI's Codex CLI, parsed into data: no I/O, no Cordis. What is accepted
+ * follows the format's facts (its grammar and parser tests); the code is ours.
+ *
+ *   *** Begin Patch
+ *   *** Add File: <path>         then `+` lines (the new file's lines)
+ *   *** Delete File: <path>
+ *   *** Update File: <path>      then optionally `*** Move to: <path>`, then hunks:
+ *   @@ [anchor]                  ` ` context, `-` removed, `+` added lines; `*** End of File`
+ *   *** End Patch
+ */
+
+/** One line of a hunk: kept (` `), removed (`-`) or added (`+`). */
+export interface HunkLine {
+  sign: ' ' | '-' | '+'
+  text: string
+}
+
+/** One hunk of an Update: the lines it expects (context and removed) and the lines it leaves. */
+export interface PatchHunk {
+  /** `@@ <text>` lines before the hunk's body, in order: each is a line sought before the hunk. */
+  anchors: string[]
+  /** Context and removed lines, in order: what the file must contain. */
+  oldLines: string[]
+  /** Context and added lines, in order: what stands there afterwards. */
+  newLines: string[]
+  /** Every line in the patch's order: where, between the kept lines, lines go and come. */
+  body: HunkLine[]
+  /** `*** End of File` closed the hunk: it must match at the end of the file. */
+  endOfFile: boolean
+  /** 1-based line of the patch where the hunk starts (its `@@`, or its first line). */
+  patchLine: number
+}
+
+export type PatchSection =
+  | { kind: 'add'; path: string; lines: string[]; patchLine: number }
+  | { kind: 'delete'; path: string; patchLine: number }
+  | { kind: 'update'; path: string; moveTo?: string; hunks: PatchHunk[]; patchLine: number }
+
+/** The patch is not in the format: where (1-based line of the patch text) and why. */
+export class PatchSyntaxError extends Error {
+  override readonly name = 'PatchSyntaxError'
+  constructor(readonly line: number, readonly reason: string) {
+    super(`line ${line}: ${reason}`)
+  }
+}
+
+const BEGIN = '*** Begin Patch'
+const END = '*** End Patch'
+const ADD = '*** Add File: '
+const DELETE = '*** Delete File: '
+const UPDATE = '*** Update File: '
+const MOVE = '*** Move to: '
+const END_OF_FILE = '*** End of File'
+
+/** The largest patch text parsed: past it the call is refused before any work (a bound on memory and time). */
+export const MAX_PATCH_CHARS = 8 * 1024 * 1024
+
+/** The most sections (files) one patch may have: each is read whole before anything is written. */
+export const MAX_PATCH_FILES = 100
+
+/**
+ * A heredoc opener as models write it around a patch: `<<EOF`, `<<'EOF'`, `<<"EOF"`, optionally after
+ * the command name (`apply_patch <<'PATCH'`). The closing quote must match the opening one.
+ */
+const HEREDOC = /^(?:apply_patch\s+|applypatch\s+)?<<(?:'([A-Za-z_][\w-]*)'|"([A-Za-z_][\w-]*)"|([A-Za-z_][\w-]*))$/
+
+/**
+ * Parses a patch. Leading and trailing whitespace is ignored, CRLF line breaks are read as LF, and a
+ * heredoc wrapper (`<<'EOF'` … `EOF`) around the patch is taken off, as Codex's own parser does.
+ * Throws `PatchSyntaxError` naming the line at fault.
+ */
+export function parsePatch(input: string): PatchSection[] {
+  if (input.length > MAX_PATCH_CHARS) {
+    throw new PatchSyntaxError(1, `the patch is ${input.length} characters long; at most ${MAX_PATCH_CHARS} are accepted. Split it into several patches`)
+  }
+  const { lines, firstLine } = unwrap(input)
+  if (lines.length === 0 || lines[0]!.trim() !== BEGIN) {
+    throw new PatchSyntaxError(firstLine, `the first line of the patch must be '${BEGIN}'`)
+  }
+  if (lines.length < 2 || lines.at(-1)!.trim() !== END) {
+    throw new PatchSyntaxError(firstLine + lines.length - 1, `the last line of the patch must be '${END}'`)
+  }
+  const body = lines.slice(1, -1)
+  const sections: PatchSection[] = []
+  let at = 0
+  const lineNo = (index: number) => firstLine + 1 + index
+  while (at < body.length) {
+    const line = body[at]!
+    const header = line.trim()
+    if (header === '') {
+      // Blank lines between sections are tolerated, as a model may leave one.
+      at++
+      continue
+    }
+    if (header.startsWith(ADD)) {
+      const path = pathOf(header, ADD, lineNo(at))
+      const patchLine = lineNo(at)
+      const content: string[] = []
+      at++
+      while (at < body.length && body[at]!.startsWith('+')) content.push(body[at++]!.slice(1))
+      // A line that neither adds nor starts the next section: most often a line whose '+' was left out.
+      if (at < body.length && body[at]!.trim() !== '' && !body[at]!.trim().startsWith('***')) {
+        throw new PatchSyntaxError(lineNo(at), `'${clip(body[at]!)}' is in the Add File section for '${path}', whose every line starts with '+'`)
+      }
+      sections.push({ kind: 'add', path, lines: content, patchLine })
+      continue
+    }
+    if (header.startsWith(DELETE)) {
+      sections.push({ kind: 'delete', path: pathOf(header, DELETE, lineNo(at)), patchLine: lineNo(at) })
+      at++
+      continue
+    }
+    if (header.startsWith(UPDATE)) {
+      const patchLine = lineNo(at)
+      const path = pathOf(header, UPDATE, patchLine)
+      at++
+      let moveTo: string | undefined
+      if (at < body.length && body[at]!.trim().startsWith(MOVE)) {
+        moveTo = pathOf(body[at]!.trim(), MOVE, lineNo(at))
+        at++
+      }
+      const parsed = parseHunks(body, at, lineNo)
+      at = parsed.next
+      if (parsed.hunks.length === 0 && moveTo === undefined) {
+        throw new PatchSyntaxError(patchLine, `the Update File section for '${path}' has no hunk: add '@@' followed by the lines to change, or leave the file out`)
+      }
+      sections.push(moveTo === undefined ? { kind: 'update', path, hunks: parsed.hunks, patchLine } : { kind: 'update', path, moveTo, hunks: parsed.hunks, patchLine })
+      continue
+    }
+    throw new PatchSyntaxError(lineNo(at), `'${clip(line)}' is not a section header; a section starts with '${ADD}<path>', '${DELETE}<path>' or '${UPDATE}<path>'`)
+  }
+  if (sections.length > MAX_PATCH_FILES) {
+    throw new PatchSyntaxError(sections[MAX_PATCH_FILES]!.patchLine, `the patch changes ${sections.length} files; at most ${MAX_PATCH_FILES} are accepted in one patch. Split it into several patches`)
+  }
+  return sections
+}
+
+/** The patch's lines without the whitespace around it and without a heredoc wrapper; `firstLine` is the 1-based line of `lines[0]` in the input. */
+function unwrap(input: string): { lines: string[]; firstLine: number } {
+  const all = input.replaceAll('\r\n', '\n').split('\n')
+  let start = 0
+  let end = all.length
+  while (start < end && all[start]!.trim() === '') start++
+  while (end > start && all[end - 1]!.trim() === '') end--
+  const opener = start < end ? HEREDOC.exec(all[start]!.trim()) : null
+  if (opener !== null && end - start >= 2) {
+    const delimiter = opener[1] ?? opener[2] ?? opener[3]!
+    if (all[end - 1]!.trim() === delimiter) {
+      start++
+      end--
+      while (start < end && all[start]!.trim() === '') start++
+      while (end > start && all[end - 1]!.trim() === '') end--
+    }
+  }
+  return { lines: all.slice(start, end), firstLine: start + 1 }
+}
+
+function pathOf(header: string, marker: string, line: number): string {
+  const path = header.slice(marker.length).trim()
+  if (path.length === 0) throw new PatchSyntaxError(line, `'${marker.trim()}' names no path`)
+  return path
+}
+
+/** The hunks of an Update section from `start`, up to the next section header or the end. */
+function parseHunks(body: string[], start: number, lineNo: (index: number) => number): { hunks: PatchHunk[]; next: number } {
+  const hunks: PatchHunk[] = []
+  let at = start
+  let current: PatchHunk | undefined
+  // A hunk whose body has begun: a further `@@` starts the next one.
+  let bodyStarted = false
+  const close = () => {
+    if (current === undefined) return
+    if (!bodyStarted) throw new PatchSyntaxError(current.patchLine, 'this hunk has no lines: after its @@ line, give the lines to change, each starting with \' \', \'-\' or \'+\'')
+    hunks.push(current)
+    current = undefined
+    bodyStarted = false
+  }
+  while (at < body.length) {
+    const line = body[at]!
+    if (isSectionBoundary(line)) break
+    if (line.trim() === END_OF_FILE) {
+      if (current === undefined || !bodyStarted) throw new PatchSyntaxError(lineNo(at), `'${END_OF_FILE}' must end a hunk that has lines`)
+      current.endOfFile = true
+      close()
+      at++
+      continue
+    }
+    if (line.startsWith('@@')) {
+      // Consecutive `@@` lines stack their anchors (class, then method); after a body, a new hunk.
+      if (bodyStarted) close()
+      current ??= { anchors: [], oldLines: [], newLines: [], body: [], endOfFile: false, patchLine: lineNo(at) }
+      const anchor = line.slice(2).trim()
+      if (anchor.length > 0) current.anchors.push(line.slice(2).replace(/^ /, '').replace(/\s+$/, ''))
+      at++
+      continue
+    }
+    const sign = line[0]
+    if (sign !== ' ' && sign !== '-' && sign !== '+' && line !== '') {
+      throw new PatchSyntaxError(lineNo(at), `'${clip(line)}' is not a hunk line: every line of a hunk starts with ' ' (context), '-' (removed) or '+' (added)`)
+    }
+    // The first hunk of a section may omit its `@@`.
+    if (current === undefined) {
+      if (hunks.length > 0) throw new PatchSyntaxError(lineNo(at), 'a hunk after the first one must start with an @@ line')
+      current = { anchors: [], oldLines: [], newLines: [], body: [], endOfFile: false, patchLine: lineNo(at) }
+    }
+    bodyStarted = true
+    // An empty line is an empty context line whose leading space was lost.
+    const text = line.slice(1)
+    if (sign === '-' || sign === ' ' || line === '') current.oldLines.push(text)
+    if (sign === '+' || sign === ' ' || line === '') current.newLines.push(text)
+    current.body.push({ sign: line === '' ? ' ' : sign as HunkLine['sign'], text })
+    at++
+  }
+  close()
+  return { hunks, next: at }
+}
+
+/** A line that ends an Update section: the next section's header (`*** Add File: …`) or a stray `*** End Patch`. */
+function isSectionBoundary(line: string): boolean {
+  const trimmed = line.trim()
+  return trimmed.startsWith(ADD) || trimmed.startsWith(DELETE) || trimmed.startsWith(UPDATE) || trimmed === END || trimmed.startsWith(MOVE)
+}
+
+function clip(line: string): string {
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line
+}

@@ -1,0 +1,97 @@
+import { FsError, type FsObservation, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
+import type { LineSpan, PatchFileReport, SnippetOptions } from '@deepseek-ai/dsh-tool-text'
+import { countLines, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import type { PlannedChange } from './plan'
+
+/*
+ * The second phase of `apply_patch`: the planned changes published one file at a time, each with
+ * the provider's own guard (a guarded create, a version-checked replace, remove or rename), so a
+ * change made by anyone since the plan is refused, never overwritten. Every success is recorded
+ * as an observation at once, so what the session knows follows what was done even if a later file fails.
+ */
+
+export type Published = { ok: true; files: PatchFileReport[] } | {
+  ok: false
+  changed: PatchFileReport[]
+  failed: { path: string; error: unknown; uncertain: boolean }
+  untouched: string[]
+}
+
+export async function publishPatch(ctx: Context, exec: ToolExecution, planned: readonly PlannedChange[], snippet: SnippetOptions): Promise<Published> {
+  const files: PatchFileReport[] = []
+  for (const [index, change] of planned.entries()) {
+    // A move that succeeded before its content failed is a change of its own.
+    const moved: { to?: FsTarget } = {}
+    try {
+      files.push(await publishOne(ctx, exec, change, snippet, moved))
+    } catch (error) {
+      const changed = moved.to === undefined ? files : [...files, { kind: 'moved-only' as const, path: change.target.displayPath, movedTo: moved.to.displayPath }]
+      const failedPath = moved.to?.displayPath ?? change.target.displayPath
+      return { ok: false, changed, failed: { path: failedPath, error, uncertain: uncertain(error) }, untouched: planned.slice(index + 1).map(displayOf) }
+    }
+  }
+  return { ok: true, files }
+}
+
+async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChange, snippet: SnippetOptions, moved: { to?: FsTarget }): Promise<PatchFileReport> {
+  const { signal } = exec
+  const observe = (target: FsTarget, observation: FsObservation) => ctx.emit('fs/observed', target, observation, exec)
+  // A file at a new place or version the session saw nothing of (yet): present, its lines unseen.
+  const present = (version: FsVersion, text: string): Extract<FsObservation, { kind: 'present' }> => ({ kind: 'present', version, seen: { ranges: [], total: countLines(text) } })
+  switch (change.kind) {
+    case 'add': {
+      const outcome = await ctx.fs.writeText(change.target, change.text, { kind: 'createIfAbsent' }, signal)
+      // The model wrote every line of it.
+      observe(change.target, { kind: 'present', version: outcome.version, seen: seenEverything(countLines(change.text)) })
+      return { kind: 'added', path: change.target.displayPath, lines: change.lines }
+    }
+    case 'delete': {
+      await ctx.fs.remove!(change.target, { version: change.version }, signal)
+      observe(change.target, { kind: 'absent' })
+      return { kind: 'deleted', path: change.target.displayPath }
+    }
+    case 'update': {
+      const { target, resolved, destination } = change
+      let at = target
+      let version = change.version
+      // Moved first: a destination that someone took meanwhile then stops the patch before any byte of this file changed.
+      if (destination !== undefined) {
+        version = (await ctx.fs.rename!(target, destination, { version }, signal)).version
+        observe(target, { kind: 'absent' })
+        observe(destination, present(version, change.before))
+        moved.to = destination
+        at = destination
+      }
+      if (resolved.text !== change.before) {
+        const from = version
+        version = (await ctx.fs.writeText(at, resolved.text, { kind: 'replaceIfVersion', version }, signal)).version
+        // What was seen of the version the hunks were resolved against carries over, moved by the hunks.
+        observe(at, { ...present(version, resolved.text), from: { version: from, changes: resolved.changes } })
+      }
+      const spans: LineSpan[] = resolved.text === change.before ? [] : resolved.changes.map((region) => ({ start: region.line, end: region.line + region.addedLines - 1 }))
+      const report: PatchFileReport = {
+        kind: 'updated', path: target.displayPath, spans, counts: { added: resolved.added, removed: resolved.removed },
+        snippet: spans.length === 0 ? [] : await snippetLines(resolved.text, spans[0], snippet),
+      }
+      return destination === undefined ? report : { ...report, movedTo: destination.displayPath }
+    }
+  }
+}
+
+/**
+ * Whether a failed publication may still have happened: after an I/O error (a lost connection, a
+ * failed fsync) nobody can tell whether the command or rename ran. A refusal (stale, exists,
+ * denied) changed nothing, nor did an abort (honoured only before a publication starts).
+ */
+function uncertain(error: unknown): boolean {
+  return !FsError.is(error) || error.code === 'FS_IO_ERROR'
+}
+
+function displayOf(change: PlannedChange): string {
+  return change.kind === 'update' && change.destination !== undefined
+    ? `${change.target.displayPath} (to be moved to ${change.destination.displayPath})`
+    : change.target.displayPath
+}
