@@ -142,8 +142,12 @@ async function discover(sandbox: Sandbox, target: FsTarget, args: string[], sign
 
 export async function walkSandbox(sandbox: Sandbox, target: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
   const found = await discover(sandbox, target, ['walk', '', '', '0'], signal)
-  const result = await collectWalk(found.source, options, signal)
-  return found.whole ? result : { ...result, complete: false }
+  const walked = await collectWalk(found.source, options, signal)
+  const result = found.whole ? walked : { ...walked, complete: false }
+  if (!options.reportIgnoredMatch || options.includeIgnored || result.total > 0) return result
+  // The command listed every entry, ignored or not: the same tree answers this.
+  const ignored = await collectWalk(found.source, { ...options, includeIgnored: true, offset: 0, limit: 1 }, signal)
+  return { ...result, ignoredMatch: ignored.total > 0 }
 }
 
 export async function searchSandbox(sandbox: Sandbox, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {

@@ -179,7 +179,7 @@ describe('round trips per tool call (default policy)', () => {
     expect(await count(async () => expect(await tools.ok('list', { path: 'src' })).toContain('a.ts'))).toEqual(command(1))
   })
 
-  it('greps with one request when nothing matches, and still says whether ignored files would', async () => {
+  it('greps and globs with one request when nothing matches, and still say whether ignored files would', async () => {
     await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs'] })
     await writeFile(join(tools.dir, '.gitignore'), 'build/\n')
     await mkdir(join(tools.dir, 'build'))
@@ -189,6 +189,10 @@ describe('round trips per tool call (default policy)', () => {
     let nowhere = ''
     expect(await count(async () => (inIgnored = await tools.ok('grep', { pattern: 'hidden' })))).toEqual(command(1))
     expect(await count(async () => (nowhere = await tools.ok('grep', { pattern: 'absent' })))).toEqual(command(1))
+    expect(inIgnored).toContain('include_ignored')
+    expect(nowhere).not.toContain('include_ignored')
+    expect(await count(async () => (inIgnored = await tools.ok('glob', { pattern: '**/*.js' })))).toEqual(command(1))
+    expect(await count(async () => (nowhere = await tools.ok('glob', { pattern: '**/*.py' })))).toEqual(command(1))
     expect(inIgnored).toContain('include_ignored')
     expect(nowhere).not.toContain('include_ignored')
   })

@@ -40,6 +40,12 @@ export interface FsWalkOptions extends FsTreeFilter {
   limit: number
   /** Report the size of every file (a backend may need a stat per file for it). Default false. */
   sizes?: boolean
+  /**
+   * Ask, for a walk that reports nothing with ignored entries left out, whether ignored entries
+   * match (`FsWalkResult.ignoredMatch`). A provider that can tell without another request says so;
+   * one that cannot leaves the field out, and the caller walks again.
+   */
+  reportIgnoredMatch?: boolean
 }
 
 export interface FsWalkResult {
@@ -49,6 +55,8 @@ export interface FsWalkResult {
   total: number
   /** False when `maxVisited` stopped the walk before the end of the tree. */
   complete: boolean
+  /** Only with `reportIgnoredMatch`, when `total` is 0: whether an entry `.gitignore` leaves out matches. */
+  ignoredMatch?: boolean
 }
 
 export type FsSearchMode = 'files' | 'lines' | 'count'

@@ -47,10 +47,12 @@ export function globTool(ctx: Context, config: Config) {
         const root = await discoveryRoot(ctx, start, exec)
         const result = await ctx.fs.walk(root, {
           glob: [glob], includeIgnored: input.include_ignored, offset: input.offset, limit: config.globLimit,
+          ...(input.include_ignored ? {} : { reportIgnoredMatch: true }),
         }, exec.signal)
         // Nothing found: whether ignored files match decides if include_ignored is worth naming.
+        // A provider that could tell from the same walk says so; otherwise it is asked once more.
         const ignoredMatch = result.total === 0 && !input.include_ignored
-          ? (await ctx.fs.walk(root, { glob: [glob], includeIgnored: true, limit: 1 }, exec.signal)).total > 0
+          ? result.ignoredMatch ?? (await ctx.fs.walk(root, { glob: [glob], includeIgnored: true, limit: 1 }, exec.signal)).total > 0
           : undefined
         return renderGlob({
           pattern: input.pattern, root: root.displayPath, offset: input.offset, result, includeIgnored: input.include_ignored,

@@ -130,7 +130,7 @@ export function discoveryClauses(h: Harness): void {
     expect(names).toMatchObject({ files: [{ path: 'a.txt' }], more: true })
   })
 
-  it('says whether ignored files match, if it says at all, as a search of them would', async () => {
+  it('says whether ignored files match, if it says at all, as a search or walk of them would', async () => {
     await h.external.write('.gitignore', 'build/\n')
     await h.external.write('build/out.js', 'hidden\n')
     await h.external.write('a.ts', 'shown\n')
@@ -138,6 +138,12 @@ export function discoveryClauses(h: Harness): void {
       const result = await h.fs.search(await root(), { pattern, mode: 'files', limit: 10, reportIgnoredMatch: true })
       expect(result.files).toEqual([])
       const truth = (await h.fs.search(await root(), { pattern, mode: 'files', limit: 1, includeIgnored: true })).files.length > 0
+      if (result.ignoredMatch !== undefined) expect(result.ignoredMatch).toBe(truth)
+    }
+    for (const glob of ['**/*.js', '**/*.py']) {
+      const result = await h.fs.walk(await root(), { glob: [glob], limit: 10, reportIgnoredMatch: true })
+      expect(result.total).toBe(0)
+      const truth = (await h.fs.walk(await root(), { glob: [glob], limit: 1, includeIgnored: true })).total > 0
       if (result.ignoredMatch !== undefined) expect(result.ignoredMatch).toBe(truth)
     }
   })
