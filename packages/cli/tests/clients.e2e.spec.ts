@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { runDsh, startDsh, tempDir, type Run } from './dsh-process'
+import { client, CLIENTS, codex, pointAtFake, ROOT } from './clients'
+import { runDsh, startDsh, tempDir } from './dsh-process'
 import { fakeGemini } from './fake-gemini'
 import { fakeMessages } from './fake-messages'
 import { fakeResponses } from './fake-responses'
@@ -17,37 +16,7 @@ import { fakeResponses } from './fake-responses'
 
 vi.setConfig({ testTimeout: 300_000 })
 
-const CLIENTS = process.env.DSH_CLIENTS
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const RUNS = 5
-
-/** `codex exec` in `project` with `home` as HOME, to completion. */
-function codex(home: string, project: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return client('codex', ['exec', '--skip-git-repo-check', 'write hello.txt'], project, { HOME: home, CODEX_HOME: '', FAKE_KEY: 'fake', ...env })
-}
-
-/** An installed client's bin, headless, to completion. */
-function client(bin: string, args: string[], project: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  const began = performance.now()
-  // PWD too: opencode takes its project folder from it, not from the working directory.
-  const child = spawn(join(CLIENTS!, 'node_modules/.bin', bin), args, { cwd: project, env: { ...process.env, PWD: project, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk })
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk })
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
-  return new Promise((resolve) => child.once('close', (code) => {
-    clearTimeout(timer)
-    resolve({ code, stdout, stderr, ms: performance.now() - began })
-  }))
-}
-
-/** The model provider of the fake, placed before the tables `dsh setup` wrote. */
-async function pointAtFake(home: string, url: string): Promise<void> {
-  const file = join(home, '.codex/config.toml')
-  const provider = `model = "fake-model"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${url}"\nwire_api = "responses"\nenv_key = "FAKE_KEY"\nsupports_websockets = false\n\n`
-  await writeFile(file, provider + await readFile(file, 'utf8'))
-}
 
 let temp: Awaited<ReturnType<typeof tempDir>>
 let model: Awaited<ReturnType<typeof fakeResponses>>

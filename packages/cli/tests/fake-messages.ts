@@ -6,14 +6,16 @@ export interface MessagesRequest {
   tools: string[]
   /** Whether dsh's tool names appear anywhere in the request (Claude Code lists deferred tools by name). */
   mentionsDsh: boolean
+  /** The request as sent, for a test that looks for what a tool's output became. */
+  body: string
 }
 
 /**
  * A scripted Anthropic Messages API on loopback, streaming the events Claude Code reads. Claude
- * Code defers MCP tools behind its ToolSearch tool: the model first loads `mcp__dsh__write` with
- * `select:`, then calls it with `call`, then finishes. Every request is recorded.
+ * Code defers MCP tools behind its ToolSearch tool: the model first loads `tool` with `select:`,
+ * then calls it with `args`, then finishes. Every request is recorded.
  */
-export async function fakeMessages(call: { file_path: string; content: string }): Promise<{ url: string; requests: MessagesRequest[]; close(): Promise<void> }> {
+export async function fakeMessages(args: Record<string, unknown>, tool = 'mcp__dsh__write'): Promise<{ url: string; requests: MessagesRequest[]; close(): Promise<void> }> {
   const requests: MessagesRequest[] = []
   let count = 0
   const server: Server = createServer((request, response) => {
@@ -27,11 +29,11 @@ export async function fakeMessages(call: { file_path: string; content: string })
       }
       const parsed = JSON.parse(body) as { tools?: Array<{ name?: string }>; messages?: unknown; model?: string; stream?: boolean }
       const tools = (parsed.tools ?? []).map((tool) => String(tool.name))
-      requests.push({ tools, mentionsDsh: body.includes('mcp__dsh__write') })
-      const called = JSON.stringify(parsed.messages ?? []).includes('"name":"mcp__dsh__write"')
-      const offered = tools.includes('mcp__dsh__write')
-      const load = !offered && tools.includes('ToolSearch') && body.includes('mcp__dsh__write') && !body.includes('select:mcp__dsh__write')
-      const use = load ? { name: 'ToolSearch', input: { query: 'select:mcp__dsh__write', max_results: 1 } } : offered && !called ? { name: 'mcp__dsh__write', input: call } : undefined
+      requests.push({ tools, mentionsDsh: body.includes(tool), body })
+      const called = JSON.stringify(parsed.messages ?? []).includes(`"name":"${tool}"`)
+      const offered = tools.includes(tool)
+      const load = !offered && tools.includes('ToolSearch') && body.includes(tool) && !body.includes(`select:${tool}`)
+      const use = load ? { name: 'ToolSearch', input: { query: `select:${tool}`, max_results: 1 } } : offered && !called ? { name: tool, input: args } : undefined
       const id = `msg_${++count}`
       const usage = { input_tokens: 1, output_tokens: 1 }
       const text = called ? 'done' : 'dsh offered no tools'
