@@ -114,7 +114,11 @@ export class SandboxFs {
 
   inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
     const absolute = this.#absolute(path, opts)
-    return inspectAt(this.sandbox, absolute, opts, this.#identities, (bytes) => this.#decode(bytes, absolute, opts.signal))
+    // Raw bytes come from the same one command: only their decoding is left out.
+    const content = opts.as === 'bytes'
+      ? (bytes: Uint8Array) => Promise.resolve({ bytes })
+      : async (bytes: Uint8Array) => ({ text: await this.#decode(bytes, absolute, opts.signal) })
+    return inspectAt(this.sandbox, absolute, opts, this.#identities, content)
   }
 
   async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

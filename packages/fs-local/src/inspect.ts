@@ -13,6 +13,8 @@ export interface InspectDeps {
   containment: Containment
   budget: MemoryBudget
   maxTextBytes: number
+  /** What a small file's content is answered as (`inspect`'s `as`). */
+  as?: 'text' | 'bytes'
 }
 
 /**
@@ -75,7 +77,8 @@ async function readOpened(deps: InspectDeps, target: FsTarget, opened: OpenedFil
       // write is then refused as stale, never allowed over bytes that were not shown.
       const answer = (bytes: Uint8Array): FsInspection => {
         throwIfAborted(signal, display)
-        return { target, info: infoOf(opened.stats), text: decodeText(bytes, display).text }
+        const info = infoOf(opened.stats)
+        return deps.as === 'bytes' ? { target, info, bytes } : { target, info, text: decodeText(bytes, display).text }
       }
       // A small file opened on the loop thread is read there too, in one read, and released before
       // any other call runs: at most one such buffer at a time, so nothing is reserved for it.

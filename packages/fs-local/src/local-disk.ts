@@ -47,7 +47,7 @@ export class LocalDisk {
     const { calls } = this.process
     const given = statAsGiven(calls, path, opts.cwd, this.cwd)
     const target = await this.resolve(path, opts)
-    return inspectTarget({ calls, containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
+    return inspectTarget({ calls, containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes, as: opts.as ?? 'text' }, target, opts.textUpTo, opts.signal, await given)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

@@ -1,4 +1,5 @@
 import { type Context, Service } from 'cordis'
+import { collectBytes } from './bytes'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
 import type {
@@ -61,10 +62,11 @@ export abstract class FileSystem extends Service {
    * Counts as the one stat of a read. Errors are those of the three calls.
    */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    const { textUpTo, ...resolveOpts } = opts
+    const { textUpTo, as, ...resolveOpts } = opts
     const target = await this.resolve(path, resolveOpts)
     const info = await this.stat(target, opts.signal)
     if (info?.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+    if (as === 'bytes') return { target, info, bytes: await collectBytes(this.streamBytes(target, opts.signal), textUpTo, target.displayPath) }
     return { target, info, text: await this.readText(target, opts.signal) }
   }
 

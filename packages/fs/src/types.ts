@@ -213,6 +213,12 @@ export interface FsStreamFromOptions {
 export interface FsInspectOptions extends FsResolveOptions {
   /** Also return the text when the target is a regular file of at most this many bytes. */
   textUpTo?: number
+  /**
+   * `'bytes'`: answer the file's raw bytes (`bytes`, BOM included, never decoded) instead of its
+   * text, within the same `textUpTo` bound: what a reader of an image or a PDF asks for, in the
+   * same one step. Default `'text'`.
+   */
+  as?: 'text' | 'bytes'
 }
 
 /** What `inspect` found at a path: its target, its metadata (`undefined` = nothing there) and, when asked for, its text. */
@@ -221,4 +227,6 @@ export interface FsInspection {
   info: FsInfo | undefined
   /** The text of exactly the version `info` names; set only for a regular file within `textUpTo`. */
   text?: string
+  /** Instead of `text`, with `as: 'bytes'`: the raw bytes of exactly the version `info` names. */
+  bytes?: Uint8Array
 }

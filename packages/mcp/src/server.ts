@@ -58,7 +58,11 @@ export function createMcpServer(options: McpServerOptions): Server {
       agent: { session },
     })
     return {
-      content: result.content.map((part) => ({ type: 'text', text: part.text })),
+      // Images pass through as they are: `image` is an MCP content type every supported client reads.
+      content: [
+        ...result.content.map((part) => ({ type: 'text' as const, text: part.text })),
+        ...(result.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType })),
+      ],
       isError: result.isError,
       // The message is already the text above: clients that forward `_meta` to the model would repeat it.
       ...(result.error === undefined ? {} : { _meta: { [ERROR_META_KEY]: { code: result.error.code } } }),

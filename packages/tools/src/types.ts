@@ -21,8 +21,23 @@ export interface ToolTextContent {
   text: string
 }
 
+/** An image the model is shown, as MCP's `image` content item carries it. */
+export interface ToolImageContent {
+  type: 'image'
+  /** The image's bytes, base64-encoded. */
+  data: string
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mimeType: string
+}
+
 export interface ToolResult {
   content: ToolTextContent[]
+  /**
+   * Images shown after the text (a `read` of an image). A field of their own, so that every host
+   * that only handles text keeps reading `content` as it did; an MCP server sends them as `image`
+   * content items after the text ones.
+   */
+  images?: ToolImageContent[]
   isError: boolean
   /** Present on failures only; `code` is kept from an `FsError` or a `ToolError`. */
   error?: { code?: string; message: string }

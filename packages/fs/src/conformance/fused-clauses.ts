@@ -27,6 +27,18 @@ export function fusedClauses(h: Harness): void {
     expect(plain.info).toMatchObject({ type: 'file', size: 5 })
   })
 
+  it('inspects as bytes: the raw bytes of any regular file within the bound, never decoded', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x89, 0x50, 0x4e, 0x47, 0, 0xff])
+    await h.external.write('raw.bin', bytes)
+    const inspected = await h.fs.inspect(h.fixture.path('raw.bin'), { textUpTo: 9, as: 'bytes' })
+    expect(inspected.info).toEqual(await h.fs.stat(await h.target('raw.bin')))
+    expect(Buffer.from(inspected.bytes!)).toEqual(Buffer.from(bytes))
+    expect(inspected).not.toHaveProperty('text')
+    expect(await h.fs.inspect(h.fixture.path('raw.bin'), { textUpTo: 8, as: 'bytes' })).not.toHaveProperty('bytes')
+    await h.external.write('empty.bin', new Uint8Array(0))
+    expect((await h.fs.inspect(h.fixture.path('empty.bin'), { textUpTo: 8, as: 'bytes' })).bytes).toHaveLength(0)
+  })
+
   it('inspects a missing path as no info, with the key it will keep once created', async () => {
     const inspected = await h.fs.inspect(h.fixture.path('missing/new.txt'), { textUpTo: 1024 })
     expect(inspected.info).toBeUndefined()
