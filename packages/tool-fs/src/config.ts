@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MediaConfig } from './media/config'
 
 export const Config = z.object({
   readLimit: z.number().int().min(1).default(2000)
@@ -9,6 +10,7 @@ export const Config = z.object({
     .describe('Byte budget of the numbered lines of one read.'),
   readStreamThreshold: z.number().int().min(0).default(256 * 1024)
     .describe('Files larger than this (bytes) are streamed, so a read costs what its window costs.'),
+  ...MediaConfig.shape,
   editSnippetContext: z.number().int().min(0).default(4)
     .describe('Unchanged lines shown around a change in an edit or write result (4, as in the editor family).'),
   discoveryTools: z.boolean().default(true).describe('Register glob, grep and list.'),

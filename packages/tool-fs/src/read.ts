@@ -5,7 +5,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { inspectPath } from './paths'
+import { inspectForRead, mediaByBytes, mediaRead } from './media/read-media'
 import { refusal } from './refusals'
 import { renderDirectory, renderFailure, renderRead } from './render'
 import { countTargetLines, LineIndex, lineFromEnd, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
@@ -18,6 +18,8 @@ export const readInput = z.object({
   limit: z.number().int().min(1).optional().describe('How many lines to show. Default and maximum: the line limit of this tool.'),
   column: z.number().int().min(1).optional()
     .describe('The character (1-based) of line offset to start from, to see the rest of a line shown cut. Default 1.'),
+  pages: z.string().optional()
+    .describe('PDF only: the pages to show, "N" or "N-M" (1-based). Default: from page 1, as many pages as one read holds.'),
 })
 
 /**
@@ -34,6 +36,7 @@ export function readTool(ctx: Context, config: Config) {
     description: 'Shows a text file with numbered lines, like `cat -n` (number, tab, text); the numbers are not part of the file. '
       + `Returns up to ${config.readLimit} lines from offset; a longer file ends with the offset to continue from. `
       + 'A line longer than the line limit is shown cut; column shows the rest of it. A directory is listed. '
+      + 'A PNG, JPEG, GIF or WebP image is shown as an image (downscaled when too large); a PDF as the text of its pages (see pages). '
       + 'Call this tool on a file before changing it with the dsh `edit` or `write` tool: they refuse an existing file '
       + 'that this tool has not shown in the session.',
     // Read-only toward the files; what it records is the session's own policy state, not the environment.
@@ -43,10 +46,10 @@ export function readTool(ctx: Context, config: Config) {
     async execute(input, exec) {
       let target: FsTarget | undefined
       try {
-        // The provider's one step: target, stat and, for a small file, its text.
-        const inspected = await inspectPath(ctx, input.file_path, exec, config.readStreamThreshold)
+        // The provider's one step: target, stat and, for a small file, its text (an image's or PDF's bytes).
+        const inspected = await inspectForRead(ctx, input.file_path, exec, config)
         target = inspected.target
-        const { info, text } = inspected
+        const { info } = inspected
         const path = target.displayPath
         if (info === undefined) {
           ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
@@ -60,6 +63,8 @@ export function readTool(ctx: Context, config: Config) {
           // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
           return renderFailure('read', fsError('FS_NOT_REGULAR_FILE', { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
         }
+        const { result, text } = await mediaRead(ctx, config, { ...inspected, target, info }, input, exec)
+        if (result !== undefined) return result
         // A position from the end needs the line count first: known from the text of a small file, else one pass over the bytes.
         const asked = input.offset ?? 1
         const counted = asked >= 1 ? undefined : text !== undefined ? countLines(text) : await countTargetLines(ctx.fs, target, exec.signal)
@@ -90,6 +95,8 @@ export function readTool(ctx: Context, config: Config) {
           maxBytes: config.readMaxBytes,
         })
       } catch (error) {
+        const late = await mediaByBytes(ctx, config, error, input, exec)
+        if (late !== undefined) return late
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'read', target, exec })
         throw error
       }

@@ -55,6 +55,8 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
     // A text file behind a link the session never read through: most often a file swapped for a link since the read.
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && await isSymbolicLink(ctx.fs, target, exec.signal)) return { kind: 'linked' }
     if (nature === undefined || nature.kind === 'text') return undefined
+    // An image or PDF becomes replaceable by being read: the read-first refusal stands.
+    if (nature.kind === 'media' && error.code === 'FS_NOT_OBSERVED' && tool === 'write') return undefined
     if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' && tool === 'edit' ? { kind: 'missing' } : undefined
     return { kind: 'not-a-file', nature }
   }

@@ -103,7 +103,7 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
   switch (detail?.kind) {
     case 'not-a-file':
       return errorResult(`${notAFileText(path, detail.nature, ATTEMPTS[tool], FS_TOOL_WORDS)}.`,
-        detail.nature.kind === 'binary' || detail.nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE')
+        ['binary', 'not-utf8', 'media'].includes(detail.nature.kind) ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE')
     case 'missing':
       return errorResult(`${path} does not exist; create it with the dsh \`write\` tool.`, error.code)
     case 'too-large':

@@ -36,7 +36,7 @@ export async function refuse(editor: Editor, raised: unknown, command: 'str_repl
     }
     if (nature !== undefined && nature.kind !== 'text') {
       if (nature.kind === 'absent') return error.code === 'FS_NOT_OBSERVED' ? withText(error, render.notFound(path)) : explain(error, command, target)
-      const code = nature.kind === 'binary' || nature.kind === 'not-utf8' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE'
+      const code = nature.kind === 'binary' || nature.kind === 'not-utf8' || nature.kind === 'media' ? 'FS_NOT_TEXT' : 'FS_NOT_REGULAR_FILE'
       return new FsError(code, `${nothingDone(command)}: ${notAFileText(path, nature, 'change', EDITOR_WORDS)}.`, { cause: error, path })
     }
   }

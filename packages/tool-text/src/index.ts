@@ -29,3 +29,8 @@ export { derivation, editedObservation, seenOfWindow } from './seen'
 export { renderNotSeen } from './render-unseen'
 export { readNotes, viewNotes } from './notes'
 export { type Printed, type PrintedCall, printedIn, printedRefusal, renderPrinted } from './printed'
+export {
+  type ImageShown, type PdfPageText, type PdfShown, type Pixels, renderImageShown, renderMediaInvalid, renderMediaTooLarge, renderPdfPages, renderPdfPassword, renderPdfRange,
+  renderTooManyPixels,
+} from './render-media'
+export { MEDIA_NAMES, MEDIA_TYPES, type MediaKind, mediaKindOf, namedAsMedia } from './media-kind'

@@ -1,5 +1,6 @@
 import { type FileSystem, FsError, type FsInfo, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { BINARY_SNIFF_BYTES, describeEntry, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs/kit'
+import { MEDIA_NAMES, type MediaKind, mediaKindOf } from './media-kind'
 
 /** What is at a target, as far as a tool that changes text files cares. */
 export type TargetNature =
@@ -7,6 +8,8 @@ export type TargetNature =
   | { kind: 'directory' }
   /** A FIFO, socket, device or broken symbolic link (`info.special` says which, when known). */
   | { kind: 'special'; info: FsInfo }
+  /** An image or PDF, by its signature: `read` shows it, and only a whole-file `write` replaces it. */
+  | { kind: 'media'; media: MediaKind }
   | { kind: 'binary'; nulAt: number }
   | { kind: 'not-utf8' }
   /** `size` in bytes, when the provider's stat gave it. */
@@ -37,6 +40,8 @@ async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | und
   const decoder = new Utf8StreamDecoder(target.displayPath)
   let seen = 0
   for await (const chunk of fs.streamBytes(target, signal)) {
+    const media = seen === 0 ? mediaKindOf(chunk) : undefined
+    if (media !== undefined) return { kind: 'media', media }
     const head = chunk.subarray(0, BINARY_SNIFF_BYTES - seen)
     const nul = head.indexOf(0)
     if (nul >= 0) return { kind: 'binary', nulAt: seen + nul }
@@ -67,6 +72,7 @@ export function natureSentence(path: string, nature: Exclude<TargetNature, { kin
   switch (nature.kind) {
     case 'directory': return `${path} is a directory, not a file`
     case 'special': return `${path} is ${describeEntry(nature.info)}, not a regular file`
+    case 'media': return `${path} is ${MEDIA_NAMES[nature.media]}`
     case 'binary': return `${path} is a binary file (NUL byte at offset ${nature.nulAt}), not text`
     case 'not-utf8': return `${path} is not UTF-8 text`
   }

@@ -39,6 +39,11 @@ function notAFileRemedy(path: string, nature: NotAFile, attempt: Attempt, words:
           : 'pass the path of an existing file'
       }
       return attempt === 'create' ? 'it is never replaced: pass another path' : 'only regular files can be shown or changed: pass the path of one'
+    case 'media':
+      // Shown by a read, and then replaceable whole; never changed in part.
+      return attempt === 'change'
+        ? `${words.change} changes UTF-8 text only; ${words.show} shows this file, and ${words.create} replaces it whole once shown`
+        : `${words.show} shows it; show it, then retry`
     case 'binary':
     case 'not-utf8':
       return attempt === 'create'
