@@ -1,3 +1,4 @@
+import { MediaConfig } from '@deepseek-ai/dsh-tool-fs'
 import { z } from 'zod'
 
 export const COMMANDS = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const
@@ -15,12 +16,14 @@ export const InputSchema = z.object({
     .describe('For `str_replace`: the replacement text (omitted = delete `old_str`). Required for `insert`: the text to insert.'),
   insert_line: z.number().int().optional().describe('Required for `insert`: `new_str` is inserted AFTER this line (0 = at the top).'),
   view_range: z.array(z.number().int()).optional()
-    .describe('Optional for `view` of a file: [start, end], 1-based and inclusive; [start, -1] shows from start to the end.'),
+    .describe('Optional for `view` of a file: [start, end], 1-based and inclusive; [start, -1] shows from start to the end. For a PDF: its pages.'),
 })
 
 export type Input = z.output<typeof InputSchema>
 
 export const Config = z.object({
+  // The image and PDF limits, named as `read` names them: a `view` of an image or PDF is that read.
+  ...MediaConfig.shape,
   viewLimit: z.number().int().positive().default(2000).describe('Most lines one `view` shows.'),
   viewMaxLineLength: z.number().int().positive().default(2000).describe('Characters shown of one line; the rest is marked as cut. A one-line view_range shows its line up to viewMaxBytes.'),
   viewMaxBytes: z.number().int().positive().default(50 * 1024).describe('Most UTF-8 bytes of numbered text one `view` shows.'),

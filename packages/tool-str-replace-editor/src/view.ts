@@ -1,7 +1,8 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { cutListing } from '@deepseek-ai/dsh-fs/kit'
-import { countTargetLines, LineIndex, lineFromEnd, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
-import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import { countTargetLines, LineIndex, lineFromEnd, namedAsMedia, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
+import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
+import { mediaOr, viewMedia } from './media'
 import { render } from './render'
 import { type Editor, invalid, withText } from './runtime'
 import type { Input } from './schema'
@@ -15,9 +16,11 @@ const indexes = new WeakMap<Editor, LineIndex>()
  * `FS_NOT_FOUND`; a directory is listed; a file is shown as a numbered window and recorded present
  * at the stat's version (a writer racing the read can at worst make the next edit spuriously stale).
  */
-export async function view(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
+export async function view(editor: Editor, input: Input, exec: ToolExecution): Promise<string | ToolResult> {
   const range = input.view_range
   if (range !== undefined) checkRangeShape(range)
+  const media = namedAsMedia(input.path) ? await viewMedia(editor, input, exec) : undefined
+  if (media !== undefined) return media
   const target = await editor.resolve(input.path, exec)
   const info = await editor.ctx.fs.stat(target, exec.signal)
   if (info === undefined) throw editor.absent(target, exec)
@@ -48,7 +51,8 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
   } catch (error) {
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
     if (FsError.is(error, 'FS_NOT_FOUND')) throw editor.absent(target, exec)
-    if (FsError.is(error, 'FS_NOT_TEXT')) throw withText(error, render.notText(error.message))
+    // Not text: an image or PDF whose name does not say so is still shown, anything else refused.
+    if (FsError.is(error, 'FS_NOT_TEXT')) return await mediaOr(editor, input, exec, withText(error, render.notText(error.message)))
     throw error
   }
   // The window reached the end of the file before the range did: the range names lines that do not exist.
