@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INLINE_COMMAND_MAX } from '../src/publish'
 import { PUBLISH } from '../src/scripts'
 import { controlCommand } from '../src/shell'
-import { stack } from '@deepseek-ai/dsh-test-kit'
+import { declaredPng, minimalPdf, stack } from '@deepseek-ai/dsh-test-kit'
 import { freshDir, type Provider, startProvider, useEmulatedSandbox } from './support/sandbox'
 
 // The README's table of round trips comes from these numbers: each is the count of HTTP requests
@@ -158,6 +158,21 @@ describe('round trips per tool call (default policy)', () => {
     expect(await count(() => tools.call('edit', { file_path: 'sub/a.txt', old_string: 'beta', new_string: 'gamma' }))).toEqual(command(2))
     expect(await readFile(join(dir, 'sub', 'a.txt'), 'utf8')).toBe('gamma\n')
     expect(await readFile(join(dir, 'sub', 'new.txt'), 'utf8')).toBe('x\n')
+  })
+
+  it('reads an image or a PDF with one request, in either tool family, and replaces the image read with two', async () => {
+    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs', 'str-replace-editor'] })
+    // A whole 8×8 grey PNG (every row present) and a two-page PDF, written byte by byte.
+    await writeFile(join(tools.dir, 'logo.png'), declaredPng(8, 8, 8))
+    await writeFile(join(tools.dir, 'doc.pdf'), minimalPdf([['first'], ['second']]))
+    let image: Awaited<ReturnType<typeof tools.call>> | undefined
+    expect(await count(async () => (image = await tools.call('read', { file_path: 'logo.png' })))).toEqual(command(1))
+    expect(image!.images).toEqual([{ type: 'image', mimeType: 'image/png', data: Buffer.from(declaredPng(8, 8, 8)).toString('base64') }])
+    expect(await count(async () => expect(await tools.ok('read', { file_path: 'doc.pdf' })).toContain('--- Page 2 ---\nsecond'))).toEqual(command(1))
+    expect(await count(async () => expect((await tools.call('str_replace_editor', { command: 'view', path: 'logo.png' })).images).toHaveLength(1)))
+      .toEqual(command(1))
+    expect(await count(() => tools.ok('write', { file_path: 'logo.png', content: 'text now\n' }))).toEqual(command(2))
+    expect(await readFile(join(tools.dir, 'logo.png'), 'utf8')).toBe('text now\n')
   })
 
   it('multi-edits a read file with two requests: its read and one compare-and-swap', async () => {
