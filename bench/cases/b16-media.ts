@@ -37,7 +37,7 @@ async function dshRead(file: string, pages?: string): Promise<Round> {
 /** A baseline command under GNU time: wall milliseconds (spawn included) and its max RSS. */
 async function baseline(command: string, args: string[]): Promise<Round> {
   const start = now()
-  const { stderr } = await run('/usr/bin/time', ['-f', 'maxrss=%M', command, ...args], { maxBuffer: 64 << 20 })
+  const { stderr } = await run('/usr/bin/time', ['-f', 'maxrss=%M', command, ...args], { maxBuffer: 64 << 20, timeout: 300_000 })
   const ms = now() - start
   return { ms, peak: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? 0) * 1024 }
 }
