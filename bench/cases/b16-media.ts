@@ -16,16 +16,16 @@ const TITLE = 'images and PDFs from read'
 const BASELINE = 'ImageMagick `convert -resize` (Debian package `imagemagick`) and poppler `pdftotext` (Debian package `poppler-utils`) on the same files, '
   + 'each a process per round, interleaved with dsh'
 const run = promisify(execFile)
-// sharp is tool-fs's dependency (the bench has no package of its own): the inputs are made with it from there.
-const sharp = createRequire(join(REPO, 'packages/tool-fs/package.json'))('sharp') as typeof import('../../packages/tool-fs/node_modules/sharp').default
+// sharp is tool-text's dependency (the bench has no package of its own): the inputs are made with it from there.
+const sharp = createRequire(join(REPO, 'packages/tool-text/package.json'))('sharp') as typeof import('../../packages/tool-text/node_modules/sharp').default
 
 interface Round { ms: number; peak: number }
 
 /**
  * The child, bundled for bare `node` (no tsx loader in its memory). sharp and pdf.js stay imports,
- * so it is written under tool-fs's node_modules, from where they resolve (nothing there is committed).
+ * so it is written under tool-text's node_modules, from where they resolve (nothing there is committed).
  */
-const CHILD = join(REPO, 'packages/tool-fs/node_modules/.cache/dsh-bench/b16-child.mjs')
+const CHILD = join(REPO, 'packages/tool-text/node_modules/.cache/dsh-bench/b16-child.mjs')
 
 /** One dsh read in a child (after a warmup read there): its time, and the child's peak RSS over its RSS after boot. */
 async function dshRead(file: string, pages?: string): Promise<Round> {

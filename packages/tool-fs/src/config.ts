@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MediaConfig } from './media/config'
+import { MediaConfig } from '@deepseek-ai/dsh-tool-text'
 
 export const Config = z.object({
   readLimit: z.number().int().min(1).default(2000)

@@ -54,6 +54,3 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
 }
 
 export default { name, inject, Config, apply }
-// The media part of a read, for the editor's `view` (one implementation for both families).
-export { DEFAULT_MEDIA_LIMITS, MediaConfig, type MediaLimits } from './media/config'
-export { fetchMedia, mediaObservation, type MediaOptions, showMedia } from './media/show'

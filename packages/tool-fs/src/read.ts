@@ -19,7 +19,7 @@ export const readInput = z.object({
   column: z.number().int().min(1).optional()
     .describe('The character (1-based) of line offset to start from, to see the rest of a line shown cut. Default 1.'),
   pages: z.string().optional()
-    .describe('PDF only: the pages to show, "N" or "N-M" (1-based). Default: from page 1, as many pages as one read holds.'),
+    .describe('PDF only: the pages to show, "N" or "N-M" (1-based). Default: from page 1, as many pages as the byte budget of one call holds.'),
 })
 
 /**

@@ -1,5 +1,4 @@
-import { fetchMedia, mediaObservation, showMedia } from '@deepseek-ai/dsh-tool-fs'
-import { inspectPath } from '@deepseek-ai/dsh-tool-text'
+import { fetchMedia, inspectPath, mediaObservation, showMedia } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Editor } from './runtime'
 import type { Input } from './schema'

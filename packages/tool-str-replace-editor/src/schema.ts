@@ -1,4 +1,4 @@
-import { MediaConfig } from '@deepseek-ai/dsh-tool-fs'
+import { MediaConfig } from '@deepseek-ai/dsh-tool-text'
 import { z } from 'zod'
 
 export const COMMANDS = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const

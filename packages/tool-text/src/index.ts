@@ -34,3 +34,6 @@ export {
   renderTooManyPixels,
 } from './render-media'
 export { MEDIA_NAMES, MEDIA_TYPES, type MediaKind, mediaKindOf, namedAsMedia } from './media-kind'
+// Images and PDFs as a read shows them: one implementation for both tool families.
+export { DEFAULT_MEDIA_LIMITS, MediaConfig, type MediaLimits } from './media/config'
+export { fetchMedia, mediaObservation, type MediaOptions, showMedia } from './media/show'

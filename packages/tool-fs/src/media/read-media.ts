@@ -1,10 +1,9 @@
 import { FsError, type FsInfo, type FsInspection, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { decodeText } from '@deepseek-ai/dsh-fs/kit'
-import { inspectPath, namedAsMedia } from '@deepseek-ai/dsh-tool-text'
+import { fetchMedia, inspectPath, mediaObservation, namedAsMedia, showMedia } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from '../config'
-import { fetchMedia, mediaObservation, showMedia } from './show'
 
 /**
  * The read's one step: for a path named as an image or PDF, the raw bytes (up to

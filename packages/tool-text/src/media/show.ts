@@ -1,6 +1,7 @@
 import { type FileSystem, type FsInfo, type FsObservation, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
-import { MEDIA_NAMES, mediaKindOf, renderImageShown, renderMediaTooLarge, renderPdfPages } from '@deepseek-ai/dsh-tool-text'
+import { MEDIA_NAMES, mediaKindOf } from '../media-kind'
+import { renderImageShown, renderMediaTooLarge, renderPdfPages } from '../render-media'
 import { textResult, ToolError, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { MediaLimits } from './config'
 import { IMAGE_FORMATS, prepareImage } from './image'

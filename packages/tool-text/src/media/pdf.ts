@@ -1,4 +1,5 @@
-import { cutUtf8, type PdfPageText, type PdfShown, renderMediaInvalid, renderPdfPassword, renderPdfRange } from '@deepseek-ai/dsh-tool-text'
+import { type PdfPageText, type PdfShown, renderMediaInvalid, renderPdfPassword, renderPdfRange } from '../render-media'
+import { cutUtf8 } from '../window'
 import { ToolError } from '@deepseek-ai/dsh-tools'
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api'
 import { parsePageRange } from './page-range'

@@ -1,9 +1,9 @@
-import { type Pixels, renderMediaInvalid, renderTooManyPixels } from '@deepseek-ai/dsh-tool-text'
+import { type Pixels, renderMediaInvalid, renderTooManyPixels } from '../render-media'
 import { ToolError } from '@deepseek-ai/dsh-tools'
 import type { Sharp, SharpOptions } from 'sharp'
 import type { MediaLimits } from './config'
 import { type Size, smallerFor, withinSide } from './fit'
-import { type MediaKind, MEDIA_TYPES } from '@deepseek-ai/dsh-tool-text'
+import { type MediaKind, MEDIA_TYPES } from '../media-kind'
 
 export type ImageKind = Exclude<MediaKind, 'pdf'>
 
