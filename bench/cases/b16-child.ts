@@ -14,7 +14,7 @@ function peakRss(): number {
 
 const [file, pages] = process.argv.slice(2)
 // Limits wide enough for the inputs: the image is downscaled by its side, the PDF read whole.
-const stack = await toolStack(dirname(file!), { policy: true, toolFs: { readMediaMaxBytes: 512 * 1024 * 1024, readMaxBytes: 64 * 1024 * 1024 } })
+const stack = await toolStack(dirname(file!), { policy: true, toolFs: { readMedia: true, readMediaMaxBytes: 512 * 1024 * 1024, readMaxBytes: 64 * 1024 * 1024 } })
 const args = pages === undefined ? { file_path: file! } : { file_path: file!, pages }
 const afterBoot = peakRss()
 expectOk(await stack.call('read', args), 'warmup read')

@@ -161,7 +161,9 @@ describe('round trips per tool call (default policy)', () => {
   })
 
   it('reads an image or a PDF with one request, in either tool family, and replaces the image read with two', async () => {
-    await using tools = await stack({ provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs', 'str-replace-editor'] })
+    await using tools = await stack({
+      provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs', 'str-replace-editor'], toolFs: { readMedia: true }, editor: { readMedia: true },
+    })
     // A whole 8×8 grey PNG (every row present) and a two-page PDF, written byte by byte.
     await writeFile(join(tools.dir, 'logo.png'), declaredPng(8, 8, 8))
     await writeFile(join(tools.dir, 'doc.pdf'), minimalPdf([['first'], ['second']]))

@@ -31,7 +31,7 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
   const path = target.displayPath
   // The session's memory says absent, but something is there now: the target's nature comes first,
   // and a file created since is a stale basis, never "does not exist".
-  const there = error.code === 'FS_NOT_FOUND' && tool !== 'read' ? await inspectTarget(ctx.fs, target, call.exec.signal) : undefined
+  const there = error.code === 'FS_NOT_FOUND' && tool !== 'read' ? await inspectTarget(ctx.fs, target, call.exec.signal, config.readMedia) : undefined
   if (there !== undefined && there.kind !== 'absent') {
     if (there.kind !== 'text') return renderFailure(tool, error, { kind: 'not-a-file', nature: there }, path)
     const appeared = fsError('FS_STALE_VERSION', { path, reason: 'has been created since this session found it absent' })
@@ -47,7 +47,7 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Fail
   const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT'
     || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
   if (inspects) {
-    const nature = await inspectTarget(ctx.fs, target, exec.signal)
+    const nature = await inspectTarget(ctx.fs, target, exec.signal, config.readMedia)
     // Too large for any change: said by its size, before the read-first rule would send the model to read it for nothing.
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && tool !== 'read' && (nature.size ?? 0) > config.maxTextBytes) {
       return { kind: 'too-large', size: nature.size!, limit: config.maxTextBytes }

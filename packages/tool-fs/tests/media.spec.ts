@@ -24,7 +24,7 @@ async function picture(width: number, height: number, format: 'png' | 'jpeg' | '
 describe('read of an image', () => {
   it.each([['png', 'image/png'], ['jpeg', 'image/jpeg'], ['gif', 'image/gif'], ['webp', 'image/webp']] as const)(
     'returns a %s within the limits byte for byte as an image item, with its pixel size in the text', async (format, mimeType) => {
-      s = await stack({ policy: true })
+      s = await stack({ policy: true, config: { readMedia: true } })
       const bytes = await picture(40, 30, format)
       await s.put(`p.${format}`, bytes)
       const result = await s.call('read', { file_path: `p.${format}` })
@@ -35,7 +35,7 @@ describe('read of an image', () => {
   )
 
   it('downscales an image over the side limit, aspect kept, and says both sizes', async () => {
-    s = await stack({ policy: true, config: { readImageMaxSide: 100 } })
+    s = await stack({ policy: true, config: { readMedia: true, readImageMaxSide: 100 } })
     await s.put('wide.png', await picture(400, 100, 'png'))
     const result = await s.call('read', { file_path: 'wide.png' })
     const returned = Buffer.from(result.images![0]!.data, 'base64')
@@ -45,7 +45,7 @@ describe('read of an image', () => {
   })
 
   it('downscales an image over the byte limit until it fits, the same bytes on every read', async () => {
-    s = await stack({ policy: true, config: { readImageMaxBytes: 20_000 } })
+    s = await stack({ policy: true, config: { readMedia: true, readImageMaxBytes: 20_000 } })
     const original = await picture(300, 200, 'jpeg')
     expect(original.length).toBeGreaterThan(20_000)
     await s.put('photo.jpg', original)
@@ -62,7 +62,7 @@ describe('read of an image', () => {
   })
 
   it('refuses a decompression bomb from its header, before decoding it', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     const bomb = declaredPng(100_000, 100_000)
     expect(bomb.length).toBeLessThan(1000)
     await s.put('bomb.png', bomb)
@@ -75,7 +75,7 @@ describe('read of an image', () => {
   })
 
   it('refuses a truncated or malformed image with a typed error naming the file', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     const whole = await picture(64, 64, 'png')
     await s.put('cut.png', whole.subarray(0, whole.length / 2))
     await s.put('junk.jpg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(100, 7)]))
@@ -88,7 +88,7 @@ describe('read of an image', () => {
   })
 
   it('refuses an image file over readMediaMaxBytes by its size', async () => {
-    s = await stack({ policy: true, config: { readMediaMaxBytes: 1000 } })
+    s = await stack({ policy: true, config: { readMedia: true, readMediaMaxBytes: 1000 } })
     await s.put('big.png', await picture(100, 100, 'png'))
     const result = await s.call('read', { file_path: 'big.png' })
     expect(result.error?.code).toBe('FS_TOO_LARGE')
@@ -96,7 +96,7 @@ describe('read of an image', () => {
   })
 
   it('shows an image whose name does not say so, by its bytes', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     const bytes = await picture(8, 8, 'png')
     await s.put('snapshot', bytes)
     const result = await s.call('read', { file_path: 'snapshot' })
@@ -104,7 +104,7 @@ describe('read of an image', () => {
   })
 
   it('still refuses other binaries, and reads text that has an image name as text', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     await s.put('blob.bin', Buffer.from([1, 2, 0, 3]))
     await s.put('fake.png', 'just text\n')
     expect((await s.call('read', { file_path: 'blob.bin' })).error?.code).toBe('FS_NOT_TEXT')
@@ -114,7 +114,7 @@ describe('read of an image', () => {
 
 describe('read of a PDF', () => {
   it('shows the text of each page, marked, with the page count, and says when a page has no text layer', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     await s.put('doc.pdf', minimalPdf([['Hello page one', 'second line'], null, ['Third page']]))
     expect(await s.ok('read', { file_path: 'doc.pdf' })).toBe(
       `${s.path('doc.pdf')}: PDF, 3 pages; the text of pages 1-3 follows.\n\n`
@@ -125,7 +125,7 @@ describe('read of a PDF', () => {
   })
 
   it('shows the pages asked for, and the first pages within the budget by default, naming the range that follows', async () => {
-    s = await stack({ policy: true, config: { readMaxBytes: 200 } })
+    s = await stack({ policy: true, config: { readMedia: true, readMaxBytes: 200 } })
     const pages = Array.from({ length: 8 }, (_, i) => [`Page number ${i + 1} `.padEnd(60, 'x')])
     await s.put('long.pdf', minimalPdf(pages))
     const first = await s.ok('read', { file_path: 'long.pdf' })
@@ -139,7 +139,7 @@ describe('read of a PDF', () => {
   })
 
   it('reads a PDF encrypted without a user password normally, and refuses one that needs a password', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     const dir = await mkdtemp(join(tmpdir(), 'dsh-pdf-'))
     const plain = minimalPdf([['Secret plans']])
     await s.put('open.pdf', encryptedPdf(plain, '', dir))
@@ -151,7 +151,7 @@ describe('read of a PDF', () => {
   })
 
   it('refuses a truncated or malformed PDF with a typed error naming the file', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     const pdf = minimalPdf([['Hello']])
     await s.put('cut.pdf', pdf.subarray(0, 200))
     const result = await s.call('read', { file_path: 'cut.pdf' })
@@ -160,9 +160,26 @@ describe('read of a PDF', () => {
   })
 })
 
+describe('without readMedia (the library default)', () => {
+  it('refuses an image as binary and shows a PDF as its bytes\' text, as before, and never sends a write over an image to read first', async () => {
+    s = await stack({ policy: true })
+    await s.put('logo.png', await picture(8, 8, 'png'))
+    await s.put('doc.pdf', minimalPdf([['text']]))
+    const image = await s.call('read', { file_path: 'logo.png' })
+    expect(image.error?.code).toBe('FS_NOT_TEXT')
+    expect(image.images).toBeUndefined()
+    expect(image.content[0]!.text).toContain('these tools show and change UTF-8 text only')
+    // This PDF is plain ASCII: without readMedia it is the text file it also is.
+    expect(await s.ok('read', { file_path: 'doc.pdf' })).toContain('     1\t%PDF-1.4\n')
+    const write = await s.call('write', { file_path: 'logo.png', content: 'x' })
+    expect(write.error?.code).toBe('FS_NOT_TEXT')
+    expect(write.content[0]!.text).toContain('is a binary file (NUL byte at offset')
+  })
+})
+
 describe('media reads are observations', () => {
   it('lets a write replace an image only after a read, and only while it is the version read', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     await s.put('logo.png', await picture(16, 16, 'png'))
     const unread = await s.call('write', { file_path: 'logo.png', content: 'x' })
     expect(unread.error?.code).toBe('FS_NOT_OBSERVED')
@@ -176,7 +193,7 @@ describe('media reads are observations', () => {
   })
 
   it('refuses an edit of an image as not text, naming what it is', async () => {
-    s = await stack({ policy: true })
+    s = await stack({ policy: true, config: { readMedia: true } })
     await s.put('logo.png', await picture(16, 16, 'png'))
     await s.ok('read', { file_path: 'logo.png' })
     const result = await s.call('edit', { file_path: 'logo.png', old_string: 'a', new_string: 'b' })

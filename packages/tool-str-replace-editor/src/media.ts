@@ -24,7 +24,7 @@ export async function viewMedia(editor: Editor, input: Input, exec: ToolExecutio
 
 /** A `view` that failed as not text: the image or PDF its bytes are, else `refusal` thrown. */
 export async function mediaOr(editor: Editor, input: Input, exec: ToolExecution, refusal: Error): Promise<ToolResult> {
-  const media = await viewMedia(editor, input, exec, true)
+  const media = editor.config.readMedia ? await viewMedia(editor, input, exec, true) : undefined
   if (media === undefined) throw refusal
   return media
 }

@@ -22,11 +22,11 @@ export async function refuse(editor: Editor, raised: unknown, command: 'str_repl
   const path = target.displayPath
   let error: FsError = raised
   // The session's memory says absent, but a file is there now: a stale basis, never "does not exist".
-  if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal))?.kind === 'text') {
+  if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal, editor.config.readMedia))?.kind === 'text') {
     error = fsError('FS_STALE_VERSION', { path, reason: 'has been created since you found it absent' })
   }
   if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
-    const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
+    const nature = await inspectTarget(editor.ctx.fs, target, exec.signal, editor.config.readMedia)
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && (nature.size ?? 0) > editor.config.maxTextBytes) {
       return new FsError('FS_TOO_LARGE', `${nothingDone(command)}: ${tooLargeText(path, nature.size!, editor.config.maxTextBytes)}.`, { cause: error, path })
     }
@@ -72,7 +72,7 @@ function staleSpan(text: string, where: { oldStr: string } | { line: number }) {
 
 /** `create` on something in the way that is not a file: named, with the path that works instead. */
 export async function notAFile(editor: Editor, error: FsError, target: FsTarget, exec: ToolExecution): Promise<FsError> {
-  const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
+  const nature = await inspectTarget(editor.ctx.fs, target, exec.signal, editor.config.readMedia)
   if (nature === undefined || nature.kind === 'absent' || nature.kind === 'text') return error
   return new FsError('FS_NOT_REGULAR_FILE', `${notAFileText(target.displayPath, nature, 'create', EDITOR_WORDS)}.`, { cause: error, path: target.displayPath })
 }

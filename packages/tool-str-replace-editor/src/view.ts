@@ -19,7 +19,7 @@ const indexes = new WeakMap<Editor, LineIndex>()
 export async function view(editor: Editor, input: Input, exec: ToolExecution): Promise<string | ToolResult> {
   const range = input.view_range
   if (range !== undefined) checkRangeShape(range)
-  const media = namedAsMedia(input.path) ? await viewMedia(editor, input, exec) : undefined
+  const media = editor.config.readMedia && namedAsMedia(input.path) ? await viewMedia(editor, input, exec) : undefined
   if (media !== undefined) return media
   const target = await editor.resolve(input.path, exec)
   const info = await editor.ctx.fs.stat(target, exec.signal)

@@ -8,7 +8,7 @@ let f: EditorFixture
 let observed: [string, FsObservation][]
 
 beforeEach(async () => {
-  f = await editorFixture()
+  f = await editorFixture({ config: { readMedia: true } })
   observed = []
   f.ctx.on('fs/observed', (target, observation) => void observed.push([target.displayPath, observation]))
 })
@@ -30,7 +30,7 @@ describe('view of an image or PDF', () => {
 
   it('downscales with its own limits, and shows an image whose name does not say so', async () => {
     await f.dispose()
-    f = await editorFixture({ config: { readImageMaxSide: 10 } })
+    f = await editorFixture({ config: { readMedia: true, readImageMaxSide: 10 } })
     await f.put('snapshot', await png(40, 20))
     const result = await f.call({ command: 'view', path: 'snapshot' })
     expect(await sharp(Buffer.from(result.images![0]!.data, 'base64')).metadata()).toMatchObject({ width: 10, height: 5 })
@@ -56,7 +56,7 @@ describe('view of an image or PDF', () => {
   })
 
   it('counts as the read a write needs, across the tool families', async () => {
-    await using s = await stack({ tools: ['str-replace-editor', 'tool-fs'], policy: true })
+    await using s = await stack({ tools: ['str-replace-editor', 'tool-fs'], policy: true, toolFs: { readMedia: true }, editor: { readMedia: true } })
     await s.put('logo.png', await png(8, 8))
     expect((await s.call('write', { file_path: 'logo.png', content: 'x' })).error?.code).toBe('FS_NOT_OBSERVED')
     expect((await s.call('str_replace_editor', { command: 'view', path: 'logo.png' })).isError).toBe(false)

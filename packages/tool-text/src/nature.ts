@@ -21,13 +21,13 @@ export type TargetNature =
  * the first 8 KiB of it (the same bytes a reader sniffs for binary data). Only failure paths call
  * this: the success path of every tool keeps its stat budget. A look that fails says nothing.
  */
-export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: AbortSignal): Promise<TargetNature | undefined> {
+export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: AbortSignal, media = false): Promise<TargetNature | undefined> {
   try {
     const info = await fs.stat(target, signal)
     if (info === undefined) return { kind: 'absent' }
     if (info.type === 'directory') return { kind: 'directory' }
     if (info.type !== 'file') return { kind: 'special', info }
-    const nature = await sniff(fs, target, signal)
+    const nature = await sniff(fs, target, signal, media)
     return nature.kind === 'text' && info.size !== undefined ? { kind: 'text', size: info.size } : nature
   } catch (error) {
     if (FsError.is(error, 'FS_NOT_TEXT')) return { kind: 'not-utf8' }
@@ -36,12 +36,13 @@ export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: A
   }
 }
 
-async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined): Promise<TargetNature> {
+/** `media`: an image or PDF is named as such (the tools show them), else it is the binary it is. */
+async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, media: boolean): Promise<TargetNature> {
   const decoder = new Utf8StreamDecoder(target.displayPath)
   let seen = 0
   for await (const chunk of fs.streamBytes(target, signal)) {
-    const media = seen === 0 ? mediaKindOf(chunk) : undefined
-    if (media !== undefined) return { kind: 'media', media }
+    const kind = media && seen === 0 ? mediaKindOf(chunk) : undefined
+    if (kind !== undefined) return { kind: 'media', media: kind }
     const head = chunk.subarray(0, BINARY_SNIFF_BYTES - seen)
     const nul = head.indexOf(0)
     if (nul >= 0) return { kind: 'binary', nulAt: seen + nul }

@@ -10,7 +10,7 @@ import type { Config } from '../config'
  * `readMediaMaxBytes`), so that showing it costs no second request; else the text as before.
  */
 export function inspectForRead(ctx: Context, path: string, exec: ToolExecution, config: Config): Promise<FsInspection> {
-  return namedAsMedia(path)
+  return config.readMedia && namedAsMedia(path)
     ? inspectPath(ctx, path, exec, config.readMediaMaxBytes, 'bytes')
     : inspectPath(ctx, path, exec, config.readStreamThreshold)
 }
@@ -34,7 +34,7 @@ export async function mediaRead(
 ): Promise<{ result?: ToolResult; text?: string }> {
   const { target, info } = found
   const path = target.displayPath
-  const fetch = found.bytes === undefined && (late || namedAsMedia(path))
+  const fetch = config.readMedia && found.bytes === undefined && (late || namedAsMedia(path))
   const bytes = fetch ? await fetchMedia(ctx.fs, target, info, config, exec.signal) : found.bytes
   if (bytes === undefined) return found.text === undefined ? {} : { text: found.text }
   const result = await showMedia(bytes, path, { limits: config, budget: config.readMaxBytes, ...(input.pages === undefined ? {} : { pages: input.pages }) })
@@ -51,7 +51,7 @@ export async function mediaRead(
 export async function mediaByBytes(
   ctx: Context, config: Config, error: unknown, input: { file_path: string; pages?: string | undefined }, exec: ToolExecution,
 ): Promise<ToolResult | undefined> {
-  if (!FsError.is(error, 'FS_NOT_TEXT') || namedAsMedia(input.file_path)) return undefined
+  if (!config.readMedia || !FsError.is(error, 'FS_NOT_TEXT') || namedAsMedia(input.file_path)) return undefined
   const { target, info, bytes } = await inspectPath(ctx, input.file_path, exec, config.readMediaMaxBytes, 'bytes')
   if (info?.type !== 'file') return undefined
   return (await mediaRead(ctx, config, { target, info, ...(bytes === undefined ? {} : { bytes }) }, input, exec, true)).result

@@ -2,6 +2,8 @@ import { z } from 'zod'
 
 /** The limits of image and PDF reads, shared by `read` and the editor's `view`. */
 export const MediaConfig = z.object({
+  readMedia: z.boolean().default(false)
+    .describe('Show PNG, JPEG, GIF and WebP images as images and PDFs as page text; off, they are refused as binary, as before.'),
   readMediaMaxBytes: z.number().int().min(1).default(32 * 1024 * 1024)
     .describe('The largest image or PDF file (bytes) a read opens; a larger one is refused by its size, before it is fetched.'),
   readImageMaxSide: z.number().int().min(1).default(8000)
