@@ -1,6 +1,7 @@
 import { type Context, Service } from 'cordis'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
+import { DEFAULT_MAX_TEXT_BYTES } from './limits'
 import type {
   FsDirListing, FsEditOutcome, FsEditRequest, FsMutationHooks, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
   FsRemoveOutcome, FsRenameOutcome, FsWriteIntent, FsWriteOutcome,
@@ -22,6 +23,12 @@ declare module 'cordis' {
  * `FS_NOT_TEXT`. Special files (FIFOs, sockets, devices) are never opened in a way that can block.
  */
 export abstract class FileSystem extends Service {
+  /**
+   * The largest text file this provider reads whole or changes: a larger one fails `FS_TOO_LARGE`.
+   * Tools read it to refuse such a change by its size up front; a provider with its own bound overrides it.
+   */
+  readonly maxTextBytes: number = DEFAULT_MAX_TEXT_BYTES
+
   constructor(ctx: Context) {
     super(ctx, 'fs')
   }

@@ -18,8 +18,6 @@ export const Config = z.object({
   grepLimit: z.number().int().min(1).default(100).describe('Most files one grep returns in files_with_matches and count modes.'),
   grepContentLimit: z.number().int().min(1).default(200).describe('Most matching lines one grep returns in content mode.'),
   listLimit: z.number().int().min(1).default(500).describe('Most entries one list returns.'),
-  maxTextBytes: z.number().int().positive().default(256 * 1024 * 1024)
-    .describe('The largest text file the provider changes (its own maxTextBytes): an edit or write of a larger file is refused by its size before any read-first rule.'),
   staleRefusalObserves: z.boolean().default(false)
     .describe('A write or edit refused as stale shows the current text and records that version as read (or the file as absent), so the retry can succeed at once.'),
 }).strict().prefault({})

@@ -1,10 +1,9 @@
-import { FOREIGN_NAMES } from './foreign-names'
-import { FsError } from '@deepseek-ai/dsh-fs'
-import { defineTool } from '@deepseek-ai/dsh-tools'
+import { fsRefused } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { renderDiscoveryFailure, renderList } from './discovery-render'
+import { renderList } from './discovery-render'
+import { fsTool } from './skeleton'
 import { discoveryRoot } from './paths'
 
 export const listInput = z.object({
@@ -17,27 +16,22 @@ export const listInput = z.object({
 
 /** `list`: a directory tree with types and sizes, `.gitignore` honoured. Nothing is observed. */
 export function listTool(ctx: Context, config: Config) {
-  return defineTool({
+  return fsTool({
     name: 'list',
-    foreignNames: FOREIGN_NAMES.list,
     title: 'List directory tree',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description: 'Show a directory as a tree (directories end with "/", files show their size), skipping .git and files excluded by '
       + '.gitignore. To find files by name anywhere below, use the dsh `glob` tool.',
     inputSchema: listInput,
-    concurrency: 'shared',
-    async execute(input, exec) {
-      try {
-        const root = await discoveryRoot(ctx, input.path ?? '.', exec)
-        const result = await ctx.fs.walk(root, {
-          maxDepth: input.depth, includeIgnored: input.include_ignored, offset: input.offset, limit: config.listLimit, sizes: true,
-          ...(input.ignore === undefined ? {} : { exclude: input.ignore }),
-        }, exec.signal)
-        return renderList({ root: root.displayPath, depth: input.depth, offset: input.offset, result })
-      } catch (error) {
-        if (FsError.is(error)) return renderDiscoveryFailure('list', error)
-        throw error
-      }
+    kind: 'look',
+    async run(input, call) {
+      const root = await discoveryRoot(ctx, input.path ?? '.', call.exec)
+      const result = await ctx.fs.walk(root, {
+        maxDepth: input.depth, includeIgnored: input.include_ignored, offset: input.offset, limit: config.listLimit, sizes: true,
+        ...(input.ignore === undefined ? {} : { exclude: input.ignore }),
+      }, call.exec.signal)
+      return { root: root.displayPath, depth: input.depth, offset: input.offset, result }
     },
+    refused: (error) => fsRefused('list', error),
+    render: renderList,
   })
 }

@@ -66,8 +66,8 @@ it('names a file swapped for a symbolic link since the read as a link, in both f
   expect((await s.bytes('real.txt'))!.toString()).toBe('two\n')
 })
 
-it('refuses a change to a file larger than the tools change by its size, before any read-first rule, in both families', async () => {
-  s = await assembled({ rooted: true, toolFs: { maxTextBytes: 1000 }, editor: { maxTextBytes: 1000 } })
+it('refuses a change to a file larger than the provider changes by its size, before any read-first rule, in both families', async () => {
+  s = await assembled({ rooted: true, maxTextBytes: 1000 })
   await s.put('big.txt', `${'x'.repeat(2000)}\n`)
   const edit = await s.call('edit', { file_path: 'big.txt', old_string: 'x', new_string: 'y' })
   expect(edit.error?.code).toBe('FS_TOO_LARGE')

@@ -29,3 +29,11 @@ export { derivation, editedObservation, seenOfWindow } from './seen'
 export { renderNotSeen } from './render-unseen'
 export { readNotes, viewNotes } from './notes'
 export { type Printed, type PrintedCall, printedIn, printedRefusal, renderPrinted } from './printed'
+export { type FileRefusal, renderRefusal } from './refusal'
+export {
+  type DiscoveryToolName, type FailureDetail, fsRefused, type FsRefusal, type FsToolName, renderFsRefusal,
+} from './refusal-fs'
+export { type ArgumentProblem, type ArgumentRefusal, argumentRefused, printedProblem } from './refusal-argument'
+export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop } from './refusal-editor'
+export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
+export { identicalText, linkedText } from './refusal-words'
