@@ -34,19 +34,12 @@ const DESCRIPTION = [
  * says exactly which files changed.
  */
 export function applyPatchTool(ctx: Context, config: Config) {
-  const limits = { maxLineLength: config.readMaxLineLength }
-  return fsTool({
-    name: 'apply_patch',
-    title: 'Apply a patch to files',
-    description: DESCRIPTION,
-    inputSchema: applyPatchInput,
-    kind: { change: { idempotent: false } },
-    run: (input, call) => applied(ctx, config, input.input, call),
-    // Every provider failure is caught by the plan or the publication; one that escapes is told as the single-file tools tell it.
-    refused: (error, call) => refusal(ctx, config, error, { tool: 'edit', ...call }),
-    render: (files) => renderPatchReport(files, limits),
-  })
+  return fsTool(ctx, config, APPLY_PATCH, { run: (_ctx, _config, input, call) => applied(ctx, config, input.input, call), render: renderPatch })
 }
+
+const APPLY_PATCH = { name: 'apply_patch', title: 'Apply a patch to files', description: DESCRIPTION, inputSchema: applyPatchInput, kind: { change: { idempotent: false } } } as const
+
+const renderPatch = (files: PatchFileReport[], config: Config) => renderPatchReport(files, { maxLineLength: config.readMaxLineLength })
 
 async function applied(ctx: Context, config: Config, text: string, { exec }: FsCall): Promise<PatchFileReport[] | Refused> {
   const limits = { maxLineLength: config.readMaxLineLength }

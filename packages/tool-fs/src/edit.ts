@@ -1,6 +1,6 @@
 import { type FsEditOutcome } from '@deepseek-ai/dsh-fs'
 import {
-  argumentRefused, editedObservation, type EditedReport, printedProblem, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions,
+  argumentRefused, editedObservation, type EditedReport, type MutationReport, printedProblem, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions,
 } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -8,7 +8,6 @@ import { fromRegions, lineChanges } from './changes'
 import type { Config } from './config'
 import { answerWhenPublished } from './answer'
 import { editIntent } from './intent'
-import { refusal } from './refusals'
 import { type FsCall, fsTool, type Refused } from './skeleton'
 
 export const editInput = z.object({
@@ -17,6 +16,9 @@ export const editInput = z.object({
   new_string: z.string().describe('The text to put in its place.'),
   replace_all: z.boolean().default(false).describe('Replace every occurrence; otherwise old_string must occur exactly once.'),
 })
+
+const DESCRIPTION = 'Replaces exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
+    + 'unless replace_all is true. Show the file with the dsh `read` tool first; the change fails if the file changed since.'
 
 type EditInput = z.output<typeof editInput>
 
@@ -27,17 +29,13 @@ type EditInput = z.output<typeof editInput>
  * Not idempotent: when new_string contains old_string, the same call again changes the file again.
  */
 export function editTool(ctx: Context, config: Config) {
-  return fsTool({
-    name: 'edit',
-    title: 'Edit file',
-    description: 'Replaces exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
-      + 'unless replace_all is true. Show the file with the dsh `read` tool first; the change fails if the file changed since.',
-    inputSchema: editInput,
-    kind: { change: { idempotent: false } },
-    run: (input, call) => edited(ctx, config, input, call),
-    refused: (error, call, input) => refusal(ctx, config, error, { tool: 'edit', ...call, oldString: input.old_string }),
-    render: (report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }),
-  })
+  return fsTool(ctx, config, { name: 'edit', title: 'Edit file', kind: { change: { idempotent: false } }, inputSchema: editInput, description: DESCRIPTION },
+    { run: edited, render: renderChange, quoted: (input) => ({ oldString: input.old_string }) })
+}
+
+/** What `edit`, `multi_edit` and `write` did, in the family's words. */
+export function renderChange(report: MutationReport, config: Config): string {
+  return renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })
 }
 
 async function edited(ctx: Context, config: Config, input: EditInput, call: FsCall): Promise<EditedReport | Refused> {

@@ -1,5 +1,4 @@
 import { globBase } from '@deepseek-ai/dsh-fs/kit'
-import { fsRefused } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { posix } from 'node:path'
 import { z } from 'zod'
@@ -14,6 +13,9 @@ export const globInput = z.object({
   include_ignored: z.boolean().default(false).describe('Also match files excluded by .gitignore (.git is always skipped).'),
   offset: z.number().int().min(0).default(0).describe('Skip this many matches (to continue a cut result).'),
 })
+
+const DESCRIPTION = 'Find files by name with a wildcard pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '
+    + 'skipping .git and files excluded by .gitignore. To search file contents, use the dsh `grep` tool.'
 
 /** A pattern that starts above or outside `path` (`../x/**`, `/abs/**`) walks from its plain leading part. */
 function split(pattern: string): { base: string; glob: string } {
@@ -30,17 +32,8 @@ type GlobInput = z.output<typeof globInput>
  * observed, so the model still reads a file before it edits it.
  */
 export function globTool(ctx: Context, config: Config) {
-  return fsTool({
-    name: 'glob',
-    title: 'Find files by name',
-    description: 'Find files by name with a wildcard pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '
-      + 'skipping .git and files excluded by .gitignore. To search file contents, use the dsh `grep` tool.',
-    inputSchema: globInput,
-    kind: 'look',
-    run: (input, call) => globbed(ctx, config, input, call),
-    refused: (error) => fsRefused('glob', error),
-    render: renderGlob,
-  })
+  return fsTool(ctx, config, { name: 'glob', title: 'Find files by name', kind: 'look', inputSchema: globInput, description: DESCRIPTION },
+    { run: globbed, render: renderGlob })
 }
 
 async function globbed(ctx: Context, config: Config, input: GlobInput, { exec }: FsCall): Promise<GlobData> {

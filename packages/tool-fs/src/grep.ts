@@ -1,5 +1,4 @@
 import type { FsSearchMode, FsSearchOptions } from '@deepseek-ai/dsh-fs'
-import { fsRefused } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
@@ -19,6 +18,9 @@ export const grepInput = z.object({
   offset: z.number().int().min(0).default(0).describe('Skip this many results (files, or matching lines in content mode) to continue a cut result.'),
 })
 
+const DESCRIPTION = 'Search file contents with a regular expression (JavaScript syntax; no lookaround or backreferences). Skips .git, files excluded by .gitignore and binary files. '
+    + 'output_mode "content" shows matching lines numbered as the dsh `read` tool numbers them; show a file with the dsh `read` tool before you change it.'
+
 const MODES: Record<z.output<typeof grepInput>['output_mode'], FsSearchMode> = { files_with_matches: 'files', content: 'lines', count: 'count' }
 
 type GrepInput = z.output<typeof grepInput>
@@ -29,17 +31,8 @@ type GrepInput = z.output<typeof grepInput>
  * first, since a search is not an observation.
  */
 export function grepTool(ctx: Context, config: Config) {
-  return fsTool({
-    name: 'grep',
-    title: 'Search file contents',
-    description: 'Search file contents with a regular expression (JavaScript syntax; no lookaround or backreferences). Skips .git, files excluded by .gitignore and binary files. '
-      + 'output_mode "content" shows matching lines numbered as the dsh `read` tool numbers them; show a file with the dsh `read` tool before you change it.',
-    inputSchema: grepInput,
-    kind: 'look',
-    run: (input, call) => searched(ctx, config, input, call),
-    refused: (error) => fsRefused('grep', error),
-    render: renderGrep,
-  })
+  return fsTool(ctx, config, { name: 'grep', title: 'Search file contents', kind: 'look', inputSchema: grepInput, description: DESCRIPTION },
+    { run: searched, render: renderGrep })
 }
 
 /** The provider's search options for a call. */

@@ -1,14 +1,13 @@
 import { type FsEditOutcome } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
 import {
-  type ArgumentProblem, argumentRefused, editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, printedProblem, renderReport, snippetLines,
+  type ArgumentProblem, argumentRefused, editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, printedProblem, snippetLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { snippetOptions } from './edit'
+import { renderChange, snippetOptions } from './edit'
 import { editIntent } from './intent'
-import { refusal } from './refusals'
 import { type FsCall, fsTool, type Refused } from './skeleton'
 
 export const multiEditInput = z.object({
@@ -20,6 +19,10 @@ export const multiEditInput = z.object({
   }).strict()).min(1).describe('Edits applied in order, each to the result of the ones before; all of them or none are written.'),
 })
 
+const DESCRIPTION = 'Make several exact-text replacements in one file at once. They apply in order, each to the result of the previous ones; '
+    + 'if any one fails, none is written. Same rules as the dsh `edit` tool: show the file with the dsh `read` tool first, and each '
+    + 'old_string must occur once unless replace_all.'
+
 type MultiEditInput = z.output<typeof multiEditInput>
 
 /**
@@ -28,20 +31,10 @@ type MultiEditInput = z.output<typeof multiEditInput>
  * written and the error names it (`edits[i]`).
  */
 export function multiEditTool(ctx: Context, config: Config) {
-  return fsTool({
-    name: 'multi_edit',
-    title: 'Edit file in several places',
-    description: 'Make several exact-text replacements in one file at once. They apply in order, each to the result of the previous ones; '
-      + 'if any one fails, none is written. Same rules as the dsh `edit` tool: show the file with the dsh `read` tool first, and each '
-      + 'old_string must occur once unless replace_all.',
-    inputSchema: multiEditInput,
-    kind: { change: { idempotent: false } },
-    run: (input, call) => multiEdited(ctx, config, input, call),
-    // The provider names the failed step (`edits[i]`); nothing was written. A failed match is
-    // shown against the text the steps before it made, like `edit` shows it against the file.
-    refused: (error, call, input) => refusal(ctx, config, error, { tool: 'edit', ...call, edits: requests(input) }),
-    render: (report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }),
-  })
+  // The provider names the failed step (`edits[i]`); nothing was written. A failed match is
+  // shown against the text the steps before it made, like `edit` shows it against the file.
+  return fsTool(ctx, config, { name: 'multi_edit', title: 'Edit file in several places', kind: { change: { idempotent: false } }, inputSchema: multiEditInput, description: DESCRIPTION },
+    { run: multiEdited, render: renderChange, quoted: (input) => ({ edits: requests(input) }) })
 }
 
 const requests = (input: MultiEditInput) => input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all }))

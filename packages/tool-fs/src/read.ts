@@ -4,7 +4,6 @@ import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { inspectPath } from './paths'
-import { refusal } from './refusals'
 import { type ReadData, type ReadReply, renderReadReply } from './render'
 import { type FsCall, fsTool, type Refused } from './skeleton'
 import { countTargetLines, LineIndex, lineFromEnd, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
@@ -29,20 +28,14 @@ type ReadInput = z.output<typeof readInput>
  */
 export function readTool(ctx: Context, config: Config) {
   const lines = new LineIndex()
-  return fsTool({
-    name: 'read',
-    title: 'Read file',
+  return fsTool(ctx, config, {
+    name: 'read', title: 'Read file', kind: 'look', inputSchema: readInput,
     description: 'Shows a text file with numbered lines, like `cat -n` (number, tab, text); the numbers are not part of the file. '
       + `Returns up to ${config.readLimit} lines from offset; a longer file ends with the offset to continue from. `
       + 'A line longer than the line limit is shown cut; column shows the rest of it. A directory is listed. '
       + 'Call this tool on a file before changing it with the dsh `edit` or `write` tool: they refuse an existing file '
       + 'that this tool has not shown in the session.',
-    inputSchema: readInput,
-    kind: 'look',
-    run: (input, call) => readPath(ctx, config, lines, input, call),
-    refused: (error, call) => refusal(ctx, config, error, { tool: 'read', ...call }),
-    render: renderReadReply,
-  })
+  }, { run: (_ctx, _config, input, call) => readPath(ctx, config, lines, input, call), render: renderReadReply })
 }
 
 /** Routes the call by the provider's one step: target, stat and, for a small file, its text. */

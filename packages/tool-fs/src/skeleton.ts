@@ -1,8 +1,11 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type FileRefusal, renderRefusal } from '@deepseek-ai/dsh-tool-text'
+import { type FileRefusal, fsRefused, renderRefusal } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, isRefusal, type ToolAnnotations, type ToolExecution, type ToolInputSchema, type ToolRefusal } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
 import type { z } from 'zod'
+import type { Config } from './config'
 import { FOREIGN_NAMES } from './foreign-names'
+import { type FailedCall, refusal } from './refusals'
 
 /** What a failure path knows of the call: the execution, and the target once the path resolved. */
 export interface FsCall {
@@ -18,46 +21,57 @@ export type FsToolKind = 'look' | { change: { idempotent: boolean } }
 
 export type Refused = ToolRefusal<FileRefusal>
 
-/** One tool of the family: its words and schema, the work as data, its refusal, and its success text. */
-export interface FsToolSpec<S extends ToolInputSchema, D> {
-  name: keyof typeof FOREIGN_NAMES | 'apply_patch'
+type FsToolName = keyof typeof FOREIGN_NAMES | 'apply_patch'
+
+/** A tool's words and schema: what a model is shown. */
+export interface FsToolMeta<S extends ToolInputSchema> {
+  name: FsToolName
   title: string
   description: string
   inputSchema: S
   kind: FsToolKind
+}
+
+/** A tool's work, as data, and its success text. */
+export interface FsToolWork<S extends ToolInputSchema, D> {
   /** The work: data for `render`, or a refusal made before or after any I/O. */
-  run(input: z.output<S>, call: FsCall): Promise<D | Refused>
-  /** The provider's or policy's refusal, as data; the failure path may look further at the target. */
-  refused(error: FsError, call: FsCall, input: z.output<S>): Refused | Promise<Refused>
-  render(data: D): string
+  run(ctx: Context, config: Config, input: z.output<S>, call: FsCall): Promise<D | Refused>
+  render(data: D, config: Config): string
+  /** What a change's failure path needs of the input to show where it failed (old_string, or the edits). */
+  quoted?(input: z.output<S>): Pick<FailedCall, 'oldString' | 'edits'>
 }
 
 const LOOK: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
 
+/** The tool whose words a refusal uses: a multi_edit or a patch section is refused as an edit. */
+const REFUSED_AS = { read: 'read', write: 'write', edit: 'edit', multi_edit: 'edit', apply_patch: 'edit' } as const
+
 /**
  * The skeleton every tool of the family shares: hints and concurrency from its kind, the foreign
- * names of its table, an `FsError` turned into a refusal value, and the one render step (a refusal's
- * text from dsh-tool-text, the rest from the tool's own renderer).
+ * names of its table, an `FsError` turned into a refusal value (discovery tools pass the provider's
+ * account on; the others look further at the target, in `refusal`), and the one render step: a
+ * refusal's text from dsh-tool-text, the rest from the tool's own renderer.
  */
-export function fsTool<S extends ToolInputSchema, D>(spec: FsToolSpec<S, D>) {
-  const change = spec.kind === 'look' ? undefined : spec.kind.change
+export function fsTool<S extends ToolInputSchema, D>(ctx: Context, config: Config, meta: FsToolMeta<S>, work: FsToolWork<S, D>) {
+  const change = meta.kind === 'look' ? undefined : meta.kind.change
+  const { name } = meta
+  const refused = (error: FsError, call: FsCall, input: z.output<S>): Refused | Promise<Refused> => name in REFUSED_AS
+    ? refusal(ctx, config, error, { tool: REFUSED_AS[name as keyof typeof REFUSED_AS], ...call, ...work.quoted?.(input) })
+    : fsRefused(name as 'glob' | 'grep' | 'list', error)
   return defineTool({
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    ...(spec.name === 'apply_patch' ? {} : { foreignNames: FOREIGN_NAMES[spec.name] }),
+    ...meta,
+    ...(name === 'apply_patch' ? {} : { foreignNames: FOREIGN_NAMES[name] }),
     annotations: change === undefined ? LOOK : { readOnlyHint: false, destructiveHint: true, idempotentHint: change.idempotent, openWorldHint: false },
-    inputSchema: spec.inputSchema,
     concurrency: change === undefined ? 'shared' : 'exclusive',
     async execute(input, exec): Promise<D | Refused> {
       const call: FsCall = { exec }
       try {
-        return await spec.run(input, call)
+        return await work.run(ctx, config, input, call)
       } catch (error) {
-        if (FsError.is(error)) return spec.refused(error, call, input)
+        if (FsError.is(error)) return refused(error, call, input)
         throw error
       }
     },
-    render: (data: D | Refused) => isRefusal(data) ? renderRefusal(data.refused as FileRefusal) : spec.render(data as D),
+    render: (data: D | Refused) => isRefusal(data) ? renderRefusal(data.refused as FileRefusal) : work.render(data as D, config),
   })
 }

@@ -1,20 +1,23 @@
 import { type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
-import { argumentRefused, printedProblem, renderReport, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
+import { argumentRefused, printedProblem, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
 import type { Config } from './config'
 import { answerWhenPublished } from './answer'
-import { snippetOptions } from './edit'
+import { renderChange, snippetOptions } from './edit'
 import { mutationTarget } from './paths'
-import { refusal } from './refusals'
 import { type FsCall, fsTool, type Refused } from './skeleton'
 
 export const writeInput = z.object({
   file_path: z.string().describe('The file to create or replace: absolute, or relative to the working directory.'),
   content: z.string().describe('The complete new content of the file.'),
 })
+
+const DESCRIPTION = 'Creates a file, or replaces the whole content of an existing one. '
+    + 'An existing file must first be shown by the dsh `read` tool in this session, every line of it, and the overwrite fails if the file changed since. '
+    + 'For changes to part of a file, prefer the dsh `edit` tool.'
 
 /**
  * `write`: the guard comes from the `fs/write-intent` waterfall (the policy's choice, or no guard
@@ -24,18 +27,8 @@ export const writeInput = z.object({
  * bytes (the guard then expects the version this call wrote, so a retry succeeds or is refused).
  */
 export function writeTool(ctx: Context, config: Config) {
-  return fsTool({
-    name: 'write',
-    title: 'Write file',
-    description: 'Creates a file, or replaces the whole content of an existing one. '
-      + 'An existing file must first be shown by the dsh `read` tool in this session, every line of it, and the overwrite fails if the file changed since. '
-      + 'For changes to part of a file, prefer the dsh `edit` tool.',
-    inputSchema: writeInput,
-    kind: { change: { idempotent: true } },
-    run: (input, call) => written(ctx, config, input, call),
-    refused: (error, call) => refusal(ctx, config, error, { tool: 'write', ...call }),
-    render: (report) => renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }),
-  })
+  return fsTool(ctx, config, { name: 'write', title: 'Write file', kind: { change: { idempotent: true } }, inputSchema: writeInput, description: DESCRIPTION },
+    { run: written, render: renderChange })
 }
 
 async function written(ctx: Context, config: Config, input: z.output<typeof writeInput>, call: FsCall): Promise<WrittenReport | Refused> {
