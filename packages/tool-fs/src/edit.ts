@@ -50,7 +50,7 @@ async function edited(ctx: Context, config: Config, input: EditInput, call: FsCa
       return { report, shown: report.first?.snippet ?? [] }
     })
   const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
-  return answer.finish(await ctx.fs.editText(target, edit, expected, call.exec.signal, answer.hooks))
+  return answer.finish(await ctx.fs.editText(target, edit, { expected, signal: call.exec.signal, hooks: answer.hooks }))
 }
 
 /**

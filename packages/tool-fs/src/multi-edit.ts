@@ -43,7 +43,7 @@ async function multiEdited(ctx: Context, config: Config, input: MultiEditInput, 
   const problem = input.edits.map((edit, index) => editProblem(edit, index)).find((found) => found !== undefined)
   if (problem !== undefined) return argumentRefused(problem)
   const { target, expected } = await editIntent(ctx, input.file_path, call)
-  const outcome = await ctx.fs.editTextMany(target, requests(input), expected, call.exec.signal)
+  const outcome = await ctx.fs.editTextMany(target, requests(input), { expected, signal: call.exec.signal })
   const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)
   // The snippets of the reply are lines of the new version shown: they count as seen.
   const shown = [...(report.steps ?? []).flatMap((step) => step.snippet), ...(report.merged?.snippet ?? [])]

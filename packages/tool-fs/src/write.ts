@@ -40,7 +40,7 @@ async function written(ctx: Context, config: Config, input: z.output<typeof writ
   const observed = (outcome: FsWriteOutcome) => ({ kind: 'present' as const, version: outcome.version, seen: seenEverything(countLines(outcome.after)) })
   const answer = answerWhenPublished(ctx, target, call.exec, observed,
     async (outcome: FsWriteOutcome) => ({ report: await writtenReport(target.displayPath, outcome, config), shown: [] }))
-  return answer.finish(await ctx.fs.writeText(target, input.content, expected, call.exec.signal, answer.hooks))
+  return answer.finish(await ctx.fs.writeText(target, input.content, { expected, signal: call.exec.signal, hooks: answer.hooks }))
 }
 
 /** What a write did, as data: the one region between the lines it kept at both ends of the old text. */

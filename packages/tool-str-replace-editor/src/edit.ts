@@ -27,7 +27,7 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
   const target = await editor.resolve(input.path, exec)
   let version: FsVersion
   try {
-    ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { kind: 'createIfAbsent' }, exec.signal))
+    ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { expected: { kind: 'createIfAbsent' }, signal: exec.signal }))
   } catch (error) {
     return createRefused(editor, error, target, exec)
   }
@@ -71,7 +71,7 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
   if (isRefusal(guard)) return guard
   let outcome: FsEditOutcome
   try {
-    outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, guard.version, exec.signal)
+    outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, { expected: guard.version, signal: exec.signal })
   } catch (error) {
     return replaceRefused(editor, error, guard.version === undefined, { command: 'str_replace', target, exec, where: { oldStr } })
   }
@@ -142,7 +142,7 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   const insertion = insertLines(text, input.insert_line, input.new_str)
   let outcome: FsWriteOutcome
   try {
-    outcome = await editor.ctx.fs.writeText(call.target, insertion.text, { kind: 'replaceIfVersion', version }, exec.signal)
+    outcome = await editor.ctx.fs.writeText(call.target, insertion.text, { expected: { kind: 'replaceIfVersion', version }, signal: exec.signal })
   } catch (error) {
     return refuse(editor, error, call)
   }

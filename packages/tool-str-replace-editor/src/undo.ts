@@ -18,7 +18,7 @@ export async function undoEdit(editor: Editor, input: Input, exec: ToolExecution
   if (entry === undefined) return editorRefused('NO_EDIT_HISTORY', { kind: 'no-history', path: target.displayPath })
   let outcome: FsWriteOutcome
   try {
-    outcome = await editor.ctx.fs.writeText(target, entry.previous, { kind: 'replaceIfVersion', version: entry.written }, exec.signal)
+    outcome = await editor.ctx.fs.writeText(target, entry.previous, { expected: { kind: 'replaceIfVersion', version: entry.written }, signal: exec.signal })
   } catch (error) {
     if (FsError.is(error, 'FS_STALE_VERSION')) return refusedAs(error, { kind: 'undo-stale', path: target.displayPath })
     return providerRefusal(error)
