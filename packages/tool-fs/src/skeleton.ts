@@ -1,5 +1,5 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type FileRefusal, fsRefused, renderRefusal } from '@deepseek-ai/dsh-tool-text'
+import { type DiscoveryToolName, type FileRefusal, fsRefused, type FsToolName, renderRefusal } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, isRefusal, type ToolAnnotations, type ToolExecution, type ToolInputSchema, type ToolRefusal } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
@@ -21,15 +21,19 @@ export type FsToolKind = 'look' | { change: { idempotent: boolean } }
 
 export type Refused = ToolRefusal<FileRefusal>
 
-type FsToolName = keyof typeof FOREIGN_NAMES | 'apply_patch'
-
 /** A tool's words and schema: what a model is shown. */
 export interface FsToolMeta<S extends ToolInputSchema> {
-  name: FsToolName
+  /** Its foreign names come from `FOREIGN_NAMES` under this name, when it has an entry there. */
+  name: string
   title: string
   description: string
   inputSchema: S
   kind: FsToolKind
+  /**
+   * Whose words its refusals borrow: a tool of the table below by default, else `read` for a tool
+   * that looks and `edit` for one that changes.
+   */
+  refusedAs?: FsToolName | DiscoveryToolName
 }
 
 /** A tool's work, as data, and its success text. */
@@ -44,7 +48,11 @@ export interface FsToolWork<S extends ToolInputSchema, D> {
 const LOOK: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
 
 /** The tool whose words a refusal uses: a multi_edit or a patch section is refused as an edit. */
-const REFUSED_AS = { read: 'read', write: 'write', edit: 'edit', multi_edit: 'edit', apply_patch: 'edit' } as const
+const REFUSED_AS: Record<string, FsToolName | DiscoveryToolName> = {
+  read: 'read', write: 'write', edit: 'edit', multi_edit: 'edit', apply_patch: 'edit', glob: 'glob', grep: 'grep', list: 'list',
+}
+
+const FOREIGN: Record<string, readonly string[]> = FOREIGN_NAMES
 
 /**
  * The skeleton every tool of the family shares: hints and concurrency from its kind, the foreign
@@ -54,13 +62,15 @@ const REFUSED_AS = { read: 'read', write: 'write', edit: 'edit', multi_edit: 'ed
  */
 export function fsTool<S extends ToolInputSchema, D>(ctx: Context, config: Config, meta: FsToolMeta<S>, work: FsToolWork<S, D>) {
   const change = meta.kind === 'look' ? undefined : meta.kind.change
-  const { name } = meta
-  const refused = (error: FsError, call: FsCall, input: z.output<S>): Refused | Promise<Refused> => name in REFUSED_AS
-    ? refusal(ctx, config, error, { tool: REFUSED_AS[name as keyof typeof REFUSED_AS], ...call, ...work.quoted?.(input) })
-    : fsRefused(name as 'glob' | 'grep' | 'list', error)
+  const { refusedAs: _as, kind: _kind, ...words } = meta
+  const as = meta.refusedAs ?? REFUSED_AS[meta.name] ?? (change === undefined ? 'read' : 'edit')
+  // Discovery tools pass the provider's account on; the others look further at the target first.
+  const refused = (error: FsError, call: FsCall, input: z.output<S>): Refused | Promise<Refused> => as === 'glob' || as === 'grep' || as === 'list'
+    ? fsRefused(as, error)
+    : refusal(ctx, config, error, { tool: as, ...call, ...work.quoted?.(input) })
   return defineTool({
-    ...meta,
-    ...(name === 'apply_patch' ? {} : { foreignNames: FOREIGN_NAMES[name] }),
+    ...words,
+    ...(FOREIGN[meta.name] === undefined ? {} : { foreignNames: FOREIGN[meta.name] }),
     annotations: change === undefined ? LOOK : { readOnlyHint: false, destructiveHint: true, idempotentHint: change.idempotent, openWorldHint: false },
     concurrency: change === undefined ? 'shared' : 'exclusive',
     async execute(input, exec): Promise<D | Refused> {
