@@ -7,7 +7,7 @@ import type { Family } from './report'
 
 /** A text file behind a symbolic link the session never read through: most often a file swapped for a link since the read. */
 export function linkedText(path: string, family: Family): string {
-  const lead = `${path} is a symbolic link now, so the change would land in the file it points to, `
+  const lead = `${path} is a symbolic link, so the change would land in the file it points to, `
   return family === 'fs'
     ? `${lead}which has not been read in this session (the dsh \`read\` tool shows it through the link); read the file, then retry`
     : `${lead}which you have not viewed (the \`view\` command shows it through the link). View the file, then retry.`
