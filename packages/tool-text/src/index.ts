@@ -37,3 +37,4 @@ export { type ArgumentProblem, type ArgumentRefusal, argumentRefused, printedPro
 export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop } from './refusal-editor'
 export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
 export { identicalText, linkedText } from './refusal-words'
+export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'

@@ -9,6 +9,7 @@
  *   @@ [anchor]                  ` ` context, `-` removed, `+` added lines; `*** End of File`
  *   *** End Patch
  */
+import { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from '@deepseek-ai/dsh-tool-text'
 
 /** One line of a hunk: kept (` `), removed (`-`) or added (`+`). */
 export interface HunkLine {
@@ -37,21 +38,18 @@ export type PatchSection =
   | { kind: 'delete'; path: string; patchLine: number }
   | { kind: 'update'; path: string; moveTo?: string; hunks: PatchHunk[]; patchLine: number }
 
-/** The patch is not in the format: where (1-based line of the patch text) and why. */
+/** The patch is not in the format: where (1-based line of the patch text) and why, as data and in dsh-tool-text's words. */
 export class PatchSyntaxError extends Error {
   override readonly name = 'PatchSyntaxError'
-  constructor(readonly line: number, readonly reason: string) {
+  readonly reason: string
+  constructor(readonly line: number, readonly problem: PatchSyntaxProblem) {
+    const reason = patchSyntaxText(problem)
     super(`line ${line}: ${reason}`)
+    this.reason = reason
   }
 }
 
-const BEGIN = '*** Begin Patch'
-const END = '*** End Patch'
-const ADD = '*** Add File: '
-const DELETE = '*** Delete File: '
-const UPDATE = '*** Update File: '
-const MOVE = '*** Move to: '
-const END_OF_FILE = '*** End of File'
+const { begin: BEGIN, end: END, add: ADD, delete: DELETE, update: UPDATE, move: MOVE, endOfFile: END_OF_FILE } = PATCH_MARKERS
 
 /** The largest patch text parsed: past it the call is refused before any work (a bound on memory and time). */
 export const MAX_PATCH_CHARS = 8 * 1024 * 1024
@@ -85,7 +83,7 @@ export function parsePatch(input: string): PatchSection[] {
     at = parsed.next
   }
   if (sections.length > MAX_PATCH_FILES) {
-    throw new PatchSyntaxError(sections[MAX_PATCH_FILES]!.patchLine, `the patch changes ${sections.length} files; at most ${MAX_PATCH_FILES} are accepted in one patch. Split it into several patches`)
+    throw new PatchSyntaxError(sections[MAX_PATCH_FILES]!.patchLine, { kind: 'too-many-files', files: sections.length, max: MAX_PATCH_FILES })
   }
   return sections
 }
@@ -95,14 +93,14 @@ type LineNo = (index: number) => number
 /** The lines between the patch's markers, and the 1-based input line of each. */
 function framed(input: string): { body: string[]; lineNo: LineNo } {
   if (input.length > MAX_PATCH_CHARS) {
-    throw new PatchSyntaxError(1, `the patch is ${input.length} characters long; at most ${MAX_PATCH_CHARS} are accepted. Split it into several patches`)
+    throw new PatchSyntaxError(1, { kind: 'too-long', chars: input.length, max: MAX_PATCH_CHARS })
   }
   const { lines, firstLine } = unwrap(input)
   if (lines.length === 0 || lines[0]!.trim() !== BEGIN) {
-    throw new PatchSyntaxError(firstLine, `the first line of the patch must be '${BEGIN}'`)
+    throw new PatchSyntaxError(firstLine, { kind: 'no-begin' })
   }
   if (lines.length < 2 || lines.at(-1)!.trim() !== END) {
-    throw new PatchSyntaxError(firstLine + lines.length - 1, `the last line of the patch must be '${END}'`)
+    throw new PatchSyntaxError(firstLine + lines.length - 1, { kind: 'no-end' })
   }
   return { body: lines.slice(1, -1), lineNo: (index) => firstLine + 1 + index }
 }
@@ -113,7 +111,7 @@ function parseSection(body: string[], at: number, lineNo: LineNo): { section: Pa
   if (header.startsWith(ADD)) return parseAdd(body, at, lineNo)
   if (header.startsWith(DELETE)) return { section: { kind: 'delete', path: pathOf(header, DELETE, lineNo(at)), patchLine: lineNo(at) }, next: at + 1 }
   if (header.startsWith(UPDATE)) return parseUpdate(body, at, lineNo)
-  throw new PatchSyntaxError(lineNo(at), `'${clip(body[at]!)}' is not a section header; a section starts with '${ADD}<path>', '${DELETE}<path>' or '${UPDATE}<path>'`)
+  throw new PatchSyntaxError(lineNo(at), { kind: 'not-a-header', line: body[at]! })
 }
 
 function parseAdd(body: string[], start: number, lineNo: LineNo): { section: PatchSection; next: number } {
@@ -124,7 +122,7 @@ function parseAdd(body: string[], start: number, lineNo: LineNo): { section: Pat
   while (at < body.length && body[at]!.startsWith('+')) content.push(body[at++]!.slice(1))
   // A line that neither adds nor starts the next section: most often a line whose '+' was left out.
   if (at < body.length && body[at]!.trim() !== '' && !body[at]!.trim().startsWith('***')) {
-    throw new PatchSyntaxError(lineNo(at), `'${clip(body[at]!)}' is in the Add File section for '${path}', whose every line starts with '+'`)
+    throw new PatchSyntaxError(lineNo(at), { kind: 'add-line', line: body[at]!, path })
   }
   return { section: { kind: 'add', path, lines: content, patchLine }, next: at }
 }
@@ -140,7 +138,7 @@ function parseUpdate(body: string[], start: number, lineNo: LineNo): { section: 
   }
   const parsed = parseHunks(body, at, lineNo)
   if (parsed.hunks.length === 0 && moveTo === undefined) {
-    throw new PatchSyntaxError(patchLine, `the Update File section for '${path}' has no hunk: add '@@' followed by the lines to change, or leave the file out`)
+    throw new PatchSyntaxError(patchLine, { kind: 'no-hunk', path })
   }
   const section: PatchSection = moveTo === undefined ? { kind: 'update', path, hunks: parsed.hunks, patchLine } : { kind: 'update', path, moveTo, hunks: parsed.hunks, patchLine }
   return { section, next: parsed.next }
@@ -168,7 +166,7 @@ function unwrap(input: string): { lines: string[]; firstLine: number } {
 
 function pathOf(header: string, marker: string, line: number): string {
   const path = header.slice(marker.length).trim()
-  if (path.length === 0) throw new PatchSyntaxError(line, `'${marker.trim()}' names no path`)
+  if (path.length === 0) throw new PatchSyntaxError(line, { kind: 'no-path', marker })
   return path
 }
 
@@ -190,7 +188,7 @@ class HunkReader {
 
   read(line: string, patchLine: number): void {
     if (line.trim() === END_OF_FILE) {
-      if (this.current === undefined || !this.bodyStarted) throw new PatchSyntaxError(patchLine, `'${END_OF_FILE}' must end a hunk that has lines`)
+      if (this.current === undefined || !this.bodyStarted) throw new PatchSyntaxError(patchLine, { kind: 'misplaced-end-of-file' })
       this.current.endOfFile = true
       this.close()
     } else if (line.startsWith('@@')) {
@@ -206,11 +204,11 @@ class HunkReader {
   bodyLine(line: string, patchLine: number): void {
     const sign = line[0]
     if (sign !== ' ' && sign !== '-' && sign !== '+' && line !== '') {
-      throw new PatchSyntaxError(patchLine, `'${clip(line)}' is not a hunk line: every line of a hunk starts with ' ' (context), '-' (removed) or '+' (added)`)
+      throw new PatchSyntaxError(patchLine, { kind: 'not-a-hunk-line', line })
     }
     // The first hunk of a section may omit its `@@`.
     if (this.current === undefined) {
-      if (this.hunks.length > 0) throw new PatchSyntaxError(patchLine, 'a hunk after the first one must start with an @@ line')
+      if (this.hunks.length > 0) throw new PatchSyntaxError(patchLine, { kind: 'missing-at-at' })
       this.current = emptyHunk(patchLine)
     }
     this.bodyStarted = true
@@ -223,7 +221,7 @@ class HunkReader {
 
   close(): void {
     if (this.current === undefined) return
-    if (!this.bodyStarted) throw new PatchSyntaxError(this.current.patchLine, 'this hunk has no lines: after its @@ line, give the lines to change, each starting with \' \', \'-\' or \'+\'')
+    if (!this.bodyStarted) throw new PatchSyntaxError(this.current.patchLine, { kind: 'empty-hunk' })
     this.hunks.push(this.current)
     this.current = undefined
     this.bodyStarted = false
@@ -236,8 +234,4 @@ const emptyHunk = (patchLine: number): PatchHunk => ({ anchors: [], oldLines: []
 function isSectionBoundary(line: string): boolean {
   const trimmed = line.trim()
   return trimmed.startsWith(ADD) || trimmed.startsWith(DELETE) || trimmed.startsWith(UPDATE) || trimmed === END || trimmed.startsWith(MOVE)
-}
-
-function clip(line: string): string {
-  return line.length > 80 ? `${line.slice(0, 77)}...` : line
 }
