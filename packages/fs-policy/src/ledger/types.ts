@@ -33,6 +33,11 @@ export interface Ledger {
   readonly label: string
   get(owner: Owner, targetKey: string): FsObservation | undefined | Promise<FsObservation | undefined>
   put(owner: Owner, targetKey: string, observation: FsObservation): void | Promise<void>
+  /**
+   * Records an observation over what the owner holds (`recorded`), in one step of the store. A
+   * store without it is read and then written by the recorder.
+   */
+  record?(owner: Owner, targetKey: string, observation: FsObservation): Promise<void>
   getOutcome(owner: Owner, id: string): StoredOutcome | undefined | Promise<StoredOutcome | undefined>
   putOutcome(owner: Owner, id: string, outcome: StoredOutcome): void | Promise<void>
   close(): Promise<void>
