@@ -49,6 +49,13 @@ describe('the owner config', () => {
     expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: ['short'] }).success).toBe(false)
   })
 
+  it('takes a token with the workspace its calls belong to, checks the name, and still refuses a token listed twice', () => {
+    expect(Config.parse({ transport: 'http', token: ALICE, tokens: [{ token: BOB, workspace: 'team-b' }] }).tokens).toEqual([{ token: BOB, workspace: 'team-b' }])
+    expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: [{ token: BOB, workspace: 'no spaces' }] }).error?.message).toContain('a workspace is 1-128 letters')
+    expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: [{ token: BOB, workspace: 'b', extra: 1 }] }).success).toBe(false)
+    expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: [{ token: ALICE, workspace: 'a' }] }).error?.message).toContain('a token is listed twice')
+  })
+
   it('keys an owner by a hash that does not contain the token', () => {
     const owner = tokenOwner(ALICE)
     expect(owner).toMatch(/^token-[0-9a-f]{40}$/)
