@@ -5,8 +5,42 @@ import { recorded } from './observations'
 interface Pending {
   /** The owner's last write: each one starts after the one before, so they compose in order. */
   tail: Promise<void>
+  /** Settles with the last write a reply must wait for (see `settleForReply`). */
+  required: Promise<void>
   count: number
   failure: unknown
+}
+
+/**
+ * Whether a reply may leave before this observation is stored. It may when the observation is the
+ * owner's own change to a version it held (`from`): were it lost, the owner still holds that older
+ * version, so its next change is refused as stale (and it reads again), never as "not read", and
+ * never applied. A read's or a creation's observation is the owner's only one: the reply waits.
+ */
+function deferrable(observation: FsObservation): boolean {
+  return observation.kind === 'present' && observation.from !== undefined
+}
+
+/** The owners with writes pending: session objects held weakly, so a session that is gone takes its slot with it. */
+class Slots {
+  #named = new Map<string, Pending>()
+  #sessions = new WeakMap<object, Pending>()
+
+  get(owner: Owner): Pending | undefined {
+    return typeof owner === 'string' ? this.#named.get(owner) : this.#sessions.get(owner)
+  }
+
+  set(owner: Owner, slot: Pending): void {
+    if (typeof owner === 'string') this.#named.set(owner, slot)
+    else this.#sessions.set(owner, slot)
+  }
+
+  /** Forgets `slot` if it is still the owner's. */
+  drop(owner: Owner, slot: Pending): void {
+    if (this.get(owner) !== slot) return
+    if (typeof owner === 'string') this.#named.delete(owner)
+    else this.#sessions.delete(owner)
+  }
 }
 
 /**
@@ -25,23 +59,24 @@ interface Pending {
  * first stored, so neither loses the other's seen lines.
  */
 export class Recorder {
-  #pending = new Map<Owner, Pending>()
+  #pending = new Slots()
 
   constructor(readonly ledger: Ledger) {}
 
   record(owner: Owner | undefined, target: FsTarget, observation: FsObservation): void {
     if (owner === undefined) return
     const key = target.targetKey
-    const idle = !this.#pending.has(owner)
+    const idle = this.#pending.get(owner) === undefined
+    const required = !deferrable(observation)
     if (this.ledger.record !== undefined) {
       // One step in the store (Redis: one round trip), sent at once unless an earlier write of the
       // owner is still on its way: then after it, so that the owner's writes land in order.
       if (idle) {
         const write = this.ledger.record(owner, key, observation)
-        this.#track(owner, () => write)
+        this.#track(owner, () => write, required)
       } else {
         const copy = copyOf(observation)
-        this.#track(owner, () => this.ledger.record!(owner, key, copy))
+        this.#track(owner, () => this.ledger.record!(owner, key, copy), required)
       }
       return
     }
@@ -50,7 +85,7 @@ export class Recorder {
       previous = this.ledger.get(owner, key)
       if (!(previous instanceof Promise)) {
         const write = this.ledger.put(owner, key, recorded(previous, observation))
-        if (write !== undefined) this.#track(owner, () => write)
+        if (write !== undefined) this.#track(owner, () => write, required)
         return
       }
       // Awaited below; a failure is reported there, by `settle`, not as an unhandled rejection.
@@ -62,21 +97,25 @@ export class Recorder {
     this.#track(owner, async () => {
       const before = await (previous ?? this.ledger.get(owner, key))
       await this.ledger.put(owner, key, recorded(before, copy))
-    })
+    }, required)
   }
 
-  #track(owner: Owner, write: () => Promise<void>): void {
+  #track(owner: Owner, write: () => Promise<void>, required: boolean): void {
     let slot = this.#pending.get(owner)
-    if (slot === undefined) this.#pending.set(owner, (slot = { tail: Promise.resolve(), count: 0, failure: undefined }))
+    if (slot === undefined) this.#pending.set(owner, (slot = { tail: Promise.resolve(), required: Promise.resolve(), count: 0, failure: undefined }))
     const pending = slot
     pending.count++
     pending.tail = pending.tail.then(write).then(
-      () => { pending.count-- },
+      () => {
+        // Done and nothing to report: the slot goes, so an owner whose reply did not wait leaves nothing behind.
+        if (--pending.count === 0 && pending.failure === undefined) this.#pending.drop(owner, pending)
+      },
       (error: unknown) => {
         pending.count--
         pending.failure ??= error
       },
     )
+    if (required) pending.required = pending.tail
   }
 
   /** Resolves once every write of `owner` made so far is stored; rejects with the first failure among them. */
@@ -85,8 +124,23 @@ export class Recorder {
     const slot = this.#pending.get(owner)
     if (slot === undefined) return
     while (slot.count > 0) await slot.tail
-    if (this.#pending.get(owner) === slot) this.#pending.delete(owner)
+    this.#pending.drop(owner, slot)
     if (slot.failure !== undefined) throw slot.failure
+  }
+
+  /**
+   * Before a reply leaves: waits for the owner's writes that may not be lost (see `deferrable`),
+   * and reports any failure so far. A deferred write is already sent; should it fail, the owner's
+   * next call here reports it (its intents and this hook settle first).
+   */
+  async settleForReply(owner: Owner | undefined): Promise<void> {
+    if (owner === undefined) return
+    const slot = this.#pending.get(owner)
+    if (slot === undefined) return
+    await slot.required
+    if (slot.failure === undefined) return
+    this.#pending.drop(owner, slot)
+    throw slot.failure
   }
 
   /**
@@ -95,7 +149,7 @@ export class Recorder {
    */
   lookup(owner: Owner | undefined, target: FsTarget): FsObservation | undefined | Promise<FsObservation | undefined> {
     if (owner === undefined) return undefined
-    return this.#pending.has(owner) ? this.get(owner, target) : this.ledger.get(owner, target.targetKey)
+    return this.#pending.get(owner) !== undefined ? this.get(owner, target) : this.ledger.get(owner, target.targetKey)
   }
 
   async get(owner: Owner | undefined, target: FsTarget): Promise<FsObservation | undefined> {
