@@ -7,6 +7,8 @@ interface Pending {
   tail: Promise<void>
   /** Settles with the last write a reply must wait for (see `settleForReply`). */
   required: Promise<void>
+  /** Every write was sent at its record and applied by that one command: a lookup sent later sees them all. */
+  inOrder: boolean
   count: number
   failure: unknown
 }
@@ -73,10 +75,11 @@ export class Recorder {
       // owner is still on its way: then after it, so that the owner's writes land in order.
       if (idle) {
         const write = this.ledger.record(owner, key, observation)
-        this.#track(owner, () => write, required)
+        const slot = this.#track(owner, () => write.then((first) => { slot.inOrder &&= first }), required)
       } else {
         const copy = copyOf(observation)
-        this.#track(owner, () => this.ledger.record!(owner, key, copy), required)
+        const slot = this.#track(owner, () => this.ledger.record!(owner, key, copy).then(() => undefined), required)
+        slot.inOrder = false
       }
       return
     }
@@ -100,9 +103,9 @@ export class Recorder {
     }, required)
   }
 
-  #track(owner: Owner, write: () => Promise<void>, required: boolean): void {
+  #track(owner: Owner, write: () => Promise<void>, required: boolean): Pending {
     let slot = this.#pending.get(owner)
-    if (slot === undefined) this.#pending.set(owner, (slot = { tail: Promise.resolve(), required: Promise.resolve(), count: 0, failure: undefined }))
+    if (slot === undefined) this.#pending.set(owner, (slot = { tail: Promise.resolve(), required: Promise.resolve(), inOrder: true, count: 0, failure: undefined }))
     const pending = slot
     pending.count++
     pending.tail = pending.tail.then(write).then(
@@ -116,6 +119,7 @@ export class Recorder {
       },
     )
     if (required) pending.required = pending.tail
+    return pending
   }
 
   /** Resolves once every write of `owner` made so far is stored; rejects with the first failure among them. */
@@ -154,8 +158,13 @@ export class Recorder {
 
   async get(owner: Owner | undefined, target: FsTarget): Promise<FsObservation | undefined> {
     if (owner === undefined) return undefined
+    const slot = this.#pending.get(owner)
+    // The owner's writes went out in order, one command each: a lookup sent now comes after them, so
+    // it need not wait for their answers first (one round trip, not two). Else it is sent once they are in.
+    const early = slot?.inOrder === true && this.ledger.record !== undefined ? this.ledger.get(owner, target.targetKey) : undefined
+    if (early instanceof Promise) early.catch(() => {})
     await this.settle(owner)
-    return this.ledger.get(owner, target.targetKey)
+    return slot?.inOrder === true && early !== undefined ? early : this.ledger.get(owner, target.targetKey)
   }
 }
 

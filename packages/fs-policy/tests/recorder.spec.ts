@@ -2,22 +2,44 @@ import type { FsObservation, FsTarget, FsTargetKey, FsVersion } from '@deepseek-
 import { type ToolExecution, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { Calls, LEDGER_UNAVAILABLE, LedgerError, limitsOf, MemoryLedger, Recorder, Config } from '../src/index'
-import type { Owner } from '../src/index'
+import type { Ledger, Owner } from '../src/index'
 
 // When a reply may leave before its observation is stored: a store whose writes the test completes
 // by hand (the memory store underneath, each write held until released), so the order is exact.
 
-class HeldStore extends MemoryLedger {
+class HeldStore implements Ledger {
+  readonly label = 'held'
+  readonly memory = new MemoryLedger(limitsOf(Config.parse({})))
   held: { release(): void; fail(error: Error): void }[] = []
+  /** Settles once every record so far is released: a lookup answers after them, as on one Redis connection. */
+  #queue: Promise<unknown> = Promise.resolve()
 
-  record(owner: Owner, targetKey: string, observation: FsObservation): Promise<void> {
-    return new Promise((resolve, reject) => {
+  record(owner: Owner, targetKey: string, observation: FsObservation): Promise<boolean> {
+    const done = new Promise<boolean>((resolve, reject) => {
       this.held.push({
-        release: () => { this.put(owner, targetKey, observation); resolve() },
+        release: () => { this.memory.put(owner, targetKey, observation); resolve(true) },
         fail: reject,
       })
     })
+    this.#queue = Promise.all([this.#queue, done.catch(() => {})])
+    return done
   }
+
+  get(owner: Owner, targetKey: string): Promise<FsObservation | undefined> {
+    return this.#queue.then(() => this.memory.get(owner, targetKey))
+  }
+
+  put(owner: Owner, targetKey: string, observation: FsObservation): void {
+    this.memory.put(owner, targetKey, observation)
+  }
+
+  getOutcome(): undefined {
+    return undefined
+  }
+
+  putOutcome(): void {}
+
+  async close(): Promise<void> {}
 }
 
 const target: FsTarget = { targetKey: '/a' as FsTargetKey, displayPath: '/a' }
@@ -27,7 +49,7 @@ const edited: FsObservation = { kind: 'present', version: v('v2'), from: { versi
 const ok: ToolResult = { content: [{ type: 'text', text: 'done' }], isError: false }
 
 function setup() {
-  const store = new HeldStore(limitsOf(Config.parse({})))
+  const store = new HeldStore()
   const recorder = new Recorder(store)
   const calls = new Calls(recorder, { retryTtlMs: 0, readOnly: () => false })
   const exec = { callId: 'c', name: 'edit', signal: new AbortController().signal, agent: { session: { owner: 'agent' } } } as ToolExecution

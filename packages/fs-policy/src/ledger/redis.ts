@@ -94,16 +94,18 @@ export class RedisLedger implements Ledger {
    * record. Otherwise, or when another writer changed it, Redis answers with the entry and the
    * record is sent again over it.
    */
-  async record(owner: Owner, targetKey: string, observation: FsObservation): Promise<void> {
+  async record(owner: Owner, targetKey: string, observation: FsObservation): Promise<boolean> {
     const entry = `dsh:o:${ownerKey(owner)}:${targetKey}`
     let attempt = recordAttempt(observation, this.#expected.get(entry))
     // The observation's own object may change after this call returns: what is sent again is a copy.
-    const copy = JSON.parse(JSON.stringify(observation)) as FsObservation
+    const copy = JSON.stringify(observation)
+    // One connection: Redis runs its commands in the order they were sent, so a lookup sent after
+    // this one sees what it stored.
     for (let sent = 1; ; sent++) {
       const held = await this.#send(owner, targetKey, attempt)
-      if (held === null) return
+      if (held === null) return sent === 1
       if (sent === RECORD_ATTEMPTS) throw new LedgerError(`the Redis ledger at ${this.label} failed: ${targetKey} kept changing while being recorded`)
-      attempt = recordAttempt(copy, held)
+      attempt = recordAttempt(JSON.parse(copy) as FsObservation, held)
     }
   }
 
