@@ -164,6 +164,26 @@ describe.runIf(redisAvailable)('an owner\'s own change through a Redis ledger', 
   })
 })
 
+describe.runIf(redisAvailable)('a Redis ledger that stops answering', () => {
+  it('fails the call within timeoutMs, naming the URL, instead of hanging; calls work again once it answers', async () => {
+    await using s = await stack({ tools: ['tool-fs'], policyConfig: { ledger: `${redis!.url}/2`, timeoutMs: 300 } })
+    const session = { cwd: s.dir, owner: 'agent' }
+    await s.put('a.txt', 'one\n')
+    await s.ok('read', { file_path: s.path('a.txt') }, session)
+    redis!.pause()
+    try {
+      const edit = await s.call('edit', { file_path: s.path('a.txt'), old_string: 'one', new_string: 'two' }, session)
+      expect(edit.isError).toBe(true)
+      expect(textOf(edit)).toContain(`the Redis ledger at ${redis!.url}/2 failed`)
+      expect((await s.bytes('a.txt'))!.toString()).toBe('one\n')
+    } finally {
+      redis!.resume()
+    }
+    await s.ok('edit', { file_path: s.path('a.txt'), old_string: 'one', new_string: 'two' }, session)
+    expect((await s.bytes('a.txt'))!.toString()).toBe('two\n')
+  })
+})
+
 describe('the seen lines, through a persistent ledger', () => {
   for (const kind of ['file', 'redis'] as const) {
     it.runIf(kind === 'file' || redisAvailable)(`add up across reads in a ${kind} ledger, so a write after reading every part goes through`, async () => {
