@@ -52,9 +52,10 @@ class Slots {
  * script, which checks that it holds the entry the process expects). `record` starts that at once and
  * remembers it under its owner; `settle(owner)` waits for the owner's writes and rethrows the first
  * that failed. The intents settle before they read (an owner sees its own last observation), and
- * the `tools/execute` hook settles before a result is returned, so an observation made by a call
- * is in the store before its response leaves the process: a replica that serves the owner's next
- * call finds it, even if this one is gone by then.
+ * the `tools/execute` hook waits with `settleForReply` before a result is returned, so a read's or
+ * a creation's observation is in the store before its response leaves the process: a replica that
+ * serves the owner's next call finds it, even if this one is gone by then. An owner's own change
+ * to a version it held is sent by then and may land after the reply (see `deferrable`).
  * A memory store answers synchronously and nothing is ever pending; a `file:` store reads
  * synchronously and only its durable write is pending. Two replicas recording the same owner and
  * target at once: Redis refuses the second script's expectation and it combines again with what the
