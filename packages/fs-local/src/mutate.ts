@@ -1,9 +1,10 @@
 import { type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planReserved, planStyledWrite, planWrite,
-  publishGuarded, Reservation, writeCost,
+  checkEditGuard, checkWriteGuard, checkWriteSize, currentTextDecoding, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
+  planStyledWrite, planWrite, publishGuarded, Reservation, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite } from './publication'
+import type { StagedText } from './write-content'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
 import { detachedLinks, find, type Found } from './find'
@@ -59,12 +60,15 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
           ? Promise.resolve(planWrite(null, content, display))
           : current.info.size! <= diffMaxBytes
             ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
-            : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
+            : inspectStyle(current.opened, content).then((style) => style === null && currentTextDecoding() !== undefined
+              // Not UTF-8, but maybe text in another encoding the call allows: decided from the whole file.
+              ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+              : planStyledWrite(style, content))
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planned.catch(() => {})
         return { found, planned, releaseMemory }
       },
-      stage: ({ found, planned }) => stageWrite(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
+      stage: ({ found, planned }) => stageWrite(core, found, planned.then(stagedContent), display),
       publish: async ({ found, planned }, made) => {
         // Resolved before staging wrote a byte; awaited here so the outcome is whole when the version is.
         const plan = await planned
@@ -132,7 +136,7 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
     // answer and the staging goes. An edit that changes no byte publishes nothing: the file and its
     // version stay as they are (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
     stage: async ({ found, planning }) => {
-      const made = stageWrite(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
+      const made = stageWrite(core, found, planning.then(({ plan }) => stagedContent(plan)), display)
       const planned = await planning.catch(() => undefined)
       if (planned === undefined || planned.plan.after !== planned.plan.before) return made
       await endWrite(await made)
@@ -164,4 +168,9 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
  */
 function closeSoon(found: Found): void {
   setImmediate(() => void found.close())
+}
+
+/** What staging writes of a plan: UTF-8 is encoded as it is written; a file in another encoding has its bytes encoded already. */
+function stagedContent(plan: PlannedWrite): Uint8Array | StagedText {
+  return plan.encoding === undefined ? { text: plan.after, bom: plan.bom } : plan.bytes
 }

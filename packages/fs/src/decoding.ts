@@ -20,7 +20,11 @@ export interface FsTextDecoding {
 // The decoding travels with the call, not through every provider method: providers decode in the
 // kit (`decodeText`, `planEdit`), in the caller's async context, so a tool's choice reaches the
 // decoder on every backend without each provider's signatures carrying it.
-const current = new AsyncLocalStorage<FsTextDecoding>()
+// One store per process, found through a registry-wide symbol: a tool and a provider that load two
+// copies of this package (built and source) still share it, as `FsError.is` does.
+const slot = Symbol.for('@deepseek-ai/dsh-fs/text-decoding')
+const registry = globalThis as { [slot]?: AsyncLocalStorage<FsTextDecoding> }
+const current = (registry[slot] ??= new AsyncLocalStorage<FsTextDecoding>())
 
 /** Runs `task` with `decoding` in effect for every file the filesystem decodes or encodes during it. */
 export function withTextDecoding<T>(decoding: FsTextDecoding, task: () => T): T {

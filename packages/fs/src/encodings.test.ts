@@ -72,7 +72,7 @@ describe('legacy encodings', () => {
     for (const file of corpus) {
       const bytes = corpusBytes(file)
       const line = file.text.split(/\r?\n/)[1]!
-      const plan = withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => planEdit(bytes, { oldString: line, newString: line }, file.name))
+      const plan = withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => planEdit(bytes, { oldString: line, newString: line, replaceAll: false }, file.name))
       expect(Buffer.compare(Buffer.from(plan.bytes), Buffer.from(bytes)), file.name).toBe(0)
     }
   })
@@ -82,7 +82,7 @@ describe('legacy encodings', () => {
       const bytes = corpusBytes(file)
       const old = file.text.split(/\r?\n/)[1]!
       const replacement = `${old.slice(0, 3)}${file.wide}${file.wide} edited`
-      const plan = withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => planEdit(bytes, { oldString: old, newString: replacement }, file.name))
+      const plan = withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => planEdit(bytes, { oldString: old, newString: replacement, replaceAll: false }, file.name))
       const before = Buffer.from(bytes)
       const after = Buffer.from(plan.bytes)
       const start = corpusBytes({ ...file, text: file.text.slice(0, file.text.indexOf(old)) }).length
@@ -103,7 +103,7 @@ describe('legacy encodings', () => {
 
   it('refuses a character the encoding cannot hold, naming it and its line', () => {
     const file = ENCODING_CORPUS.find((f) => f.encoding === 'shift_jis')!
-    const error = captured(() => withTextDecoding(DETECT, () => planEdit(corpusBytes(file), { oldString: '名前はまだ無い', newString: 'Ωμ 🐈' }, file.name)))
+    const error = captured(() => withTextDecoding(DETECT, () => planEdit(corpusBytes(file), { oldString: '名前はまだ無い', newString: 'Ωμ 🐈', replaceAll: false }, file.name)))
     expect(error.code).toBe('FS_NOT_ENCODABLE')
     expect(error.unencodable).toMatchObject({ encoding: 'shift_jis', character: '🐈', line: 1 })
     expect(error.message).toContain('U+1F408')
