@@ -44,7 +44,7 @@ function exactly(bytes: Uint8Array, encoding: FsTextEncoding, path: string | und
 }
 
 function undecidedReason(candidates: readonly FsEncodingCandidate[]): string {
-  if (candidates.length === 0) return 'no supported encoding decodes it as text'
+  if (candidates.length === 0) return 'the encoding detector found no supported encoding likely for it'
   const named = candidates.map(({ encoding, confidence }) => `${encoding} (confidence ${confidence} %)`).join(', ')
   return `its encoding is uncertain: it might be ${named}`
 }

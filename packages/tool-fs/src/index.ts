@@ -1,5 +1,6 @@
 import type {} from '@deepseek-ai/dsh-fs'
 import { pinServices } from '@deepseek-ai/dsh-tools'
+import { withEncodings } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { applyPatchTool } from './apply-patch'
@@ -39,10 +40,11 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   const options = Config.parse(config)
   // What the calls use, read once (registrations stay on `ctx`, so they go with this plugin).
   const calls = pinServices(ctx, ['fs'])
-  ctx.tools.register(readTool(calls, options))
-  ctx.tools.register(writeTool(calls, options))
-  ctx.tools.register(editTool(calls, options))
-  if (options.multiEdit) ctx.tools.register(multiEditTool(calls, options))
+  // Each call of the text tools runs under its encoding choice (argument, configuration); a read names a legacy encoding.
+  ctx.tools.register(withEncodings(readTool(calls, options), options, true))
+  ctx.tools.register(withEncodings(writeTool(calls, options), options))
+  ctx.tools.register(withEncodings(editTool(calls, options), options))
+  if (options.multiEdit) ctx.tools.register(withEncodings(multiEditTool(calls, options), options))
   if (options.applyPatch) ctx.tools.register(applyPatchTool(calls, options))
   if (options.discoveryTools) {
     ctx.tools.register(globTool(calls, options))

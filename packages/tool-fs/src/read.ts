@@ -1,3 +1,4 @@
+import { encodingArgument } from './encoding'
 import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import { countLines } from '@deepseek-ai/dsh-tool-text'
@@ -18,6 +19,7 @@ export const readInput = z.object({
   limit: z.number().int().min(1).optional().describe('How many lines to show. Default and maximum: the line limit of this tool.'),
   column: z.number().int().min(1).optional()
     .describe('The character (1-based) of line offset to start from, to see the rest of a line shown cut. Default 1.'),
+  encoding: encodingArgument,
 })
 
 /**

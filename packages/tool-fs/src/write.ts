@@ -1,3 +1,4 @@
+import { encodingArgument } from './encoding'
 import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
@@ -15,6 +16,7 @@ import { refusal } from './refusals'
 export const writeInput = z.object({
   file_path: z.string().describe('The file to create or replace: absolute, or relative to the working directory.'),
   content: z.string().describe('The complete new content of the file.'),
+  encoding: encodingArgument,
 })
 
 /**
