@@ -1,4 +1,3 @@
-import { encodingArgument } from './encoding'
 import { FOREIGN_NAMES } from './foreign-names'
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { editedObservation, type EditedReport, printedRefusal, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
@@ -16,7 +15,6 @@ export const editInput = z.object({
   old_string: z.string().describe('The exact text to replace, copied from the file (without line numbers).'),
   new_string: z.string().describe('The text to put in its place.'),
   replace_all: z.boolean().default(false).describe('Replace every occurrence; otherwise old_string must occur exactly once.'),
-  encoding: encodingArgument,
 })
 
 /**

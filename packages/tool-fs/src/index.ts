@@ -5,6 +5,7 @@ import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { applyPatchTool } from './apply-patch'
 import { Config } from './config'
+import { encodingArgument } from './encoding'
 import { editTool } from './edit'
 import { globTool } from './glob'
 import { grepTool } from './grep'
@@ -41,10 +42,11 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   // What the calls use, read once (registrations stay on `ctx`, so they go with this plugin).
   const calls = pinServices(ctx, ['fs'])
   // Each call of the text tools runs under its encoding choice (argument, configuration); a read names a legacy encoding.
-  ctx.tools.register(withEncodings(readTool(calls, options), options, true))
-  ctx.tools.register(withEncodings(writeTool(calls, options), options))
-  ctx.tools.register(withEncodings(editTool(calls, options), options))
-  if (options.multiEdit) ctx.tools.register(withEncodings(multiEditTool(calls, options), options))
+  const encodings = { argument: encodingArgument }
+  ctx.tools.register(withEncodings(readTool(calls, options), options, { ...encodings, names: () => true }))
+  ctx.tools.register(withEncodings(writeTool(calls, options), options, encodings))
+  ctx.tools.register(withEncodings(editTool(calls, options), options, encodings))
+  if (options.multiEdit) ctx.tools.register(withEncodings(multiEditTool(calls, options), options, encodings))
   if (options.applyPatch) ctx.tools.register(applyPatchTool(calls, options))
   if (options.discoveryTools) {
     ctx.tools.register(globTool(calls, options))

@@ -1,4 +1,3 @@
-import { encodingArgument } from './encoding'
 import { FOREIGN_NAMES } from './foreign-names'
 import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
@@ -18,7 +17,6 @@ export const multiEditInput = z.object({
     new_string: z.string().describe('The text to put in its place.'),
     replace_all: z.boolean().default(false).describe('Replace every occurrence; otherwise old_string must occur exactly once.'),
   }).strict()).min(1).describe('Edits applied in order, each to the result of the ones before; all of them or none are written.'),
-  encoding: encodingArgument,
 })
 
 /**

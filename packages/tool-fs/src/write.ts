@@ -1,4 +1,3 @@
-import { encodingArgument } from './encoding'
 import { FOREIGN_NAMES } from './foreign-names'
 import { FsError, type FsTarget, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
@@ -16,7 +15,6 @@ import { refusal } from './refusals'
 export const writeInput = z.object({
   file_path: z.string().describe('The file to create or replace: absolute, or relative to the working directory.'),
   content: z.string().describe('The complete new content of the file.'),
-  encoding: encodingArgument,
 })
 
 /**

@@ -56,6 +56,14 @@ describe('legacy encodings through the tools', () => {
     expect((await s.call('read', { file_path: 'fr.txt' })).error?.code).toBe('FS_NOT_TEXT')
   })
 
+  it('reads a legacy file that is streamed (above readStreamThreshold) from any offset', async () => {
+    s = await stack({ policy: true, config: { detectEncodings: true, readStreamThreshold: 16 } })
+    await s.put('ja.txt', iconv.encode(JAPANESE, 'shift_jis'))
+    const read = await s.ok('read', { file_path: 'ja.txt', offset: 2, limit: 1 })
+    expect(read).toContain('     2\tどこで生れたか')
+    expect(read).toContain('[The file is in shift_jis')
+  })
+
   it('uses defaultEncoding when the detector cannot decide', async () => {
     s = await stack({ policy: true, config: { detectEncodings: true, defaultEncoding: 'windows-1252' } })
     await s.put('short.txt', iconv.encode('ab\xe9\n', 'latin1'))

@@ -25,7 +25,9 @@ export async function refuse(editor: Editor, raised: unknown, command: 'str_repl
   if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal))?.kind === 'text') {
     error = fsError('FS_STALE_VERSION', { path, reason: 'has been created since you found it absent' })
   }
-  if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
+  // An undecided encoding is said as such (with its candidates, `withEncodings`), never as "binary".
+  const undecided = error.code === 'FS_NOT_TEXT' && error.candidates !== undefined
+  if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && !undecided) || error.code === 'FS_OUTSIDE_ROOT') {
     const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && (nature.size ?? 0) > editor.config.maxTextBytes) {
       return new FsError('FS_TOO_LARGE', `${nothingDone(command)}: ${tooLargeText(path, nature.size!, editor.config.maxTextBytes)}.`, { cause: error, path })

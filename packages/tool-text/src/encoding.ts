@@ -1,4 +1,6 @@
-import { type FsEncodingCandidate, FsError, FS_TEXT_ENCODINGS, type FsTextDecoding, type FsTextEncoding, withTextDecoding } from '@deepseek-ai/dsh-fs'
+import {
+  currentTextDecoding, type FileSystem, type FsEncodingCandidate, FsError, FS_TEXT_ENCODINGS, type FsTarget, type FsTextDecoding, type FsTextEncoding, withTextDecoding,
+} from '@deepseek-ai/dsh-fs'
 import type { ToolDefinition, ToolExecution, ToolInputSchema, ToolOutput } from '@deepseek-ai/dsh-tools'
 
 // Legacy encodings as the tools present them: the `encoding` argument, the configuration that
@@ -24,22 +26,50 @@ export function textDecodingOf(config: EncodingConfig, encoding: FsTextEncoding 
   return decoding
 }
 
+/** How a tool family hands its `encoding` argument (a zod field: this package has no zod) and picks the calls whose result names the encoding. */
+export interface EncodingHooks<S extends ToolInputSchema> {
+  argument: ToolInputSchema['shape'][string]
+  names?: (input: Parameters<ToolDefinition<S>['execute']>[0]) => boolean
+}
+
 /**
- * A tool whose calls run under their `FsTextDecoding` (`encoding` argument, configuration); with
- * `names`, a successful text result ends with a note naming a legacy encoding it was decoded from.
+ * A tool whose calls run under their `FsTextDecoding`. With encodings off in `config` it is
+ * `definition` itself: schema and behaviour as before. On, its schema takes the `encoding`
+ * argument, a successful text result of a call `names` picks ends with a note naming the legacy
+ * encoding it was decoded from, and an encoding refusal thrown by the tool gets its remedy.
  */
-export function withEncodings<S extends ToolInputSchema>(definition: ToolDefinition<S>, config: EncodingConfig, names = false): ToolDefinition<S> {
+export function withEncodings<S extends ToolInputSchema>(definition: ToolDefinition<S>, config: EncodingConfig, hooks: EncodingHooks<S>): ToolDefinition<S> {
+  if (!config.detectEncodings && config.defaultEncoding === undefined) return definition
   const execute = definition.execute.bind(definition)
   return {
     ...definition,
+    inputSchema: definition.inputSchema.extend({ encoding: hooks.argument }) as unknown as S,
     async execute(input, exec: ToolExecution): Promise<ToolOutput> {
-      const decoding = textDecodingOf(config, (input as { encoding?: FsTextEncoding }).encoding)
-      if (decoding === undefined) return execute(input, exec)
-      const output = await withTextDecoding(decoding, async () => execute(input, exec))
-      if (!names || decoding.decided === undefined || typeof output !== 'string') return output
+      const decoding = textDecodingOf(config, (input as { encoding?: FsTextEncoding }).encoding)!
+      const output = await withTextDecoding(decoding, async () => execute(input, exec)).catch((error: unknown) => {
+        throw FsError.is(error) ? withEncodingRemedy(error, definition.name) : error
+      })
+      if (!(hooks.names?.(input) ?? false) || decoding.decided === undefined || typeof output !== 'string') return output
       return `${output}\n${encodingNote(decoding.decided)}`
     },
   }
+}
+
+/** An encoding refusal with its remedy after the provider's account; any other error as it is. */
+function withEncodingRemedy(error: FsError, tool: string): FsError {
+  const remedy = encodingRemedy(error, tool)
+  if (remedy === undefined || error.message.endsWith(remedy)) return error
+  return new FsError(error.code, `${error.message.replace(/[.\s]+$/, '')}; ${remedy}`, { cause: error, ...(error.path === undefined ? {} : { path: error.path }) })
+}
+
+/**
+ * The whole text of a file whose streamed bytes were not UTF-8 (`notUtf8`), decoded under the
+ * call's `FsTextDecoding`: how a windowed reader (`read` of a large file, `view`) reaches a legacy
+ * encoding. Without a decoding in effect the refusal stands.
+ */
+export async function textUnderDecoding(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, notUtf8: FsError): Promise<string> {
+  if (currentTextDecoding() === undefined) throw notUtf8
+  return fs.readText(target, signal)
 }
 
 /** What a read of a file in a legacy encoding adds: the encoding, and that changes keep it. */
