@@ -1,6 +1,6 @@
-import { type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import { currentTextDecoding, type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, currentTextDecoding, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
+  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
   planStyledWrite, planWrite, publishGuarded, Reservation, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite } from './publication'
@@ -52,18 +52,8 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
           void found.close()
           throw error
         }
-        // The old text is read whole only when it is reported back (`before`, for diffs); above that
-        // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
-        // read runs while the publication makes its staging.
-        const { diffMaxBytes, maxTextBytes } = core.options
-        const planned = current.kind !== 'file'
-          ? Promise.resolve(planWrite(null, content, display))
-          : current.info.size! <= diffMaxBytes
-            ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
-            : inspectStyle(current.opened, content).then((style) => style === null && currentTextDecoding() !== undefined
-              // Not UTF-8, but maybe text in another encoding the call allows: decided from the whole file.
-              ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
-              : planStyledWrite(style, content))
+        // The read runs while the publication makes its staging.
+        const planned = planOverwrite(core, current, content, display)
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planned.catch(() => {})
         return { found, planned, releaseMemory }
@@ -173,4 +163,18 @@ function closeSoon(found: Found): void {
 /** What staging writes of a plan: UTF-8 is encoded as it is written; a file in another encoding has its bytes encoded already. */
 function stagedContent(plan: PlannedWrite): Uint8Array | StagedText {
   return plan.encoding === undefined ? { text: plan.after, bom: plan.bom } : plan.bytes
+}
+
+/**
+ * What a write over `current` publishes. The old text is read whole only when it is reported back
+ * (`before`, for diffs); above that bound only its BOM and line-ending style are learned, from as
+ * few bytes as possible, unless they are not UTF-8 and a text decoding is in effect: then the whole
+ * file decides its encoding (bounded by `maxTextBytes`).
+ */
+function planOverwrite(core: DiskCore, current: Found['probe'], content: string, display: string): Promise<PlannedWrite> {
+  const { diffMaxBytes, maxTextBytes } = core.options
+  if (current.kind !== 'file') return Promise.resolve(planWrite(null, content, display))
+  const whole = () => readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+  if (current.info.size! <= diffMaxBytes) return whole()
+  return inspectStyle(current.opened, content).then((style) => style === null && currentTextDecoding() !== undefined ? whole() : planStyledWrite(style, content))
 }

@@ -41,10 +41,10 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
   return renderFailure(tool, error, detail, path)
 }
 
+/** An undecided encoding (`FS_NOT_TEXT` with `candidates`) is said as such, never inspected into "binary". */
 async function detailOf(ctx: Context, config: Config, error: FsError, call: FailedCall, target: FsTarget): Promise<FailureDetail | undefined> {
   const { tool, exec } = call
   if (error.code === 'FS_NOT_SEEN') return { kind: 'not-seen', seen: error.seen }
-  // An undecided encoding is said as such (with its candidates), never as "binary".
   const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && error.candidates === undefined)
     || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
   if (inspects) {

@@ -70,3 +70,22 @@ describe('legacy encodings through the tools', () => {
     expect(await s.ok('read', { file_path: 'short.txt' })).toContain('     1\tabé')
   })
 })
+
+/** What the model sees of legacy encodings, pinned like the main flows (docs/tools.md quotes it). */
+it('pins what the model sees of files in legacy encodings', async () => {
+  s = await stack({ policy: true, config: { detectEncodings: true } })
+  const lines: string[] = []
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await s.call(name, args)
+    const status = result.isError ? `error ${result.error?.code ?? ''}`.trim() : 'ok'
+    lines.push(`>>> ${name} ${JSON.stringify(args)}`, `<<< ${status}`, result.content.map((part) => part.text).join(''), '')
+  }
+  await s.put('notes-1252.txt', iconv.encode("Le château de la forêt était très ancien.\r\nÀ l'été, on mangeait des crêpes.\r\n", 'windows-1252'))
+  await call('read', { file_path: 'notes-1252.txt' })
+  await call('edit', { file_path: 'notes-1252.txt', old_string: 'des crêpes', new_string: 'des crêpes au café' })
+  await call('edit', { file_path: 'notes-1252.txt', old_string: 'des crêpes', new_string: 'des crêpes 🥞' })
+  await s.put('short.txt', iconv.encode('ab\xe9\n', 'latin1'))
+  await call('read', { file_path: 'short.txt' })
+  await call('read', { file_path: 'short.txt', encoding: 'iso-8859-1' })
+  await expect(lines.join('\n').replaceAll(s.dir, '<tmp>')).toMatchFileSnapshot('./__transcripts__/encoding-flows.txt')
+})

@@ -14,6 +14,7 @@ const indexes = new WeakMap<Editor, LineIndex>()
  * `view`: one `stat` routes the call. Nothing there → `absent` is recorded and the call fails
  * `FS_NOT_FOUND`; a directory is listed; a file is shown as a numbered window and recorded present
  * at the stat's version (a writer racing the read can at worst make the next edit spuriously stale).
+ * Bytes that are not UTF-8 may be text in a legacy encoding the call allows: then decoded whole.
  */
 export async function view(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
   const range = input.view_range
@@ -49,7 +50,6 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
     if (FsError.is(error, 'FS_NOT_FOUND')) throw editor.absent(target, exec)
     if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
-    // Text in a legacy encoding the call allows: decoded whole (bounded by the provider's text limit).
     window = await rangeWindow([await textUnderDecoding(editor.ctx.fs, target, exec.signal, withText(error, render.notText(error.message)))], start, end, limits, 1)
   }
   // The window reached the end of the file before the range did: the range names lines that do not exist.
