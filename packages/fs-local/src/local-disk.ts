@@ -1,4 +1,4 @@
-import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { planEdit, planEdits, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
@@ -72,24 +72,24 @@ export class LocalDisk {
     return listDirectory(this.#core, target, signal, opts)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
+  writeText(target: FsTarget, content: string, { expected, signal, hooks }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
     return writeTarget(this.#core, target, content, expected, signal, hooks)
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+  editText(target: FsTarget, edit: FsEditRequest, { expected, signal, hooks }: FsEditOptions = {}): Promise<FsEditOutcome> {
     return editTarget(this.#core, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal, hooks)
   }
 
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
-  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return editTarget(this.#core, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal)
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], { expected, signal, hooks }: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return editTarget(this.#core, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal, hooks)
   }
 
-  remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+  remove(target: FsTarget, { expected, signal }: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
     return removeTarget(this.#core, target, expected, signal)
   }
 
-  rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+  rename(source: FsTarget, destination: FsTarget, { expected, signal }: FsRenameOptions = {}): Promise<FsRenameOutcome> {
     return renameTarget(this.#core, source, destination, expected, signal)
   }
 }

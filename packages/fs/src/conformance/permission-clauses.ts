@@ -12,9 +12,9 @@ export function permissionClauses(h: Harness): void {
     const target = await h.target('locked.txt')
     const version = await h.version('locked.txt')
     await expectFsError(h.fs.writeText(target, 'overwritten\n'), 'FS_PERMISSION_DENIED')
-    await expectFsError(h.fs.writeText(target, 'overwritten\n', { kind: 'replaceIfVersion', version }), 'FS_PERMISSION_DENIED')
+    await expectFsError(h.fs.writeText(target, 'overwritten\n', { expected: { kind: 'replaceIfVersion', version } }), 'FS_PERMISSION_DENIED')
     await expectFsError(h.fs.editText(target, { oldString: 'keep', newString: 'lose', replaceAll: false }), 'FS_PERMISSION_DENIED')
-    await expectFsError(h.fs.editText(target, { oldString: 'keep', newString: 'lose', replaceAll: false }, { version }), 'FS_PERMISSION_DENIED')
+    await expectFsError(h.fs.editText(target, { oldString: 'keep', newString: 'lose', replaceAll: false }, { expected: { version } }), 'FS_PERMISSION_DENIED')
     expect(await h.disk('locked.txt')).toBe('keep me\n')
     expect(await h.version('locked.txt')).toBe(version)
     // The refusal is about that file only: its neighbours stay writable.
