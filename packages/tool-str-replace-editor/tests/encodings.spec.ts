@@ -46,4 +46,17 @@ describe('legacy encodings in the editor', () => {
     expect(textOf(refused)).toContain('call the dsh `str_replace_editor` tool again with encoding set to it')
     expect(await f.ok({ command: 'view', path: 'short.txt', encoding: 'iso-8859-1' })).toContain('     1\tabé')
   })
+
+  it('refuses a binary file with the same words as without detection', async () => {
+    const binary = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0, 0, 1)
+    f = await editorFixture()
+    await f.put('logo.png', binary)
+    const without = textOf(await f.call({ command: 'view', path: 'logo.png' }))
+    await f.dispose()
+    f = await editorFixture({ config: { detectEncodings: true } })
+    await f.put('logo.png', binary)
+    const refused = await f.call({ command: 'view', path: 'logo.png' })
+    expect(refused.error?.code).toBe('FS_NOT_TEXT')
+    expect(textOf(refused).replace(f.at('logo.png'), '')).toBe(without.replace(/^.*?logo\.png/, ''))
+  })
 })

@@ -1,6 +1,7 @@
 import {
   currentTextDecoding, type FileSystem, type FsEncodingCandidate, FsError, FS_TEXT_ENCODINGS, type FsTarget, type FsTextDecoding, type FsTextEncoding, withTextDecoding,
 } from '@deepseek-ai/dsh-fs'
+import { BINARY_SNIFF_BYTES, utf16Bom } from '@deepseek-ai/dsh-fs/kit'
 import type { ToolDefinition, ToolExecution, ToolInputSchema, ToolOutput } from '@deepseek-ai/dsh-tools'
 
 // Legacy encodings as the tools present them: the `encoding` argument, the configuration that
@@ -65,11 +66,23 @@ function withEncodingRemedy(error: FsError, tool: string): FsError {
 /**
  * The whole text of a file whose streamed bytes were not UTF-8 (`notUtf8`), decoded under the
  * call's `FsTextDecoding`: how a windowed reader (`read` of a large file, `view`) reaches a legacy
- * encoding. Without a decoding in effect the refusal stands.
+ * encoding. The refusal stands without a decoding in effect, for a binary file (a NUL byte in its
+ * first chunk and no UTF-16 BOM: never read whole for nothing) and for anything still not text.
  */
 export async function textUnderDecoding(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, notUtf8: FsError): Promise<string> {
-  if (currentTextDecoding() === undefined) throw notUtf8
-  return fs.readText(target, signal)
+  if (currentTextDecoding() === undefined || await looksBinary(fs, target, signal)) throw notUtf8
+  try {
+    return await fs.readText(target, signal)
+  } catch (error) {
+    throw FsError.is(error, 'FS_NOT_TEXT') && error.candidates === undefined ? notUtf8 : error
+  }
+}
+
+async function looksBinary(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined): Promise<boolean> {
+  for await (const chunk of fs.streamBytes(target, signal)) {
+    return utf16Bom(chunk) === undefined && chunk.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0
+  }
+  return false
 }
 
 /** What a read of a file in a legacy encoding adds: the encoding, and that changes keep it. */

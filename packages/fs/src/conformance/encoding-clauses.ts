@@ -61,7 +61,7 @@ export function encodingClauses(h: Harness): void {
       const version = await h.version(file.name)
       const old = file.text.split(/\r?\n/)[1]!
       const replacement = `${file.wide} edited ${file.wide}`
-      const outcome = await withTextDecoding(decodingFor(file), async () => h.fs.editText(await h.target(file.name), { oldString: old, newString: replacement, replaceAll: false }, { version }))
+      const outcome = await withTextDecoding(decodingFor(file), async () => h.fs.editText(await h.target(file.name), { oldString: old, newString: replacement, replaceAll: false }, { expected: { version } }))
       expect(outcome.version).not.toBe(version)
       const expected = corpusBytes({ ...file, text: file.text.replace(old, replacement) })
       expect(same(await h.external.read(file.name), expected), file.name).toBe(true)
@@ -73,7 +73,7 @@ export function encodingClauses(h: Harness): void {
     await h.external.write(file.name, corpusBytes(file))
     const version = await h.version(file.name)
     await h.external.write(file.name, corpusBytes({ ...file, text: `${file.text}more\n` }))
-    const edit = withTextDecoding({ detect: true }, async () => h.fs.editText(await h.target(file.name), { oldString: '1:', newString: '0:', replaceAll: false }, { version }))
+    const edit = withTextDecoding({ detect: true }, async () => h.fs.editText(await h.target(file.name), { oldString: '1:', newString: '0:', replaceAll: false }, { expected: { version } }))
     await expectFsError(edit, 'FS_STALE_VERSION')
     expect(same(await h.external.read(file.name), corpusBytes({ ...file, text: `${file.text}more\n` }))).toBe(true)
   })
