@@ -124,7 +124,7 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
     },
     // The staging is made while the old bytes are read and the edit planned; a failed match is the
     // answer and the staging goes. An edit that changes no byte publishes nothing: the file and its
-    // version stay as they are (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
+    // version stay as they are (the bytes decode exactly, UTF-8 or legacy: unchanged exactly when the text is).
     stage: async ({ found, planning }) => {
       const made = stageWrite(core, found, planning.then(({ plan }) => stagedContent(plan)), display)
       const planned = await planning.catch(() => undefined)
