@@ -64,6 +64,19 @@ describe('legacy encodings through the tools', () => {
     expect(read).toContain('[The file is in shift_jis')
   })
 
+  it('keeps the seen rule and version guard of UTF-8 for a legacy file', async () => {
+    s = await stack({ policy: true, seenRule: true, config: { detectEncodings: true } })
+    await s.put('ja.txt', iconv.encode(JAPANESE, 'shift_jis'))
+    await s.ok('read', { file_path: 'ja.txt', limit: 1 })
+    expect((await s.call('write', { file_path: 'ja.txt', content: '猫\n' })).error?.code).toBe('FS_NOT_SEEN')
+    await s.ok('read', { file_path: 'ja.txt' })
+    await s.put('ja.txt', iconv.encode(`${JAPANESE}追記\n`, 'shift_jis'))
+    expect((await s.call('edit', { file_path: 'ja.txt', old_string: '吾輩は猫である', new_string: '猫' })).error?.code).toBe('FS_STALE_VERSION')
+    await s.ok('read', { file_path: 'ja.txt' })
+    await s.ok('write', { file_path: 'ja.txt', content: '猫\n' })
+    expect((await s.bytes('ja.txt'))!.equals(iconv.encode('猫\n', 'shift_jis'))).toBe(true)
+  })
+
   it('uses defaultEncoding when the detector cannot decide', async () => {
     s = await stack({ policy: true, config: { detectEncodings: true, defaultEncoding: 'windows-1252' } })
     await s.put('short.txt', iconv.encode('ab\xe9\n', 'latin1'))
