@@ -100,5 +100,9 @@ it('pins what the model sees of files in legacy encodings', async () => {
   await s.put('short.txt', iconv.encode('ab\xe9\n', 'latin1'))
   await call('read', { file_path: 'short.txt' })
   await call('read', { file_path: 'short.txt', encoding: 'iso-8859-1' })
+  // Three Hangul syllables: valid EUC-KR, EUC-JP and GB18030 alike, and far too short to tell.
+  await s.put('ko.txt', iconv.encode('한국어\n', 'euc-kr'))
+  await call('read', { file_path: 'ko.txt' })
+  await call('read', { file_path: 'ko.txt', encoding: 'euc-kr' })
   await expect(lines.join('\n').replaceAll(s.dir, '<tmp>')).toMatchFileSnapshot('./__transcripts__/encoding-flows.txt')
 })

@@ -94,7 +94,7 @@ export function encodingNote(encoding: FsTextEncoding): string {
 export function undecidedRemedy(candidates: readonly FsEncodingCandidate[], tool: string): string {
   const named = candidates.length > 0 ? candidates.map((c) => c.encoding) : FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8')
   return `if you know its encoding, call the dsh \`${tool}\` tool again with encoding set to it `
-    + `(${candidates.length > 0 ? 'likely' : 'supported'}: ${named.join(', ')}), or set defaultEncoding in the configuration; otherwise it is not text these tools can show`
+    + `(${candidates.length > 0 ? 'possible' : 'supported'}: ${named.join(', ')}), or set defaultEncoding in the configuration; otherwise it is not text these tools can show`
 }
 
 /** The remedy of `FS_NOT_ENCODABLE`. */
