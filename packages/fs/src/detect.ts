@@ -43,15 +43,28 @@ export interface Detection {
  * a guess that does not is no candidate at all.
  */
 export function detectEncoding(bytes: Uint8Array): Detection {
-  const guesses = guessesOf(bytes.subarray(0, DETECT_SAMPLE_BYTES))
+  const sample = bytes.subarray(0, DETECT_SAMPLE_BYTES)
   const candidates: FsEncodingCandidate[] = []
-  for (const { encoding, confidence } of guesses.slice(0, MAX_TRIED)) {
+  for (const { encoding, confidence } of guessesOf(sample).slice(0, MAX_TRIED)) {
+    // The sample rules a guess out cheaply; only a guess that will be taken decodes the whole file.
+    if (!isText(sample, encoding, sample.length < bytes.length)) continue
+    if (confidence < DETECT_MIN_CONFIDENCE) {
+      candidates.push({ encoding, confidence })
+      continue
+    }
     const text = decodeExactly(bytes, encoding)
-    if (text === undefined || CONTROL.test(text)) continue
-    if (confidence >= DETECT_MIN_CONFIDENCE) return { found: { encoding, text, confidence }, candidates }
-    candidates.push({ encoding, confidence })
+    if (text !== undefined && !CONTROL.test(text)) return { found: { encoding, text, confidence }, candidates }
   }
   return { candidates }
+}
+
+/** Whether `bytes` are exactly text in `encoding`; `cut`: they end where a sample was cut, maybe inside a character (up to 3 bytes of it). */
+function isText(bytes: Uint8Array, encoding: FsTextEncoding, cut: boolean): boolean {
+  for (let drop = 0; drop <= (cut ? 3 : 0); drop++) {
+    const text = decodeExactly(bytes.subarray(0, bytes.length - drop), encoding)
+    if (text !== undefined) return !CONTROL.test(text)
+  }
+  return false
 }
 
 /** The detector's guesses among the encodings we support, best first, each encoding once. */
