@@ -1,9 +1,10 @@
-import { type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import { currentTextDecoding, type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planReserved, planStyledWrite, planWrite,
-  publishGuarded, Reservation, writeCost,
+  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
+  planStyledWrite, planWrite, publishGuarded, Reservation, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite } from './publication'
+import type { StagedText } from './write-content'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
 import { detachedLinks, find, type Found } from './find'
@@ -51,20 +52,13 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, e
           void found.close()
           throw error
         }
-        // The old text is read whole only when it is reported back (`before`, for diffs); above that
-        // bound only its BOM and line-ending style are learned, from as few bytes as possible. The
-        // read runs while the publication makes its staging.
-        const { diffMaxBytes, maxTextBytes } = core.options
-        const planned = current.kind !== 'file'
-          ? Promise.resolve(planWrite(null, content, display))
-          : current.info.size! <= diffMaxBytes
-            ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
-            : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
+        // The read runs while the publication makes its staging.
+        const planned = planOverwrite(core, current, content, display)
         // Awaited by `stage`; a probe whose stage never runs must not leave its rejection unhandled.
         planned.catch(() => {})
         return { found, planned, releaseMemory }
       },
-      stage: ({ found, planned }) => stageWrite(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
+      stage: ({ found, planned }) => stageWrite(core, found, planned.then(stagedContent), display),
       publish: async ({ found, planned }, made) => {
         // Resolved before staging wrote a byte; awaited here so the outcome is whole when the version is.
         const plan = await planned
@@ -130,9 +124,9 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
     },
     // The staging is made while the old bytes are read and the edit planned; a failed match is the
     // answer and the staging goes. An edit that changes no byte publishes nothing: the file and its
-    // version stay as they are (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
+    // version stay as they are (the bytes decode exactly, UTF-8 or legacy: unchanged exactly when the text is).
     stage: async ({ found, planning }) => {
-      const made = stageWrite(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
+      const made = stageWrite(core, found, planning.then(({ plan }) => stagedContent(plan)), display)
       const planned = await planning.catch(() => undefined)
       if (planned === undefined || planned.plan.after !== planned.plan.before) return made
       await endWrite(await made)
@@ -164,4 +158,23 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
  */
 function closeSoon(found: Found): void {
   setImmediate(() => void found.close())
+}
+
+/** What staging writes of a plan: UTF-8 is encoded as it is written; a file in another encoding has its bytes encoded already. */
+function stagedContent(plan: PlannedWrite): Uint8Array | StagedText {
+  return plan.encoding === undefined ? { text: plan.after, bom: plan.bom } : plan.bytes
+}
+
+/**
+ * What a write over `current` publishes. The old text is read whole only when it is reported back
+ * (`before`, for diffs); above that bound only its BOM and line-ending style are learned, from as
+ * few bytes as possible, unless they are not UTF-8 and a text decoding is in effect: then the whole
+ * file decides its encoding (bounded by `maxTextBytes`).
+ */
+function planOverwrite(core: DiskCore, current: Found['probe'], content: string, display: string): Promise<PlannedWrite> {
+  const { diffMaxBytes, maxTextBytes } = core.options
+  if (current.kind !== 'file') return Promise.resolve(planWrite(null, content, display))
+  const whole = () => readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+  if (current.info.size! <= diffMaxBytes) return whole()
+  return inspectStyle(current.opened, content).then((style) => style === null && currentTextDecoding() !== undefined ? whole() : planStyledWrite(style, content))
 }

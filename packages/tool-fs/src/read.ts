@@ -1,5 +1,5 @@
-import { type FsInfo, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
-import { countLines, fsRefused } from '@deepseek-ai/dsh-tool-text'
+import { FsError, type FsInfo, type FsTarget, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
+import { countLines, fsRefused, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
@@ -72,14 +72,10 @@ async function readFile(ctx: Context, config: Config, lines: LineIndex, input: R
   const asked = input.offset ?? 1
   const counted = asked >= 1 ? undefined : text !== undefined ? countLines(text) : await countTargetLines(ctx.fs, target, exec.signal)
   const offset = counted === undefined ? asked : lineFromEnd(asked, counted)
-  // Large files: the lines before the window are skipped as bytes, never decoded.
-  const source = text !== undefined
-    ? { firstLine: 1, chunks: [text] }
-    : await skipLinesIndexed(lines, { fs: ctx.fs, target, version: info.version, signal: exec.signal }, offset)
   const column = input.column === undefined ? {} : { column: input.column }
   const limit = Math.min(input.limit ?? config.readLimit, config.readLimit)
   const limits = { maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes }
-  const window = await buildWindow(source.chunks, { offset, firstLine: source.firstLine, limit, ...limits, ...column })
+  const window = await windowOf(ctx, { target, version: info.version, text, lines }, { offset, firstLine: 1, limit, ...limits, ...column }, exec.signal)
   // The whole text is in memory already: counting its line feeds costs no I/O.
   const totalLines = window.totalLines ?? counted ?? (text === undefined ? undefined : countLines(text))
   ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
@@ -87,5 +83,23 @@ async function readFile(ctx: Context, config: Config, lines: LineIndex, input: R
     path: target.displayPath, offset, ...column, window, ...limits,
     ...(totalLines === undefined ? {} : { totalLines }),
     ...(counted === undefined ? {} : { fromEnd: asked }),
+  }
+}
+
+/**
+ * The window of a read. Large files: the lines before it are skipped as bytes, never decoded. A
+ * large file whose bytes are not UTF-8 may be text in a legacy encoding the call allows; it is then
+ * decoded whole (`textUnderDecoding`, bounded by the provider's text limit).
+ */
+async function windowOf(ctx: Context, file: { target: FsTarget; version: FsVersion; text: string | undefined; lines: LineIndex },
+  windowing: WindowOptions, signal: AbortSignal | undefined): Promise<ReadWindow> {
+  const { target, text } = file
+  if (text !== undefined) return buildWindow([text], windowing)
+  try {
+    const source = await skipLinesIndexed(file.lines, { fs: ctx.fs, target, version: file.version, signal }, windowing.offset)
+    return await buildWindow(source.chunks, { ...windowing, firstLine: source.firstLine })
+  } catch (error) {
+    if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
+    return buildWindow([await textUnderDecoding(ctx.fs, target, signal, error)], windowing)
   }
 }

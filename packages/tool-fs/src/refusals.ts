@@ -47,7 +47,8 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
 
 async function detailOf(ctx: Context, config: Config, error: FsError, call: Resolved): Promise<FailureDetail | undefined> {
   if (error.code === 'FS_NOT_SEEN') return { kind: 'not-seen', seen: error.seen }
-  const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT'
+  // An undecided encoding (`FS_NOT_TEXT` with `candidates`) is said as such, never inspected into "binary".
+  const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && error.candidates === undefined)
     || (error.code === 'FS_OUTSIDE_ROOT' && call.tool !== 'read')
   if (inspects) return natureDetail(ctx, error, call)
   if (error.code === 'FS_STALE_VERSION' && config.staleRefusalObserves && call.tool !== 'read') return staleDetail(ctx, config, call)

@@ -23,6 +23,7 @@ interface Refusing {
  * - a refusal that would send the model to view first is checked against what the target is;
  * - a stale refusal shows the current version and records it, when `staleRefusalObserves` is on;
  * - a failed match shows the closest region.
+ * An undecided encoding (`FS_NOT_TEXT` with `candidates`) is said as such, never as "binary".
  */
 export async function refuse(editor: Editor, raised: unknown, call: Refusing): Promise<Refused> {
   if (!FsError.is(raised)) return providerRefusal(raised)
@@ -32,7 +33,7 @@ export async function refuse(editor: Editor, raised: unknown, call: Refusing): P
   if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal))?.kind === 'text') {
     error = fsError('FS_STALE_VERSION', { path: target.displayPath, reason: 'has been created since you found it absent' })
   }
-  if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
+  if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && error.candidates === undefined) || error.code === 'FS_OUTSIDE_ROOT') {
     const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
     const named = await byNature(editor, error, call, nature)
     if (named !== undefined) return named

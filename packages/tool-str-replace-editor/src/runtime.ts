@@ -59,11 +59,16 @@ export function explain(error: FsError, command: EditorCommand, target: FsTarget
     FS_NOT_OBSERVED: { kind: 'not-observed', command, path },
     FS_NOT_FOUND: { kind: 'not-found', path },
   }
-  return refusedAs(error, stops[error.code] ?? { kind: 'provider', message: error.message })
+  return refusedAs(error, stops[error.code] ?? providerStop(error))
+}
+
+/** The provider's account as it is, with what an encoding refusal's remedy needs. */
+function providerStop(error: FsError): EditorStop {
+  return { kind: 'provider', message: error.message, code: error.code, ...(error.candidates === undefined ? {} : { candidates: error.candidates }) }
 }
 
 /** Any other provider failure: its own account, with its code (a command's failure path words the ones it knows). */
 export function providerRefusal(error: unknown): Refused {
   if (!FsError.is(error)) throw error
-  return refusedAs(error, { kind: 'provider', message: error.message })
+  return refusedAs(error, providerStop(error))
 }

@@ -1,7 +1,7 @@
 import { FsError, type FsInfo, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { cutListing } from '@deepseek-ai/dsh-fs/kit'
 import {
-  countTargetLines, editorRefused, LineIndex, lineFromEnd, rangeWindow, seenOfWindow, skipLinesIndexed, type TextWindow, type WindowLimits,
+  countTargetLines, editorRefused, LineIndex, lineFromEnd, rangeWindow, seenOfWindow, skipLinesIndexed, type TextWindow, textUnderDecoding, type WindowLimits,
 } from '@deepseek-ai/dsh-tool-text'
 import { isRefusal, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { EditorReply } from './render'
@@ -15,6 +15,7 @@ const indexes = new WeakMap<Editor, LineIndex>()
  * `view`: one `stat` routes the call. Nothing there → `absent` is recorded and the call is refused
  * `FS_NOT_FOUND`; a directory is listed; a file is shown as a numbered window and recorded present
  * at the stat's version (a writer racing the read can at worst make the next edit spuriously stale).
+ * Bytes that are not UTF-8 may be text in a legacy encoding the call allows: then decoded whole.
  */
 export async function view(editor: Editor, input: Input, exec: ToolExecution): Promise<EditorReply | Refused> {
   const range = input.view_range
@@ -74,8 +75,9 @@ async function windowOf(editor: Editor, { target, info, exec }: Viewed, start: n
   } catch (error) {
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
     if (FsError.is(error, 'FS_NOT_FOUND')) return editor.absent(target, exec)
-    if (FsError.is(error, 'FS_NOT_TEXT')) return refusedAs(error, { kind: 'not-text', message: error.message })
-    throw error
+    if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
+    // Bytes that are not UTF-8 may be text in a legacy encoding the call allows: then decoded whole.
+    return decodedWhole(editor, { target, info, exec }, error, start, end, limits)
   }
 }
 
@@ -131,4 +133,14 @@ async function listTwoLevels(editor: Editor, dir: FsTarget, exec: ToolExecution)
     omitted += children.omitted
   }
   return { kind: 'view-directory', path: dir.displayPath, paths, ...(omitted > 0 ? { cut: { limit, omitted } } : {}) }
+}
+
+/** A file whose bytes are not UTF-8, decoded whole under the call's encoding choice; refused as not text when it cannot be. */
+async function decodedWhole(editor: Editor, { target, exec }: Viewed, notUtf8: FsError, start: number, end: number | undefined, limits: WindowLimits): Promise<TextWindow | Refused> {
+  try {
+    return await rangeWindow([await textUnderDecoding(editor.ctx.fs, target, exec.signal, notUtf8)], start, end, limits, 1)
+  } catch (error) {
+    if (FsError.is(error, 'FS_NOT_TEXT') && error.candidates === undefined) return refusedAs(error, { kind: 'not-text', message: error.message })
+    throw error
+  }
 }

@@ -38,3 +38,4 @@ export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop 
 export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
 export { identicalText, linkedText } from './refusal-words'
 export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'
+export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'

@@ -1,4 +1,5 @@
-import type { FsInfo } from '@deepseek-ai/dsh-fs'
+import type { FsEncodingCandidate, FsInfo } from '@deepseek-ai/dsh-fs'
+import { UNENCODABLE_REMEDY, undecidedRemedy } from './encoding'
 import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import { refuse, type ToolRefusal } from '@deepseek-ai/dsh-tools'
 import { tooLargeText } from './nature'
@@ -42,8 +43,11 @@ export type EditorStop =
   | { kind: 'not-a-file'; command: 'create' | Changing; path: string; nature: NotAFile }
   | { kind: 'stale-current'; stale: StaleRefusal; limits: RenderLimits }
   | { kind: 'match'; failure: MatchFailure; limits: RenderLimits }
-  /** The provider's own account, which already names the path and the reason. */
-  | { kind: 'provider'; message: string }
+  /**
+   * The provider's own account, which already names the path and the reason; an encoding refusal
+   * (`FS_NOT_ENCODABLE`, or `FS_NOT_TEXT` with the detector's `candidates`) gets its remedy.
+   */
+  | { kind: 'provider'; message: string; code?: string; candidates?: readonly FsEncodingCandidate[] }
 
 export interface EditorRefusal {
   editor: EditorStop
@@ -95,7 +99,7 @@ function fileText(stop: EditorStop): string {
     case 'not-a-file': return notAFile(stop)
     case 'stale-current': return renderStale(stop.stale, stop.limits)
     case 'match': return renderMatchFailure(stop.failure, 'editor', stop.limits)
-    default: return stop.kind === 'provider' ? stop.message : argumentText(stop)!
+    default: return stop.kind === 'provider' ? providerText(stop) : argumentText(stop)!
   }
 }
 
@@ -109,4 +113,11 @@ function alreadyExists(path: string, empty: boolean): string {
 function notAFile(stop: Extract<EditorStop, { kind: 'not-a-file' }>): string {
   if (stop.command === 'create') return `${notAFileText(stop.path, stop.nature, 'create', EDITOR_WORDS)}.`
   return `${nothingDone(stop.command)}: ${notAFileText(stop.path, stop.nature, 'change', EDITOR_WORDS)}.`
+}
+
+function providerText(stop: Extract<EditorStop, { kind: 'provider' }>): string {
+  const remedy = stop.code === 'FS_NOT_ENCODABLE' ? UNENCODABLE_REMEDY
+    : stop.code === 'FS_NOT_TEXT' && stop.candidates !== undefined ? undecidedRemedy(stop.candidates, 'str_replace_editor') : undefined
+  if (remedy === undefined || stop.message.endsWith(remedy)) return stop.message
+  return `${stop.message.replace(/[.\s]+$/, '')}; ${remedy}`
 }

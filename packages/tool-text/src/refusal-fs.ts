@@ -1,4 +1,5 @@
-import { type FsError, type FsErrorCode, fsError, type FsSeenLines } from '@deepseek-ai/dsh-fs'
+import { type FsEncodingCandidate, type FsError, type FsErrorCode, fsError, type FsSeenLines } from '@deepseek-ai/dsh-fs'
+import { UNENCODABLE_REMEDY, undecidedRemedy } from './encoding'
 import { refuse, type ToolRefusal } from '@deepseek-ai/dsh-tools'
 import { type Attempt, FS_TOOL_WORDS, type NotAFile, notAFileText } from './remedies'
 import { linkedText } from './refusal-words'
@@ -45,11 +46,15 @@ export interface FsRefusal {
   message: string
   path: string | undefined
   detail?: FailureDetail
+  /** An undecided encoding (`FS_NOT_TEXT`): the encodings the detector found possible. */
+  candidates?: readonly FsEncodingCandidate[]
 }
 
 /** A refusal of `tool` for `error`; `path` is the target's display path when it resolved. */
 export function fsRefused(tool: FsToolName | DiscoveryToolName, error: FsError, detail?: FailureDetail, path = error.path): ToolRefusal<FsRefusal> {
-  const refusal: FsRefusal = { tool, raised: error.code, message: error.message, path, ...(detail === undefined ? {} : { detail }) }
+  const refusal: FsRefusal = {
+    tool, raised: error.code, message: error.message, path, ...(detail === undefined ? {} : { detail }), ...(error.candidates === undefined ? {} : { candidates: error.candidates }),
+  }
   return refuse(codeOf(refusal), refusal)
 }
 
@@ -76,8 +81,14 @@ export function renderFsRefusal(refusal: FsRefusal): string {
     case 'stale-shown': return renderStale({ ...detail, path, call: staleCall(tool), reason: refusal.message }, detail)
     case 'match': return renderMatchFailure(detail.failure, 'fs', detail)
     case 'not-seen': return renderNotSeen(path, detail.seen)
-    default: return withRemedy(refusal.message, remedyFor(tool, refusal.raised))
+    default: return withRemedy(refusal.message, encodingRemedyOf(refusal) ?? remedyFor(tool, refusal.raised))
   }
+}
+
+/** An encoding refusal's remedy: how to name the encoding, or which characters it lacks. */
+function encodingRemedyOf({ raised, candidates, tool }: FsRefusal): string | undefined {
+  if (raised === 'FS_NOT_ENCODABLE') return UNENCODABLE_REMEDY
+  return raised === 'FS_NOT_TEXT' && candidates !== undefined ? undecidedRemedy(candidates, tool) : undefined
 }
 
 const staleCall = (tool: FsToolName) => tool === 'write' ? 'write' : 'edit'
