@@ -10,8 +10,8 @@ import { errnoCode, mapErrors } from './errors'
 import { find, type Found } from './find'
 import { refuseStagingName } from './mutate'
 import { statPath } from './probe'
-import { checkBeforePublication, discard, LostRace, sweepOnce } from './publication'
-import { makeStaged, type Staged } from './staging'
+import { checkBeforePublication, LostRace, sweepOnce } from './publication'
+import { discard, makeStaged, type Staged } from './staging'
 import { versionOf } from './version'
 
 /*
@@ -158,7 +158,7 @@ async function lockSource(core: DiskCore, source: Source, display: string): Prom
   const held = await anchorOf(core, source, display)
   try {
     await sweepOnce(core, held.anchor)
-    const lock = await makeStaged(core.process.calls, held.anchor.path, { name: basename(source.destination), mode: 0o600 }, display)
+    const lock = await makeStaged(core.process.calls, held.anchor.path, basename(source.destination), 0o600, display)
     try {
       await core.process.hooks.staged?.(source.destination)
     } catch (error) {

@@ -7,7 +7,7 @@ import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite } from '
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
 import { detachedLinks, find, type Found } from './find'
-import { isStagingName } from './names'
+import { isStagingName } from './staging'
 import { inspectStyle, readAll } from './probe'
 import { basename } from 'node:path'
 

@@ -1,6 +1,6 @@
 import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
 import type { BigIntStats } from 'node:fs'
-import { link, rename } from 'node:fs/promises'
+import { link, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
@@ -9,7 +9,7 @@ import { errnoCode } from './errors'
 import type { Found } from './find'
 import { type Probe, statPath } from './probe'
 import { applyPrevious, checkReplaceable, type Previous } from './protect'
-import { makeStaged, reclaimStaging, removeStaged, type Staged } from './staging'
+import { discard, makeStaged, reclaimStaging, type Staged } from './staging'
 import { versionOf } from './version'
 import { type StagedText, writeAll, writeEncoded } from './write-content'
 
@@ -18,14 +18,11 @@ import { type StagedText, writeAll, writeEncoded } from './write-content'
  *
  *   probe (`find`) → stage → lock → re-check → publish → settle
  *
- * `stage` writes the bytes beside the destination, under a name only this writer holds a kernel
- * lock on (`staging.ts`); a replacement's staged name is also the target's publication `lock`
- * across processes, held from staging to the rename. `re-check` looks at the target's version under
- * it once the bytes are durable, `publish` is the one `rename` (replace) or `link` (nothing to
- * replace: never over anything) that makes the write visible, and
- * `settle` reads the published version and removes the staging. Whatever fails before `publish`
- * leaves the target untouched; after it, only cleanup can fail. The liveness evidence (the kernel
- * lock on the staged file) belongs to this machine alone.
+ * `stage` writes the bytes beside the destination under the target's staged name, which is also
+ * its publication lock across processes (`staging.ts`); `re-check` looks at the target's version
+ * under it once the bytes are durable; `publish` is the one `rename` (replace) or `link` (nothing to
+ * replace: never over anything) that makes the write visible; `settle` reads the published version
+ * and drops the staged name. A failure before `publish` leaves the target untouched.
  */
 export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 
@@ -37,20 +34,20 @@ export interface StagedWrite {
   /** The destination's directory, anchored; `own` when this write anchored it (closed with it). */
   anchor: AnchoredDir
   own: AnchoredDir | undefined
-  /** The destination's name inside `anchor`. */
   name: string
   staged: Staged
+  /** A file was there to replace (published by `rename`; otherwise by `link`). */
+  replacing: boolean
   state: 'staged' | 'published' | 'ended'
 }
 
 /**
- * The stage step: content staged beside the destination, through the anchored parent, so a
- * directory swapped for a symlink from now on can move neither the staging, nor the lock, nor the
- * published name out of the root. The staging is made while `content` is still being worked out.
+ * The stage step, through the anchored parent, so a directory swapped for a symlink from now on
+ * can move neither the staging nor the published name out of the root. The staged file is made
+ * while `content` is still being worked out.
  */
 export async function stageWrite(core: DiskCore, found: Found, content: Promise<Uint8Array | StagedText>, display: string): Promise<StagedWrite> {
   const { probe: current, destination } = found
-  // A failure before `content` is awaited must not leave its rejection unhandled.
   content.catch(() => {})
   const { calls } = core.process
   const own = found.anchor === undefined ? await anchorDirectory(calls, dirname(destination), core.containment, display) : undefined
@@ -59,17 +56,16 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
   let staged: Staged | undefined
   try {
     await sweepOnce(core, anchor)
-    // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
     const old = current.kind === 'file' ? current.opened.stats : undefined
     const previous = old && checkReplaceable(calls, join(anchor.path, name), old, display)
-    const making = makeStaged(calls, anchor.path, old === undefined ? undefined : { name, mode: Number(old.mode) & 0o700 }, display)
+    const making = makeStaged(calls, anchor.path, name, old === undefined ? 0o666 : Number(old.mode) & 0o700, display)
     const [made, inputs] = await Promise.allSettled([making, Promise.all([content, previous])])
     if (made.status === 'fulfilled') staged = made.value
     if (inputs.status === 'rejected') throw inputs.reason
     if (made.status === 'rejected') throw made.reason
     await fill(core, staged!, inputs.value[0], inputs.value[1], display)
     await core.process.hooks.staged?.(destination)
-    return { anchor, own, name, staged: staged!, state: 'staged' }
+    return { anchor, own, name, staged: staged!, replacing: old !== undefined, state: 'staged' }
   } catch (error) {
     if (staged !== undefined) await discard(staged)
     void own?.close()
@@ -78,10 +74,8 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
 }
 
 /**
- * Writes the bytes, then gives a replacement what the old file had. A write by a process without
- * CAP_FSETID clears set-id bits and file capabilities, so bytes go first; a staged file that
- * already has the old file's owner and group takes a mode without set-id bits beside the write,
- * and what it already has is not set again.
+ * Bytes first (a write without CAP_FSETID clears set-id bits), then what the old file had. A staged
+ * file that already has the old owner and group takes a mode without set-id bits beside the write.
  */
 async function fill(core: DiskCore, staged: Staged, content: Uint8Array | StagedText, previous: Previous | undefined, display: string): Promise<void> {
   const { handle, created } = staged
@@ -96,31 +90,30 @@ async function fill(core: DiskCore, staged: Staged, content: Uint8Array | Staged
 export async function publishWrite(core: DiskCore, found: Found, write: StagedWrite, mode: PublishMode, display: string, settled?: (version: FsVersion) => void): Promise<FsVersion> {
   const { anchor, name, staged } = write
   const target = join(anchor.path, name)
-  const { calls } = core.process
-  // Made durable while where the directory is now is asked (lookups: they answer first), and, for
-  // a replacement, while the publication lock is taken.
-  const synced = staged.handle.sync()
+  const { calls, hooks } = core.process
+  // Durable while the directory's place is asked again (lookups answer first).
+  const synced = staged.handle.sync().then(() => hooks.fsync?.(found.destination))
   const inside = checkBeforePublication(core, anchor, found.destination, display)
   await settleBoth(synced, inside)
-  if (staged.dir !== undefined) {
-    // Nothing was there to replace: published without clobbering, whatever the mode. An unguarded
-    // write that finds a file created meanwhile starts over and replaces it (under its lock).
+  if (write.replacing) {
+    await hooks.locked?.(found.destination)
+    await recheck(calls, found.probe, target, mode, display)
+    await publishReplace(staged.file, target, display)
+  } else {
+    // Never over anything; an unguarded write that finds a file created meanwhile starts over and replaces it.
     await publishCreate(calls, staged.file, target, display).catch((error: unknown) => {
       if (mode !== 'create' && FsError.is(error, 'FS_NOT_OBSERVED')) throw new LostRace('FS_STALE_VERSION', `${display} was created while it was being written`, { path: display })
       throw error
     })
-  } else {
-    // The staged name is the target's publication lock: held since `stage`, released by the rename.
-    await core.process.hooks.locked?.(found.destination)
-    await recheck(calls, found.probe, target, mode, display)
-    await publishReplace(staged.file, target, display)
   }
   write.state = 'published'
-  const [, stats] = await Promise.all([anchor.sync(), settle(calls, staged, staged.dir === undefined)])
+  // A `link` left the staged name, whose unlink moves ctime: the version is read after it.
+  await Promise.all([anchor.sync(), write.replacing || unlink(staged.file).catch(() => {})])
+  const version = versionOf(await calls.fstat(staged.handle, { bigint: true }))
   try {
-    settled?.(versionOf(stats))
+    settled?.(version)
   } catch {}
-  return versionOf(stats)
+  return version
 }
 
 /** Both settled, the first failure (in this order) thrown: a write outside the root says so first. */
@@ -130,36 +123,15 @@ async function settleBoth(synced: Promise<void>, inside: Promise<void>): Promise
   if (durable.status === 'rejected') throw durable.reason
 }
 
-/**
- * The settle step: drops the staging (a `link` left the staged name; a `rename` took it away),
- * then reads the published inode's metadata through the still-open descriptor: unlinking the
- * staged name moves ctime, so the version is taken after it.
- */
-async function settle(calls: Calls, staged: Staged, renamed: boolean): Promise<BigIntStats> {
-  if (renamed) {
-    const [stats] = await Promise.all([calls.fstat(staged.handle, { bigint: true }), removeStaged(staged, true)])
-    return stats
-  }
-  await removeStaged(staged, false)
-  return calls.fstat(staged.handle, { bigint: true })
-}
-
-/** The cleanup of a write, published or not: the staging goes, the descriptors close. */
+/** The cleanup of a write, published or not: the staging goes, the descriptors close (after the answer, once published). */
 export async function endWrite(write: StagedWrite | undefined): Promise<void> {
   if (write === undefined || write.state === 'ended') return
   const published = write.state === 'published'
   write.state = 'ended'
   const { staged, own } = write
-  // Published: only descriptors are left, closed after the answer is on its way.
   if (published) return void setImmediate(() => void Promise.all([staged.handle.close().catch(() => {}), own?.close()]))
   await discard(staged)
   void own?.close()
-}
-
-/** Removes an unpublished staging; the descriptor (and its lock) goes last. */
-export async function discard(staged: Staged): Promise<void> {
-  await removeStaged(staged, false)
-  await staged.handle.close().catch(() => {})
 }
 
 /**

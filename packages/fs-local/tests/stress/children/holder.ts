@@ -4,7 +4,7 @@
 // the outcome as `{ ok, code? }`. `guarded`: a replace at the version it saw first. The namespaces
 // spec runs it in another PID namespace and sweeps, writes and lists meanwhile.
 import { createInterface } from 'node:readline'
-import { beforeEachPublish, whileLocked } from '../../../src/instrument'
+import { beforeEachPublish, whileLocked } from '../../hooks'
 import { LocalDisk } from '../../../src/local-disk'
 
 const [dir, path, content, where = 'staged', guarded] = process.argv.slice(2) as [string, string, string, string?, string?]
