@@ -188,30 +188,12 @@ export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps
 
 /**
  * Opens the directory a mutation publishes into, creating missing directories one at a time below
- * the one already opened and checked. Everything a publication does afterwards (staging, the
- * publication lock, rename or link) goes through the anchored path, so a directory of the path
- * swapped for a symlink after the containment check cannot redirect a single byte: without the
- * anchor, `mkdir -p` and the staging file followed such a link out of the root.
+ * the one already opened and checked. Everything a publication does afterwards goes through the
+ * anchored path, so a directory swapped for a symlink after the containment check cannot redirect
+ * a single byte (without the anchor, `mkdir -p` and the staging followed such a link out of the root).
  */
 export async function anchorDirectory(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
-  if (!CAN_ANCHOR) {
-    // Elsewhere the path itself is the best available name (the check before publication remains).
-    await mkdir(dir, { recursive: true })
-    return {
-      path: dir,
-      checked: dir,
-      real: async () => dir,
-      sync: async () => {
-        const handle = await open(dir, DIR_FLAGS)
-        try {
-          await syncHandle(handle)
-        } finally {
-          await handle.close().catch(() => {})
-        }
-      },
-      close: async () => {},
-    }
-  }
+  if (!CAN_ANCHOR) return pathAnchor(dir)
   const missing: string[] = []
   let current = dir
   let handle: FileHandle
@@ -225,33 +207,46 @@ export async function anchorDirectory(calls: Calls, dir: string, containment: Co
       current = dirname(current)
     }
   }
-  let real: string
   try {
-    real = containment.enabled ? await descriptorPath(calls, handle, current) : current
+    let real = containment.enabled ? await descriptorPath(calls, handle, current) : current
     await containment.check(real, display)
     for (const name of missing) {
-      const below = `/proc/self/fd/${handle.fd}/${name}`
-      let created = false
-      try {
-        await mkdir(below)
-        created = true
-      } catch (error) {
-        if (errnoCode(error) !== 'EEXIST') throw error
-      }
-      // fsync of the directory that gained an entry, so the new directory survives a crash.
-      if (created) await handle.sync().catch(() => {})
-      // O_NOFOLLOW: a symlink planted where we just made (or found) a directory is refused.
-      const child = await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
-      await handle.close().catch(() => {})
-      handle = child
-      real = containment.enabled ? await descriptorPath(calls, handle, below) : join(real, name)
+      handle = await descend(handle, name)
+      real = containment.enabled ? await descriptorPath(calls, handle, `/proc/self/fd/${handle.fd}`) : join(real, name)
       await containment.check(real, display)
     }
+    return anchored(calls, handle, dir, real)
   } catch (error) {
     await handle.close().catch(() => {})
     throw error
   }
-  return anchored(calls, handle, dir, real)
+}
+
+/** Makes (or finds) the directory `name` inside `parent` and opens it, never through a symlink planted there; `parent` is closed. */
+async function descend(parent: FileHandle, name: string): Promise<FileHandle> {
+  const below = `/proc/self/fd/${parent.fd}/${name}`
+  try {
+    await mkdir(below)
+    // The directory that gained an entry is made durable, so the new one survives a crash.
+    await parent.sync().catch(() => {})
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error
+  }
+  try {
+    return await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
+  } finally {
+    await parent.close().catch(() => {})
+  }
+}
+
+/** Off Linux the path itself is the best available name (the check before publication remains). */
+async function pathAnchor(dir: string): Promise<AnchoredDir> {
+  await mkdir(dir, { recursive: true })
+  const sync = async () => {
+    const handle = await open(dir, DIR_FLAGS)
+    await syncHandle(handle).finally(() => handle.close().catch(() => {}))
+  }
+  return { path: dir, checked: dir, real: async () => dir, sync, close: async () => {} }
 }
 
 /**

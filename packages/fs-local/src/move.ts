@@ -8,23 +8,19 @@ import type { Calls } from './calls'
 import { checkReal, type DiskCore } from './core'
 import { errnoCode, mapErrors } from './errors'
 import { find, type Found } from './find'
-import { refuseStagingName } from './mutate'
+import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
 import { statPath } from './probe'
 import { checkBeforePublication, LostRace, sweepOnce } from './publication'
 import { discard, makeStaged, type Staged } from './staging'
 import { versionOf } from './version'
 
 /*
- * Guarded `remove` and `rename` on the local disk, over the same primitives as a replacing write:
- * the probe (`find`) opens the file inside its anchored directory, and the name changes under the
- * source's cross-process publication lock (its staged name, `staging.ts`, created exclusively and
- * held under a kernel lock), right after its version is checked there again. Nothing is staged in
- * it: the lock is dropped by removing it, on every path. A move is `link` then `unlink`: `link`
- * fails on any existing destination, so nothing is ever replaced; a crash between the two leaves
- * both names on one inode, and no byte is lost.
+ * Guarded `remove` and `rename`, over the primitives of a replacing write: the probe (`find`), then
+ * the source's publication lock (its staged name, created and discarded with nothing staged in it),
+ * the version checked again under it, and the name changed. A move is `link` then `unlink`: `link`
+ * fails on any existing destination, so nothing is replaced, and a crash between the two leaves
+ * both names on one inode.
  */
-
-const ATTEMPTS = 5
 
 /** What a removal or a move found at its source: a regular file of the expected version, open. */
 type Source = Found & { probe: Extract<Found['probe'], { kind: 'file' }> }
@@ -52,11 +48,10 @@ export function removeTarget(core: DiskCore, target: FsTarget, expected: { versi
       return { version: source.probe.info.version }
     },
     cleanup: async (source, locked) => {
-      if (locked !== undefined) await unlock(locked.lock)
+      if (locked !== undefined) await discard(locked.lock)
       release(source, locked?.held)
     },
-    // An unguarded removal that lost a race looks again; a guarded one is stale.
-    retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < ATTEMPTS,
+    retry: retryUnguarded(expected),
   })))
 }
 
@@ -68,26 +63,7 @@ export function renameTarget(
   return core.lock.runAll([source.targetKey, destination.targetKey], () => mapErrors('move', display, () => publishGuarded({
     path: display,
     signal,
-    probe: async () => {
-      checkMoveDestination(undefined, source.targetKey === destination.targetKey, where)
-      refuseStagingName(destination)
-      const from = await findSource(core, source, expected, display)
-      try {
-        const to = await find(core, destination, where)
-        try {
-          checkMoveDestination(to.probe.kind === 'absent' ? undefined : to.probe.info, false, where)
-          // An unanchored destination was not checked against the root yet.
-          if (to.anchor === undefined) await checkReal(core, destination)
-          return { from, to }
-        } catch (error) {
-          void to.close()
-          throw error
-        }
-      } catch (error) {
-        void from.close()
-        throw error
-      }
-    },
+    probe: () => probeMove(core, source, destination, expected),
     stage: async ({ from, to }) => {
       // Missing parent directories of the destination are made here, as a write makes them.
       const toHeld = await anchorOf(core, to, where)
@@ -115,12 +91,34 @@ export function renameTarget(
       return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
     },
     cleanup: async ({ from, to }, staged) => {
-      if (staged !== undefined) await unlock(staged.lock)
+      if (staged !== undefined) await discard(staged.lock)
       release(from, staged?.held)
       release(to, staged?.toHeld)
     },
-    retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < ATTEMPTS,
+    retry: retryUnguarded(expected),
   })))
+}
+
+async function probeMove(core: DiskCore, source: FsTarget, destination: FsTarget, expected: { version: FsVersion } | undefined): Promise<{ from: Source; to: Found }> {
+  const where = destination.displayPath
+  checkMoveDestination(undefined, source.targetKey === destination.targetKey, where)
+  refuseStagingName(destination)
+  const from = await findSource(core, source, expected, source.displayPath)
+  try {
+    const to = await find(core, destination, where)
+    try {
+      checkMoveDestination(to.probe.kind === 'absent' ? undefined : to.probe.info, false, where)
+      // An unanchored destination was not checked against the root yet.
+      if (to.anchor === undefined) await checkReal(core, destination)
+      return { from, to }
+    } catch (error) {
+      void to.close()
+      throw error
+    }
+  } catch (error) {
+    void from.close()
+    throw error
+  }
 }
 
 /** The source of a removal or move: found, guarded like an edit, and never a read-only file. */
@@ -144,16 +142,11 @@ async function findSource(core: DiskCore, target: FsTarget, expected: { version:
 function refuseReadOnly(stats: BigIntStats, display: string): void {
   const mode = Number(stats.mode) & 0o7777
   if ((mode & 0o222) === 0) {
-    throw fsError('FS_PERMISSION_DENIED', { path: display, reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was changed (make it writable first, e.g. chmod u+w, if it should go)` })
+    throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was changed` })
   }
 }
 
-/**
- * The stage step of a removal or move: the source's directory anchored, and the source's
- * publication lock taken, the same staged name a replacing write of it creates (waiting while a
- * live writer holds it). The directory is noted and swept first, as for a write, so a lock left
- * by a crash is reclaimed by the next process.
- */
+/** The stage step of a removal or move: the source's directory anchored, noted and swept as for a write, and the source's publication lock taken. */
 async function lockSource(core: DiskCore, source: Source, display: string): Promise<Locked> {
   const held = await anchorOf(core, source, display)
   try {
@@ -162,7 +155,7 @@ async function lockSource(core: DiskCore, source: Source, display: string): Prom
     try {
       await core.process.hooks.staged?.(source.destination)
     } catch (error) {
-      await unlock(lock)
+      await discard(lock)
       throw error
     }
     return { held, lock }
@@ -170,11 +163,6 @@ async function lockSource(core: DiskCore, source: Source, display: string): Prom
     void held.own?.close()
     throw error
   }
-}
-
-/** Drops the lock (once, from `cleanup`: the name may be another writer's lock afterwards): the staged name goes, then its descriptor. */
-async function unlock(lock: Staged): Promise<void> {
-  await discard(lock)
 }
 
 interface Held {
@@ -189,10 +177,9 @@ async function anchorOf(core: DiskCore, found: Found, display: string): Promise<
   return { anchor: own, own }
 }
 
-/** Closes what an operation held once the answer is on its way. */
 function release(found: Found, held: Held | undefined): void {
   void held?.own?.close()
-  setImmediate(() => void found.close())
+  closeSoon(found)
 }
 
 /** Under the publication lock: the source must still be the file the probe saw, at its version. */

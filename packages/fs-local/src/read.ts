@@ -2,7 +2,7 @@ import { type FsInfo, type FsStreamFromOptions, type FsTarget, fsError } from '@
 import { decodeText, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors, toFsError } from './errors'
-import { openRegular } from './open'
+import { type OpenedFile, openRegular } from './open'
 import { infoOfEntry, readAll, statPath } from './probe'
 import { versionOf } from './version'
 
@@ -43,53 +43,55 @@ export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal
 }
 
 /**
- * The raw bytes from `start` on, read at that position (nothing before it is read). The version is
- * checked on the descriptor that was opened, so the bytes streamed are those of that version.
+ * The raw bytes from `start` on, read at that position (nothing before it is read), checked against
+ * `opts.version` on the descriptor that was opened, so the bytes streamed are those of that version.
  */
 export async function* streamFrom(core: DiskCore, target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
   const display = target.displayPath
   const { signal, version } = opts
-  const fixed = core.options.streamChunkBytes
   try {
     throwIfAborted(signal, display)
     const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
     try {
       await core.containment.check(opened.real, display)
-      if (version !== undefined && versionOf(opened.stats) !== version) {
-        throw fsError('FS_STALE_VERSION', { path: display })
-      }
-      // Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one
-      // while the reader works on the other (which stays valid until the reader asks for more).
-      // Never zero-filled: only the bytes just read are handed out. Chunks grow from 64 KiB to
-      // 1 MiB: a reader that stops early reads little, a long scan makes few thread-pool trips.
-      const max = fixed ?? MAX_STREAM_CHUNK
-      const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
-      let size = fixed ?? FIRST_STREAM_CHUNK
-      let position = start
-      const readInto = (buffer: Buffer) => {
-        const read = opened.handle.read(buffer, 0, size, position)
-        size = Math.min(max, size * 2)
-        return read
-      }
-      let next: ReturnType<typeof readInto> | undefined = readInto(buffers[0])
-      try {
-        for (let turn = 0; ; turn ^= 1) {
-          const { bytesRead } = await next
-          next = undefined
-          throwIfAborted(signal, display)
-          if (bytesRead === 0) break
-          position += bytesRead
-          next = readInto(buffers[turn ^ 1])
-          yield buffers[turn].subarray(0, bytesRead)
-        }
-      } finally {
-        // A read still in flight must finish before its descriptor is closed.
-        await next?.catch(() => {})
-      }
+      if (version !== undefined && versionOf(opened.stats) !== version) throw fsError('FS_STALE_VERSION', { path: display })
+      yield* readAhead(opened, start, core.options.streamChunkBytes, () => throwIfAborted(signal, display))
     } finally {
       await opened.handle.close().catch(() => {})
     }
   } catch (error) {
     throw toFsError(error, 'read', display)
+  }
+}
+
+/**
+ * Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one while
+ * the reader works on the other (valid until it asks for more). Chunks grow from 64 KiB to 1 MiB: a
+ * reader that stops early reads little, a long scan makes few thread-pool trips.
+ */
+async function* readAhead(opened: OpenedFile, start: number, fixed: number | undefined, check: () => void): AsyncIterable<Uint8Array> {
+  const max = fixed ?? MAX_STREAM_CHUNK
+  const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
+  let size = fixed ?? FIRST_STREAM_CHUNK
+  let position = start
+  const readInto = (buffer: Buffer) => {
+    const read = opened.handle.read(buffer, 0, size, position)
+    size = Math.min(max, size * 2)
+    return read
+  }
+  let next: ReturnType<typeof readInto> | undefined = readInto(buffers[0])
+  try {
+    for (let turn = 0; ; turn ^= 1) {
+      const { bytesRead } = await next
+      next = undefined
+      check()
+      if (bytesRead === 0) return
+      position += bytesRead
+      next = readInto(buffers[turn ^ 1])
+      yield buffers[turn].subarray(0, bytesRead)
+    }
+  } finally {
+    // A read still in flight must finish before its descriptor is closed.
+    await next?.catch(() => {})
   }
 }

@@ -48,10 +48,10 @@ const PAST_EVERY_CLOCK_MS = 11_000
 
 /**
  * Starts the holder in another PID namespace on a replacement of `held.txt` (which holds
- * `before`), and returns once it has stopped at `where` (`staged`: before its fsync; `locked`:
- * holding the publication lock).
+ * `before`), and returns once it has stopped at `where` (`staged`: before its fsync; `fsync`:
+ * inside its fsync, which does not return until released; `locked`: holding the publication lock).
  */
-async function holdReplacement(prefix: string, content: string, where: 'staged' | 'locked' = 'staged', guarded = false) {
+async function holdReplacement(prefix: string, content: string, where: 'staged' | 'fsync' | 'locked' = 'staged', guarded = false) {
   const holder = await bundleEntry(join(import.meta.dirname, 'children', 'holder.ts'), out)
   const dir = await tempDir(prefix)
   await writeFile(join(dir, 'held.txt'), 'before\n')
@@ -211,14 +211,14 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
 describe.skipIf(!CAN_UNSHARE)(`a writer in another PID namespace with a slow fsync${SKIP_REASON}`, () => {
   it(`is waited for past the old 5 s lease, never overtaken, wins, and the guarded write here is stale: no lost update (${roundsOf(LIVENESS)})`, async () => {
     for (let round = 0; round < LIVENESS; round++) {
-      const { dir, child, next } = await holdReplacement('dsh-reliability-slow-', 'from there\n', 'staged', true)
+      const { dir, child, next } = await holdReplacement('dsh-reliability-slow-', 'from there\n', 'fsync', true)
       const local = disk(dir)
       const target = await local.resolve('held.txt')
       const version = (await local.stat(target))!.version
       let answered = false
       const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
       ours.catch(() => {})
-      // Its fsync held past the old 5 s lease: nothing here may read the slow writer as dead.
+      // Its fsync lasts past the old 5 s lease: nothing here may read the slow writer as dead.
       await sleep(6_000)
       if (answered) liveness.publishedOverSlowWriter++
       expect(answered, 'nothing here publishes over a writer still staging').toBe(false)
@@ -327,7 +327,7 @@ afterAll(async () => {
       + 'design judged liveness by; meanwhile this process writes, lists and sweeps the same directory. Then the writer goes on, '
       + 'or is SIGKILLed right after staging. Liveness is the kernel lock its process holds, never an age.',
     facts: [
-      ['slow-fsync rounds (held before its fsync for 6 s)', liveness.slowRounds],
+      ['slow-fsync rounds (its fsync lasting 6 s)', liveness.slowRounds],
       ['lost updates', liveness.lostUpdates],
       ['staging of a live or stopped writer removed', liveness.stagingRemovedWhileAlive],
       ['rounds with a guarded write there holding the publication lock for 6 s', liveness.lockedRounds],
