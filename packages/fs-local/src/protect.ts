@@ -99,8 +99,7 @@ export async function checkReplaceable(calls: Calls, path: string, stats: BigInt
   const uid = Number(stats.uid)
   const gid = Number(stats.gid)
   if ((mode & 0o222) === 0) {
-    throw denied(display, `is read-only (mode ${mode.toString(8).padStart(4, '0')}): replacing it would ignore that`
-      + ' (make it writable first, e.g. chmod u+w, if it should change)')
+    throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was written` })
   }
   let chgrp = false
   if (!RUNNING_AS_ROOT && EUID !== undefined) {
