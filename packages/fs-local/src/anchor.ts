@@ -9,7 +9,7 @@ import { descriptorPath } from './open'
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY
 
 // `/proc/self/fd/<n>` names the directory a descriptor holds, not the path it was opened by.
-const CAN_ANCHOR = process.platform === 'linux' && existsSync('/proc/self/fd')
+export const CAN_ANCHOR = process.platform === 'linux' && existsSync('/proc/self/fd')
 
 /** A directory held open, and a path that keeps naming it whatever happens to its own path. */
 export interface AnchoredDir {

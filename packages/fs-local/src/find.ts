@@ -5,7 +5,7 @@ import type { DiskCore } from './core'
 import { errnoCode } from './errors'
 import { openRegular } from './open'
 import { infoOfEntry, lstatPath, type Probe, probe } from './probe'
-import { infoOf } from './version'
+import { infoOf } from './probe'
 
 /** What a mutation found, where it publishes, and the parent already anchored (and checked) for it. */
 export interface Found {

@@ -12,7 +12,7 @@ import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
 import { statPath } from './probe'
 import { checkBeforePublication, LostRace, sweepOnce } from './publication'
 import { discard, makeStaged, type Staged } from './staging'
-import { versionOf } from './version'
+import { versionOf } from './probe'
 
 /*
  * Guarded `remove` and `rename`, over the primitives of a replacing write: the probe (`find`), then

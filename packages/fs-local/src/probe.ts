@@ -1,10 +1,9 @@
-import { FsError, fsError, type FsInfo } from '@deepseek-ai/dsh-fs'
+import { type FsEntryType, FsError, fsError, type FsInfo, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
 import { type BigIntStats, readSync } from 'node:fs'
 import type { Calls } from './calls'
 import { errnoCode } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
-import { infoOf, versionOf } from './version'
 
 /** What a mutation finds at its target, inside the critical section. */
 export type Probe =
@@ -73,11 +72,7 @@ export async function lstatPath(calls: Calls, path: string): Promise<BigIntStats
   }
 }
 
-/**
- * Reads a whole opened file, refusing one above `limit` bytes (also if it grows while we read).
- * The size comes from the descriptor's `fstat` taken at open, so a file that still has that size
- * is read with one `read`; one that changed size meanwhile is read on to its end.
- */
+/** Reads a whole opened file, refusing one above `limit` bytes (also one that grows while read); one `read` when it kept its size. */
 export async function readAll(opened: OpenedFile, limit: number, display: string): Promise<Uint8Array> {
   const size = opened.stats.size
   if (size > BigInt(limit)) throw tooLarge(display, limit)
@@ -101,11 +96,7 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
   return buffer.subarray(0, length)
 }
 
-/**
- * The whole of a small file opened on the loop thread (`openRegular`), read there with one
- * positioned read (the file offset stays at 0): `undefined` for any other file, or for one that
- * is no longer the size its `fstat` gave, which `readAll` then reads from its start.
- */
+/** A small file opened on the loop thread, read there at offset 0; `undefined` for any other, or one that changed size (`readAll` reads it). */
 export function readSmallInline(calls: Calls, opened: OpenedFile): Uint8Array | undefined {
   const size = Number(opened.stats.size)
   if (!calls.inline || opened.stats.size > INLINE_OPEN_BYTES) return undefined
@@ -123,10 +114,7 @@ function tooLarge(display: string, limit: number): FsError {
   return fsError('FS_TOO_LARGE', { path: display, reason: `is larger than ${limit} bytes` })
 }
 
-/**
- * The style (BOM, CRLF throughout) of an opened file, read in small chunks from its start and only
- * as far as `TextStyleProbe` needs: usually the first chunk.
- */
+/** The style (BOM, CRLF throughout) of an opened file, read from its start only as far as `TextStyleProbe` needs. */
 export async function inspectStyle(opened: OpenedFile, content: string): Promise<TextStyle | null> {
   const probe = new TextStyleProbe(content)
   const buffer = Buffer.allocUnsafe(64 * 1024)
@@ -136,4 +124,26 @@ export async function inspectStyle(opened: OpenedFile, content: string): Promise
     position += bytesRead
     if (probe.push(buffer.subarray(0, bytesRead))) return probe.end(false)
   }
+}
+
+/**
+ * The version of an inode: dev, inode, size, mtime and ctime (ctime cannot be set from user space,
+ * so a same-size rewrite with its mtime put back still moves it). BigInt keeps the nanoseconds.
+ */
+export function versionOf(stats: BigIntStats): FsVersion {
+  return `${stats.dev.toString(36)}.${stats.ino.toString(36)}.${stats.size.toString(36)}.${stats.mtimeNs.toString(36)}.${stats.ctimeNs.toString(36)}` as FsVersion
+}
+
+function typeOf(stats: BigIntStats): FsEntryType {
+  if (stats.isFile()) return 'file'
+  if (stats.isDirectory()) return 'directory'
+  return 'other'
+}
+
+export function infoOf(stats: BigIntStats): FsInfo {
+  const type = typeOf(stats)
+  const info: FsInfo = { version: versionOf(stats), type }
+  if (type === 'file') info.size = Number(stats.size)
+  if (type === 'other') info.special = stats.isFIFO() ? 'fifo' : stats.isSocket() ? 'socket' : 'device'
+  return info
 }

@@ -10,7 +10,7 @@ import type { Found } from './find'
 import { type Probe, statPath } from './probe'
 import { applyPrevious, checkReplaceable, type Previous } from './protect'
 import { discard, makeStaged, reclaimStaging, type Staged } from './staging'
-import { versionOf } from './version'
+import { versionOf } from './probe'
 import { type StagedText, writeAll, writeEncoded } from './write-content'
 
 /**

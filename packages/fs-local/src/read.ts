@@ -4,7 +4,7 @@ import { checkReal, type DiskCore } from './core'
 import { mapErrors, toFsError } from './errors'
 import { type OpenedFile, openRegular } from './open'
 import { infoOfEntry, readAll, statPath } from './probe'
-import { versionOf } from './version'
+import { versionOf } from './probe'
 
 /** The first and the largest read of a byte stream (see `streamBytesFrom`). */
 const FIRST_STREAM_CHUNK = 64 * 1024
