@@ -47,7 +47,7 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
       const create: Variant[] = [
         {
           name: 'dsh', prepare: drop('dsh'),
-          run: async (round) => stack.fs.writeText(await stack.target(file('dsh', round)), contents[0]!, { kind: 'createIfAbsent' }),
+          run: async (round) => stack.fs.writeText(await stack.target(file('dsh', round)), contents[0]!, { expected: { kind: 'createIfAbsent' } }),
         },
         { name: 'wfa', prepare: drop('wfa'), run: (round) => atomicWrite(file('wfa', round), contents[0]!) },
         { name: 'plain', prepare: drop('plain'), run: (round) => writeFileFsync(file('plain', round), contents[0]!) },
@@ -78,7 +78,7 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
         {
           name: 'dsh',
           run: async (round) => {
-            const outcome = await stack.fs.writeText(await stack.target(same('dsh')), contents[round % 2]!, { kind: 'replaceIfVersion', version })
+            const outcome = await stack.fs.writeText(await stack.target(same('dsh')), contents[round % 2]!, { expected: { kind: 'replaceIfVersion', version } })
             version = outcome.version
           },
         },

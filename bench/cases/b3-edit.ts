@@ -50,7 +50,7 @@ export async function runB3(scratch: Scratch): Promise<CaseResult> {
       {
         name: 'provider',
         run: async (round) => {
-          const outcome = await stack.fs.editText(providerTarget, { oldString: from(round), newString: to(round), replaceAll: false }, { version })
+          const outcome = await stack.fs.editText(providerTarget, { oldString: from(round), newString: to(round), replaceAll: false }, { expected: { version } })
           version = outcome.version
         },
       },

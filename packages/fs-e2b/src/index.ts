@@ -1,6 +1,6 @@
 import {
   FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
-  type FsVersion, type FsWalkOptions, type FsWriteIntent,
+  type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWalkOptions, type FsWriteOptions,
 } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
@@ -102,24 +102,24 @@ export class E2BFileSystem extends FileSystem {
     return this.ready.listDir(target, signal, opts)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal) {
-    return this.ready.writeText(target, content, expected, signal)
+  writeText(target: FsTarget, content: string, opts?: FsWriteOptions) {
+    return this.ready.writeText(target, content, opts)
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal) {
-    return this.ready.editText(target, edit, expected, signal)
+  editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions) {
+    return this.ready.editText(target, edit, opts)
   }
 
-  override remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal) {
-    return this.ready.remove(target, expected, signal)
+  override remove(target: FsTarget, opts?: FsRemoveOptions) {
+    return this.ready.remove(target, opts)
   }
 
-  override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal) {
-    return this.ready.rename(source, destination, expected, signal)
+  override rename(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions) {
+    return this.ready.rename(source, destination, opts)
   }
 
-  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal) {
-    return this.ready.editTextMany(target, edits, expected, signal)
+  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts?: FsEditOptions) {
+    return this.ready.editTextMany(target, edits, opts)
   }
 
   override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal) {

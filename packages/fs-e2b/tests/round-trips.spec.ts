@@ -55,9 +55,9 @@ describe('round trips per operation', () => {
     const version = (await provider.fs.stat(target))!.version
     const destination = await provider.fs.resolve(join(dir, 'sub', 'b.txt'))
     let moved = version
-    expect(await count(async () => { moved = (await provider.fs.rename!(target, destination, { version })).version })).toEqual(command(1))
+    expect(await count(async () => { moved = (await provider.fs.rename!(target, destination, { expected: { version } })).version })).toEqual(command(1))
     expect(await readFile(join(dir, 'sub', 'b.txt'), 'utf8')).toBe('alpha\n')
-    expect(await count(() => provider.fs.remove!(destination, { version: moved }))).toEqual(command(1))
+    expect(await count(() => provider.fs.remove!(destination, { expected: { version: moved } }))).toEqual(command(1))
   })
 
   it('streams with one type check and one download', async () => {
@@ -93,7 +93,7 @@ describe('round trips per operation', () => {
   it('creates under createIfAbsent with one command that carries the bytes', async () => {
     await seeded('a.txt', 'alpha\n')
     const fresh = await provider.fs.resolve(join(dir, 'new.txt'))
-    expect(await count(() => provider.fs.writeText(fresh, 'x', { kind: 'createIfAbsent' }))).toEqual(command(1))
+    expect(await count(() => provider.fs.writeText(fresh, 'x', { expected: { kind: 'createIfAbsent' } }))).toEqual(command(1))
     expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('x')
   })
 
@@ -107,13 +107,13 @@ describe('round trips per operation', () => {
   it('replaces under replaceIfVersion with a read and one compare-and-swap that carries the bytes', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     const version = (await provider.fs.stat(target))!.version
-    expect(await count(() => provider.fs.writeText(target, 'beta\n', { kind: 'replaceIfVersion', version }))).toEqual(command(2))
+    expect(await count(() => provider.fs.writeText(target, 'beta\n', { expected: { kind: 'replaceIfVersion', version } }))).toEqual(command(2))
   })
 
   it('edits with a read and one compare-and-swap that carries the bytes', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     const version = (await provider.fs.stat(target))!.version
-    expect(await count(() => provider.fs.editText(target, { oldString: 'alpha', newString: 'beta', replaceAll: false }, { version })))
+    expect(await count(() => provider.fs.editText(target, { oldString: 'alpha', newString: 'beta', replaceAll: false }, { expected: { version } })))
       .toEqual(command(2))
   })
 
@@ -122,11 +122,11 @@ describe('round trips per operation', () => {
     const largest = largestInline(join(dir, 'edge.bin'))
     const edge = Buffer.alloc(largest, 'e').toString()
     const target = await provider.fs.resolve(join(dir, 'edge.bin'))
-    expect(await count(() => provider.fs.writeText(target, edge, { kind: 'createIfAbsent' }))).toEqual(command(1))
+    expect(await count(() => provider.fs.writeText(target, edge, { expected: { kind: 'createIfAbsent' } }))).toEqual(command(1))
     expect((await readFile(join(dir, 'edge.bin'), 'utf8')).length).toBe(largest)
     const above = await provider.fs.resolve(join(dir, 'above.txt'))
     const big = Buffer.alloc(largest + 3, 'b').toString()
-    expect(await count(() => provider.fs.writeText(above, big, { kind: 'createIfAbsent' }))).toEqual(commandsAndUploads(1, 1))
+    expect(await count(() => provider.fs.writeText(above, big, { expected: { kind: 'createIfAbsent' } }))).toEqual(commandsAndUploads(1, 1))
     expect(await readFile(join(dir, 'above.txt'), 'utf8')).toBe(big)
   })
 
@@ -135,8 +135,8 @@ describe('round trips per operation', () => {
     const version = (await provider.fs.stat(target))!.version
     await writeFile(join(dir, 'a.txt'), 'changed\n')
     const stale = { kind: 'replaceIfVersion', version } as const
-    expect(await count(() => provider.fs.writeText(target, 'x', stale).catch(() => undefined))).toEqual(command(1))
-    expect(await count(() => provider.fs.editText(target, { oldString: 'a', newString: 'b', replaceAll: false }, { version }).catch(() => undefined)))
+    expect(await count(() => provider.fs.writeText(target, 'x', { expected: stale }).catch(() => undefined))).toEqual(command(1))
+    expect(await count(() => provider.fs.editText(target, { oldString: 'a', newString: 'b', replaceAll: false }, { expected: { version } }).catch(() => undefined)))
       .toEqual(command(1))
   })
 

@@ -1,4 +1,7 @@
-import { type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import {
+  type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions,
+  type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome,
+} from '@deepseek-ai/dsh-fs'
 import { KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { DiskCore, LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
@@ -70,24 +73,24 @@ export class LocalDisk implements DiskCore {
     return listDirectory(this, target, signal, opts)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
-    return writeTarget(this, target, content, expected, signal, hooks)
+  writeText(target: FsTarget, content: string, opts: FsWriteOptions = {}): Promise<FsWriteOutcome> {
+    return writeTarget(this, target, content, opts)
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
-    return editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), expected, signal, hooks)
+  editText(target: FsTarget, edit: FsEditRequest, opts: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), opts)
   }
 
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
-  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), expected, signal)
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
   }
 
-  remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
-    return removeTarget(this, target, expected, signal)
+  remove(target: FsTarget, opts: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
+    return removeTarget(this, target, opts)
   }
 
-  rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
-    return renameTarget(this, source, destination, expected, signal)
+  rename(source: FsTarget, destination: FsTarget, opts: FsRenameOptions = {}): Promise<FsRenameOutcome> {
+    return renameTarget(this, source, destination, opts)
   }
 }

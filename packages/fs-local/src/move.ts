@@ -1,4 +1,4 @@
-import { fsError, type FsRemoveOutcome, type FsRenameOutcome, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { fsError, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { checkMoveDestination, checkRemoveGuard, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
 import { link, unlink } from 'node:fs/promises'
@@ -31,7 +31,7 @@ interface Locked {
   lock: Staged
 }
 
-export function removeTarget(core: DiskCore, target: FsTarget, expected: { version: FsVersion } | undefined, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+export function removeTarget(core: DiskCore, target: FsTarget, { expected, signal }: FsRemoveOptions): Promise<FsRemoveOutcome> {
   const display = target.displayPath
   return core.lock.run(target.targetKey, () => mapErrors('remove', display, () => publishGuarded({
     path: display,
@@ -55,9 +55,7 @@ export function removeTarget(core: DiskCore, target: FsTarget, expected: { versi
   })))
 }
 
-export function renameTarget(
-  core: DiskCore, source: FsTarget, destination: FsTarget, expected: { version: FsVersion } | undefined, signal?: AbortSignal,
-): Promise<FsRenameOutcome> {
+export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTarget, { expected, signal }: FsRenameOptions): Promise<FsRenameOutcome> {
   const display = source.displayPath
   const where = destination.displayPath
   return core.lock.runAll([source.targetKey, destination.targetKey], () => mapErrors('move', display, () => publishGuarded({

@@ -1,4 +1,4 @@
-import { type FsEditOutcome, type FsMutationHooks, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import { type FsEditOptions, type FsEditOutcome, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOptions, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
   checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planReserved, planStyledWrite, planWrite,
   publishGuarded, Reservation, writeCost,
@@ -34,7 +34,7 @@ interface WriteProbe {
   release: () => void
 }
 
-export function writeTarget(core: DiskCore, target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
+export function writeTarget(core: DiskCore, target: FsTarget, content: string, { expected, signal, hooks }: FsWriteOptions): Promise<FsWriteOutcome> {
   const display = target.displayPath
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
@@ -110,7 +110,7 @@ interface EditProbe {
   memory: Reservation
 }
 
-export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
+export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, { expected, signal, hooks }: FsEditOptions): Promise<FsEditOutcome> {
   const display = target.displayPath
   return core.lock.run(target.targetKey, () => mapErrors('edit', display, async () => {
     refuseStagingName(target)

@@ -89,6 +89,38 @@ export interface FsMutationHooks<O> {
   published?(outcome: O): void
 }
 
+/** The guard of an edit, a removal or a move: the file must still be at this version. */
+export interface FsVersionGuard {
+  version: FsVersion
+}
+
+/**
+ * The options of `writeText`. Each is optional: `expected` omitted creates or overwrites,
+ * `signal` aborts a call that has not published yet, `hooks` overlap the caller's work with the
+ * provider's last steps.
+ */
+export interface FsWriteOptions {
+  expected?: FsWriteIntent
+  signal?: AbortSignal
+  hooks?: FsMutationHooks<FsWriteOutcome>
+}
+
+/** The options of `editText` and `editTextMany`: as `FsWriteOptions`, with a version guard. */
+export interface FsEditOptions {
+  expected?: FsVersionGuard
+  signal?: AbortSignal
+  hooks?: FsMutationHooks<FsEditOutcome>
+}
+
+/** The options of `remove`: the target's version guard and an abort signal. */
+export interface FsRemoveOptions {
+  expected?: FsVersionGuard
+  signal?: AbortSignal
+}
+
+/** The options of `rename`: the source's version guard and an abort signal. */
+export type FsRenameOptions = FsRemoveOptions
+
 export interface FsEditRequest {
   oldString: string
   newString: string

@@ -49,7 +49,7 @@ export function editTool(ctx: Context, config: Config) {
           (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config)
             .then((report) => ({ text: renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }), shown: report.first?.snippet ?? [] })))
         const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
-        return await answer.finish(await ctx.fs.editText(target, edit, expected, exec.signal, answer.hooks))
+        return await answer.finish(await ctx.fs.editText(target, edit, { expected, signal: exec.signal, hooks: answer.hooks }))
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, oldString: input.old_string })
         throw error

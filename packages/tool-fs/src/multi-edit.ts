@@ -49,7 +49,7 @@ export function multiEditTool(ctx: Context, config: Config) {
       try {
         target = await mutationTarget(ctx, input.file_path, exec)
         const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
-        const outcome = await ctx.fs.editTextMany(target, edits, expected, exec.signal)
+        const outcome = await ctx.fs.editTextMany(target, edits, { expected, signal: exec.signal })
         const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)
         // The snippets of the reply are lines of the new version shown: they count as seen.
         const shown = [...(report.steps ?? []).flatMap((step) => step.snippet), ...(report.merged?.snippet ?? [])]

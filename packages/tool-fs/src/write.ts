@@ -47,7 +47,7 @@ export function writeTool(ctx: Context, config: Config) {
         const observed = (outcome: FsWriteOutcome) => ({ kind: 'present' as const, version: outcome.version, seen: seenEverything(countLines(outcome.after)) })
         const answer = answerWhenPublished(ctx, target, exec, observed, (outcome: FsWriteOutcome) => writtenReport(displayPath, outcome, config)
           .then((report) => ({ text: renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }), shown: [] })))
-        return await answer.finish(await ctx.fs.writeText(target, input.content, expected, exec.signal, answer.hooks))
+        return await answer.finish(await ctx.fs.writeText(target, input.content, { expected, signal: exec.signal, hooks: answer.hooks }))
       } catch (error) {
         if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'write', target, exec })
         throw error

@@ -21,7 +21,7 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
   const target = await editor.resolve(input.path, exec)
   let version: FsVersion
   try {
-    ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { kind: 'createIfAbsent' }, exec.signal))
+    ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { expected: { kind: 'createIfAbsent' }, signal: exec.signal }))
   } catch (error) {
     if (FsError.is(error, 'FS_NOT_OBSERVED')) {
       // Something is there: a file that `view` cannot show is named as such, not sent to `view`.
@@ -64,7 +64,7 @@ async function replaced(editor: Editor, input: Input, exec: ToolExecution): Prom
   const guard = await intent(editor, target, exec, 'str_replace', { oldStr })
   let outcome: FsEditOutcome
   try {
-    outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, guard, exec.signal)
+    outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, { expected: guard, signal: exec.signal })
   } catch (error) {
     if (FsError.is(error, 'FS_STALE_VERSION') && guard === undefined) throw editor.absent(target, exec)
     if (FsError.is(error, 'FS_AMBIGUOUS_EDIT')) {
@@ -140,7 +140,7 @@ async function inserted(editor: Editor, input: Input, exec: ToolExecution): Prom
   const insertion = insertLines(text, input.insert_line, input.new_str)
   let outcome: FsWriteOutcome
   try {
-    outcome = await editor.ctx.fs.writeText(target, insertion.text, { kind: 'replaceIfVersion', version }, exec.signal)
+    outcome = await editor.ctx.fs.writeText(target, insertion.text, { expected: { kind: 'replaceIfVersion', version }, signal: exec.signal })
   } catch (error) {
     throw await refuse(editor, error, 'insert', target, exec, where)
   }

@@ -18,7 +18,7 @@ export async function undoEdit(editor: Editor, input: Input, exec: ToolExecution
   if (entry === undefined) throw new ToolError('NO_EDIT_HISTORY', render.noHistory(target.displayPath))
   let outcome: FsWriteOutcome
   try {
-    outcome = await editor.ctx.fs.writeText(target, entry.previous, { kind: 'replaceIfVersion', version: entry.written }, exec.signal)
+    outcome = await editor.ctx.fs.writeText(target, entry.previous, { expected: { kind: 'replaceIfVersion', version: entry.written }, signal: exec.signal })
   } catch (error) {
     if (FsError.is(error, 'FS_STALE_VERSION')) throw withText(error, render.undoStale(target.displayPath))
     throw error

@@ -190,7 +190,7 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
       const target = await local.resolve('held.txt')
       const version = (await local.stat(target))!.version
       let answered = false
-      const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
+      const ours = local.writeText(target, 'from here\n', { expected: { kind: 'replaceIfVersion', version } }).finally(() => (answered = true))
       ours.catch(() => {})
       await sleep(6_000)
       if (answered) liveness.publishedOverSlowWriter++
@@ -216,7 +216,7 @@ describe.skipIf(!CAN_UNSHARE)(`a writer in another PID namespace with a slow fsy
       const target = await local.resolve('held.txt')
       const version = (await local.stat(target))!.version
       let answered = false
-      const ours = local.writeText(target, 'from here\n', { kind: 'replaceIfVersion', version }).finally(() => (answered = true))
+      const ours = local.writeText(target, 'from here\n', { expected: { kind: 'replaceIfVersion', version } }).finally(() => (answered = true))
       ours.catch(() => {})
       // Its fsync lasts past the old 5 s lease: nothing here may read the slow writer as dead.
       await sleep(6_000)

@@ -55,7 +55,7 @@ it(`writes and reads nothing outside the root while a directory is swapped for a
           const text = await disk.readText(target)
           expect(text).toBe('inside\n')
         } else if (kind === 1) {
-          await disk.writeText(target, `written ${i}\n`, { kind: 'createIfAbsent' })
+          await disk.writeText(target, `written ${i}\n`, { expected: { kind: 'createIfAbsent' } })
         } else {
           await disk.writeText(target, `written ${i}\n`)
         }

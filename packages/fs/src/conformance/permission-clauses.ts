@@ -12,13 +12,13 @@ export function permissionClauses(h: Harness): void {
     const target = await h.target('locked.txt')
     const version = await h.version('locked.txt')
     const refusals = [
-      h.fs.writeText(target, 'overwritten\n'),
-      h.fs.writeText(target, 'overwritten\n', { kind: 'replaceIfVersion', version }),
-      h.fs.editText(target, { oldString: 'keep', newString: 'lose', replaceAll: false }),
-      h.fs.editText(target, { oldString: 'keep', newString: 'lose', replaceAll: false }, { version }),
+      () => h.fs.writeText(target, 'overwritten\n'),
+      () => h.fs.writeText(target, 'overwritten\n', { expected: { kind: 'replaceIfVersion', version } }),
+      () => h.fs.editText(target, { oldString: 'keep', newString: 'lose', replaceAll: false }),
+      () => h.fs.editText(target, { oldString: 'keep', newString: 'lose', replaceAll: false }, { expected: { version } }),
     ]
     // A fact for the tool layer to word, never a command in the provider's text.
-    for (const refused of refusals) expect((await expectFsError(refused, 'FS_PERMISSION_DENIED')).fact).toBe('read-only')
+    for (const refused of refusals) expect((await expectFsError(refused(), 'FS_PERMISSION_DENIED')).fact).toBe('read-only')
     expect(await h.disk('locked.txt')).toBe('keep me\n')
     expect(await h.version('locked.txt')).toBe(version)
     // The refusal is about that file only: its neighbours stay writable.

@@ -43,13 +43,13 @@ async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChan
   const present = (version: FsVersion, text: string): Extract<FsObservation, { kind: 'present' }> => ({ kind: 'present', version, seen: { ranges: [], total: countLines(text) } })
   switch (change.kind) {
     case 'add': {
-      const outcome = await ctx.fs.writeText(change.target, change.text, { kind: 'createIfAbsent' }, signal)
+      const outcome = await ctx.fs.writeText(change.target, change.text, { expected: { kind: 'createIfAbsent' }, signal })
       // The model wrote every line of it.
       observe(change.target, { kind: 'present', version: outcome.version, seen: seenEverything(countLines(change.text)) })
       return { kind: 'added', path: change.target.displayPath, lines: change.lines }
     }
     case 'delete': {
-      await ctx.fs.remove!(change.target, { version: change.version }, signal)
+      await ctx.fs.remove!(change.target, { expected: { version: change.version }, signal })
       observe(change.target, { kind: 'absent' })
       return { kind: 'deleted', path: change.target.displayPath }
     }
@@ -59,7 +59,7 @@ async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChan
       let version = change.version
       // Moved first: a destination that someone took meanwhile then stops the patch before any byte of this file changed.
       if (destination !== undefined) {
-        version = (await ctx.fs.rename!(target, destination, { version }, signal)).version
+        version = (await ctx.fs.rename!(target, destination, { expected: { version }, signal })).version
         observe(target, { kind: 'absent' })
         observe(destination, present(version, change.before))
         moved.to = destination
@@ -67,7 +67,7 @@ async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChan
       }
       if (resolved.text !== change.before) {
         const from = version
-        version = (await ctx.fs.writeText(at, resolved.text, { kind: 'replaceIfVersion', version }, signal)).version
+        version = (await ctx.fs.writeText(at, resolved.text, { expected: { kind: 'replaceIfVersion', version }, signal })).version
         // What was seen of the version the hunks were resolved against carries over, moved by the hunks.
         observe(at, { ...present(version, resolved.text), from: { version: from, changes: resolved.changes } })
       }

@@ -23,7 +23,7 @@ else beforeEachPublish(disk, pause)
 async function main(): Promise<void> {
   const target = await disk.resolve(path)
   const version = (await disk.stat(target))?.version
-  await disk.writeText(target, content, guarded === 'guarded' && version !== undefined ? { kind: 'replaceIfVersion', version } : undefined)
+  await disk.writeText(target, content, { expected: guarded === 'guarded' && version !== undefined ? { kind: 'replaceIfVersion', version } : undefined })
 }
 
 main()
