@@ -15,10 +15,9 @@ import { AnchoredTree } from './walk-anchor'
 const READ_FLAGS = OPEN_FLAGS | constants.O_NOFOLLOW
 
 /**
- * Small directories and files are read synchronously, in slices of at most `SLICE_MS` after which
- * the event loop gets a turn: a thread-pool round trip per `open`/`read`/`close` costs more than the
- * read itself for the small files a source tree is made of (measured: 4–10× slower overall).
- * Files above `SYNC_MAX_BYTES` are read asynchronously, so one call never holds the loop for long.
+ * Small directories and files are read synchronously, in slices of at most `SLICE_MS` before the
+ * loop gets a turn: a pool round trip per `open`/`read`/`close` costs more than the read of a small
+ * source file (4–10× slower overall). Files above `SYNC_MAX_BYTES` are read asynchronously.
  */
 const SLICE_MS = 4
 const SYNC_MAX_BYTES = 256 * 1024
@@ -47,12 +46,7 @@ function typeOf(entry: Dirent): FsWalkEntryType {
   return 'other'
 }
 
-/**
- * The disk under a real directory as a `TreeSource`: `readdir` with file types (no stat per entry
- * unless sizes are asked for), symlinks reported from the directory entry and never followed.
- * Every directory is opened inside the one above it and held while the walk is in it (see
- * `AnchoredTree`), so no name is ever looked up through a path that could have changed.
- */
+/** The disk under a real directory as a `TreeSource`: `readdir` with file types (a stat only for sizes), symlinks never followed, every directory held (`AnchoredTree`). */
 function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSource {
   return {
     async list(dir) {
@@ -61,7 +55,6 @@ function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSou
       const path = tree.enter(dir)
       if (path === undefined) return undefined
       try {
-        // The held directory's own names (O_DIRECTORY: a FIFO in a directory's place is refused).
         entries = readdirSync(path, { withFileTypes: true })
       } catch (error) {
         if (dir === '') throw error
@@ -90,13 +83,11 @@ function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSou
 }
 
 /**
- * One read into `scratch` for the small files a tree is mostly made of: open, read, close, and no
- * `fstat`, which cost about a quarter of a search's time. The directory entry said regular file;
- * should it have been swapped for a FIFO or device since, `O_NONBLOCK` keeps the read from
- * waiting, a positioned read fails on a FIFO rather than take a writer's bytes, and a read that
- * fills `scratch` is followed by the `fstat` that tells. The result may
- * be a view of `scratch`, valid until the next call. Above `SYNC_MAX_BYTES` it is `'async'`, for
- * the caller to read with `readRegular`.
+ * One read into `scratch` for the small files a tree is mostly made of, without the `fstat` that
+ * cost a quarter of a search: a FIFO or device swapped in since the listing is not waited on
+ * (`O_NONBLOCK`, a positioned read fails on a FIFO), and a read that fills `scratch` is followed by
+ * the `fstat` that tells. The result may be a view of `scratch`, valid until the next call; above
+ * `SYNC_MAX_BYTES` it is `'async'`, for `readRegular`.
  */
 function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'large' | 'async' | undefined {
   let fd: number
@@ -148,10 +139,7 @@ async function readRegular(path: string, max: number): Promise<Uint8Array | 'lar
   }
 }
 
-/**
- * Runs a walk or search with its failures told in the contract's own words (`<path> does not
- * exist`), never with an internal operation name in front: the tool shows the message as it is.
- */
+/** Failures in the contract's own words (`<path> does not exist`), without an internal operation name. */
 async function discoveryErrors<T>(path: string, task: () => Promise<T>): Promise<T> {
   try {
     return await task()

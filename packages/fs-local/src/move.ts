@@ -1,16 +1,16 @@
 import { fsError, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { checkMoveDestination, checkRemoveGuard, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
-import { link, unlink } from 'node:fs/promises'
+import { unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
 import { checkReal, type DiskCore } from './core'
-import { errnoCode, mapErrors } from './errors'
+import { mapErrors } from './errors'
 import { find, type Found } from './find'
 import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
 import { statPath } from './probe'
-import { checkBeforePublication, LostRace, sweepOnce } from './publication'
+import { checkBeforePublication, linkNoReplace, LostRace, sweepOnce } from './publication'
 import { discard, makeStaged, type Staged } from './staging'
 import { versionOf } from './probe'
 
@@ -186,16 +186,4 @@ async function recheckSource(calls: Calls, name: string, source: Source, display
   if (now === undefined) throw new LostRace('FS_STALE_VERSION', `${display} no longer exists`, { path: display })
   if (!now.isFile()) throw fsError('FS_NOT_REGULAR_FILE', { path: display })
   if (versionOf(now) !== source.probe.info.version) throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being moved or removed`, { path: display })
-}
-
-/** `link(2)` refuses any existing entry: what is in the way decides the code, as for a guarded create. */
-async function linkNoReplace(calls: Calls, from: string, to: string, display: string): Promise<void> {
-  try {
-    await link(from, to)
-  } catch (error) {
-    if (errnoCode(error) !== 'EEXIST') throw error
-    const occupant = await calls.lstat(to, { bigint: true }).catch(() => undefined)
-    if (occupant?.isFile()) throw fsError('FS_NOT_OBSERVED', { cause: error, path: display })
-    throw fsError('FS_NOT_REGULAR_FILE', { cause: error, path: display, entry: 'occupied by something else' })
-  }
 }

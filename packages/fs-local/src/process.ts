@@ -13,10 +13,7 @@ export interface PublishHooks {
   locked?: (destination: string) => Promise<void>
 }
 
-/**
- * Everything fs-local keeps between calls, in one object: the plugin makes one, passes it to its
- * `LocalDisk` and disposes it; a test makes a fresh one. No module of fs-local keeps state of its own.
- */
+/** Everything fs-local keeps between calls: the plugin makes one, passes it to its `LocalDisk` and disposes it; a test makes a fresh one. */
 export class LocalProcess {
   /** Lookups inline only while every disk enlisted stands on a local filesystem and none said `never`. */
   calls: Calls = POOLED_CALLS

@@ -31,7 +31,7 @@ export class LostRace extends FsError {}
 
 /** The state after `stage`: the staged file beside its destination, not visible to anyone yet. */
 export interface StagedWrite {
-  /** The destination's directory, anchored; `own` when this write anchored it (closed with it). */
+  /** The destination's directory; `own` when this write anchored it (closed with it). */
   anchor: AnchoredDir
   own: AnchoredDir | undefined
   name: string
@@ -41,11 +41,7 @@ export interface StagedWrite {
   state: 'staged' | 'published' | 'ended'
 }
 
-/**
- * The stage step, through the anchored parent, so a directory swapped for a symlink from now on
- * can move neither the staging nor the published name out of the root. The staged file is made
- * while `content` is still being worked out.
- */
+/** The stage step, through the anchored parent (a directory swapped for a symlink cannot move it out of the root), while `content` is worked out. */
 export async function stageWrite(core: DiskCore, found: Found, content: Promise<Uint8Array | StagedText>, display: string): Promise<StagedWrite> {
   const { probe: current, destination } = found
   content.catch(() => {})
@@ -101,7 +97,7 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
     await publishReplace(staged.file, target, display)
   } else {
     // Never over anything; an unguarded write that finds a file created meanwhile starts over and replaces it.
-    await publishCreate(calls, staged.file, target, display).catch((error: unknown) => {
+    await linkNoReplace(calls, staged.file, target, display).catch((error: unknown) => {
       if (mode !== 'create' && FsError.is(error, 'FS_NOT_OBSERVED')) throw new LostRace('FS_STALE_VERSION', `${display} was created while it was being written`, { path: display })
       throw error
     })
@@ -134,10 +130,7 @@ export async function endWrite(write: StagedWrite | undefined): Promise<void> {
   void own?.close()
 }
 
-/**
- * The journal note and one sweep of the directory per process: concurrent writes into one
- * directory wait for the one sweep, so none publishes before it ended.
- */
+/** The journal note and one sweep per directory per process; concurrent writes there wait for it. */
 export async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<void> {
   const { swept, journal } = core.process
   await journal.note(anchor.checked)
@@ -150,11 +143,7 @@ export async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<vo
   await sweep
 }
 
-/**
- * Right before publication: the bytes land in the anchored directory, which must still be inside
- * the root; and the caller's path must still lead inside too (a directory swapped for a link
- * fails here). Two independent lookups, made together.
- */
+/** Right before publication, both the anchored directory and the caller's path must still be inside the root. */
 export async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, destination: string, display: string): Promise<void> {
   if (!core.containment.enabled) return
   const name = basename(destination)
@@ -165,26 +154,18 @@ export async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir
 }
 
 /**
- * The re-check step, under the publication lock so no other provider can rename in between.
- * Content computed from what was read (a guarded write, any edit) must not replace a file another
- * process changed since the probe: that write would be lost. An unguarded write replaces whatever
- * regular file is there.
+ * The re-check step, under the publication lock: content computed from what was read (a guarded
+ * write, any edit) must not replace a file another process changed since the probe.
  */
 async function recheck(calls: Calls, found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
   const now = await statPath(calls, destination)
-  if (now !== undefined && !now.isFile()) {
-    throw fsError('FS_NOT_REGULAR_FILE', { path: display })
-  }
+  if (now !== undefined && !now.isFile()) throw fsError('FS_NOT_REGULAR_FILE', { path: display })
   if (mode === 'replace-at-version' && found.kind === 'file' && (now === undefined || versionOf(now) !== found.info.version)) {
     throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being written`, { path: display })
   }
 }
 
-/**
- * Publishes by `rename` (the directory fsync follows). A file that is itself a mount point (a single
- * file bind-mounted there, as containers do with `/etc/hosts`) cannot be renamed over: EBUSY.
- * Writing it in place would give up atomicity, so it is refused with a text that says why.
- */
+/** Publishes by `rename`. A file bind-mounted over the path (`/etc/hosts` in containers) fails EBUSY, and is refused rather than written in place. */
 async function publishReplace(file: string, destination: string, display: string): Promise<void> {
   try {
     await rename(file, destination)
@@ -199,12 +180,10 @@ async function publishReplace(file: string, destination: string, display: string
 }
 
 /**
- * Publishes only if nothing is at `destination`: `link(2)` fails with EEXIST instead of replacing,
- * so a competitor that appeared after every earlier probe keeps its bytes. What is in the way
- * decides the code: a regular file was created by someone else (`FS_NOT_OBSERVED`); anything else
- * (directory, special file, symlink, dangling or not) is `FS_NOT_REGULAR_FILE`.
+ * Publishes only if nothing is at `destination`: `link(2)` never replaces. A regular file in the
+ * way was created by someone else (`FS_NOT_OBSERVED`); anything else is `FS_NOT_REGULAR_FILE`.
  */
-async function publishCreate(calls: Calls, file: string, destination: string, display: string): Promise<void> {
+export async function linkNoReplace(calls: Calls, file: string, destination: string, display: string): Promise<void> {
   try {
     await link(file, destination)
   } catch (error) {

@@ -92,7 +92,7 @@ async function stagedFile(calls: Calls, file: string, mode: number): Promise<Sta
   return undefined
 }
 
-/** Removes an unpublished staging: the name first, then the descriptor and with it the lock, so no sweep judges it meanwhile. */
+/** Removes an unpublished staging: the name, then the descriptor and its lock. */
 export async function discard(staged: Staged): Promise<void> {
   await unlink(staged.file).catch(() => {})
   await staged.handle.close().catch(() => {})
