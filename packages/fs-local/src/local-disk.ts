@@ -6,12 +6,11 @@ import { KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget,
 import type { DiskCore, LocalDiskOptions } from './core'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
-import { inspectTarget, statAsGiven } from './inspect'
+import { inspectTarget, readWhole, statTarget, streamFrom } from './read'
 import { listDirectory } from './listing'
 import { removeTarget, renameTarget } from './move'
 import { LocalProcess } from './process'
 import { editTarget, writeTarget } from './mutate'
-import { readWhole, statTarget, streamFrom } from './read'
 
 export type { LocalDiskOptions } from './core'
 
@@ -47,9 +46,7 @@ export class LocalDisk implements DiskCore {
 
   /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    const given = statAsGiven(this.process.calls, path, opts.cwd, this.cwd)
-    const target = await this.resolve(path, opts)
-    return inspectTarget(this, target, opts.textUpTo, opts.signal, await given)
+    return inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {

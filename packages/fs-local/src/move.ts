@@ -7,12 +7,10 @@ import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
-import { find, type Found } from './find'
+import { find, type Found, statPath, versionOf } from './probe'
 import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
-import { statPath } from './probe'
 import { checkBeforePublication, linkNoReplace, LostRace, sweepOnce } from './publication'
 import { discard, makeStaged, type Staged } from './staging'
-import { versionOf } from './probe'
 
 /*
  * Guarded `remove` and `rename`, over the primitives of a replacing write: the probe (`find`), then

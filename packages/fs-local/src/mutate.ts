@@ -7,9 +7,8 @@ import { basename } from 'node:path'
 import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite, type StagedWrite } from './publication'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
-import { detachedLinks, find, type Found } from './find'
+import { detachedLinks, find, type Found, inspectStyle, readAll } from './probe'
 import { isStagingName } from './staging'
-import { inspectStyle, readAll } from './probe'
 
 const ATTEMPTS = 5
 

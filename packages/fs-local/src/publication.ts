@@ -6,11 +6,9 @@ import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
 import type { DiskCore } from './core'
 import { errnoCode } from './errors'
-import type { Found } from './find'
-import { type Probe, statPath } from './probe'
+import { type Found, type Probe, statPath, versionOf } from './probe'
 import { applyPrevious, checkReplaceable, type Previous } from './protect'
 import { discard, makeStaged, reclaimStaging, type Staged } from './staging'
-import { versionOf } from './probe'
 import { type StagedText, writeAll, writeEncoded } from './write-content'
 
 /**

@@ -1,10 +1,9 @@
-import { type FsInfo, type FsStreamFromOptions, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
+import { type FsInfo, type FsInspection, type FsStreamFromOptions, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import { decodeText, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors, toFsError } from './errors'
 import { type OpenedFile, openRegular } from './open'
-import { infoOfEntry, readAll, statPath } from './probe'
-import { versionOf } from './probe'
+import { infoOf, infoOfEntry, readAll, readSmallInline, statPath, versionOf } from './probe'
 
 /** The first and the largest read of a byte stream (see `streamBytesFrom`). */
 const FIRST_STREAM_CHUNK = 64 * 1024
@@ -94,4 +93,50 @@ async function* readAhead(opened: OpenedFile, start: number, fixed: number | und
     // A read still in flight must finish before its descriptor is closed.
     await next?.catch(() => {})
   }
+}
+
+/**
+ * The stat and, for a regular file within `textUpTo` bytes, the text of a target `resolve` just
+ * minted, from one descriptor (one version) whose real path is checked against the root.
+ */
+export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal): Promise<FsInspection> {
+  const display = target.displayPath
+  const { calls } = core.process
+  const stats = await mapErrors('stat', display, () => {
+    throwIfAborted(signal, display)
+    return statPath(calls, target.targetKey)
+  })
+  if (stats === undefined) return { target, info: undefined }
+  const info = infoOfEntry(stats)
+  if (info.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+  const opened = await mapErrors('read', display, () => openRegular(calls, target.targetKey, display, { checked: stats, inline: true }))
+  return readOpened(core, target, opened, textUpTo, signal)
+}
+
+async function readOpened(core: DiskCore, target: FsTarget, opened: OpenedFile, textUpTo: number, signal?: AbortSignal): Promise<FsInspection> {
+  const display = target.displayPath
+  const { maxTextBytes } = core.options
+  return mapErrors('read', display, async () => {
+    try {
+      await core.containment.check(opened.real, display)
+      const size = Number(opened.stats.size)
+      // Replaced between the stat and the open by a larger file: answered as the stat of what is open.
+      if (size > textUpTo) return { target, info: infoOf(opened.stats) }
+      const answer = (bytes: Uint8Array): FsInspection => {
+        throwIfAborted(signal, display)
+        return { target, info: infoOf(opened.stats), text: decodeText(bytes, display).text }
+      }
+      // A small file opened on the loop thread is read there, in one read, and released before any
+      // other call runs: one such buffer at a time, so nothing is reserved for it.
+      const small = readSmallInline(core.process.calls, opened)
+      if (small !== undefined) {
+        opened.handle.closeInline?.()
+        return answer(small)
+      }
+      const cost = TEXT_COST_PER_BYTE * Math.min(size, maxTextBytes)
+      return await core.budget.with(cost, 'reading', display, signal, async () => answer(await readAll(opened, maxTextBytes, display)))
+    } finally {
+      void opened.handle.close().catch(() => {})
+    }
+  })
 }
