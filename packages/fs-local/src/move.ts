@@ -70,22 +70,7 @@ export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTa
         throw error
       }
     },
-    publish: async ({ from, to }, { held: fromHeld, toHeld }) => {
-      const name = join(fromHeld.anchor.path, basename(from.destination))
-      const target = join(toHeld.anchor.path, basename(to.destination))
-      await Promise.all([
-        checkBeforePublication(core, fromHeld.anchor, from.destination, display),
-        checkBeforePublication(core, toHeld.anchor, to.destination, where),
-      ])
-      await core.process.hooks.locked?.(from.destination)
-      const { calls } = core.process
-      await recheckSource(calls, name, from, display)
-      await linkNoReplace(calls, name, target, where)
-      await unlink(name)
-      await Promise.all([fromHeld.anchor.sync(), toHeld.anchor.sync()])
-      // The inode we moved, through the descriptor the probe opened: link and unlink moved its ctime.
-      return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
-    },
+    publish: ({ from, to }, held) => publishMove(core, from, to, held, display, where),
     cleanup: async ({ from, to }, staged) => {
       if (staged !== undefined) await discard(staged.lock)
       release(from, staged?.held)
@@ -93,6 +78,20 @@ export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTa
     },
     retry: retryUnguarded(expected),
   })))
+}
+
+/** Both names checked inside the root, the source's version again under its lock, then `link` (never over anything) and `unlink`. */
+async function publishMove(core: DiskCore, from: Source, to: Found, { held, toHeld }: Locked & { toHeld: Held }, display: string, where: string): Promise<FsRenameOutcome> {
+  const name = join(held.anchor.path, basename(from.destination))
+  await Promise.all([checkBeforePublication(core, held.anchor, from.destination, display), checkBeforePublication(core, toHeld.anchor, to.destination, where)])
+  await core.process.hooks.locked?.(from.destination)
+  const { calls } = core.process
+  await recheckSource(calls, name, from, display)
+  await linkNoReplace(calls, name, join(toHeld.anchor.path, basename(to.destination)), where)
+  await unlink(name)
+  await Promise.all([held.anchor.sync(), toHeld.anchor.sync()])
+  // Through the descriptor the probe opened: link and unlink moved the inode's ctime.
+  return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
 }
 
 async function probeMove(core: DiskCore, source: FsTarget, destination: FsTarget, expected: { version: FsVersion } | undefined): Promise<{ from: Source; to: Found }> {
