@@ -1,10 +1,11 @@
-import { type FsEditOptions, type FsEditOutcome, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOptions, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import { currentTextDecoding, type FsEditOptions, type FsEditOutcome, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOptions, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, planReserved, planStyledWrite, planWrite,
-  publishGuarded, Reservation, writeCost,
+  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
+  planStyledWrite, planWrite, publishGuarded, Reservation, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import { basename } from 'node:path'
 import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite, type StagedWrite } from './publication'
+import type { StagedText } from './write-content'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors } from './errors'
 import { detachedLinks, find, type Found, inspectStyle, readAll } from './probe'
@@ -29,7 +30,7 @@ export function closeSoon(found: Found): void {
 
 interface WriteProbe {
   found: Found
-  planned: Promise<{ before: string | null; after: string; bom: boolean }>
+  planned: Promise<PlannedWrite>
   release: () => void
 }
 
@@ -43,7 +44,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, {
       path: display,
       signal,
       probe: () => probeWrite(core, target, content, contentBytes, expected, signal),
-      stage: ({ found, planned }) => stageWrite(core, found, planned.then((plan) => ({ text: plan.after, bom: plan.bom })), display),
+      stage: ({ found, planned }) => stageWrite(core, found, planned.then(stagedContent), display),
       publish: async ({ found, planned }, made) => {
         const plan = await planned
         const operation = found.probe.kind === 'absent' ? 'create' as const : 'update' as const
@@ -61,16 +62,12 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, {
   }))
 }
 
-/**
- * The probe of a write: the guard, the memory, and the plan, which reads the old text whole only
- * when it is reported back (`before`, up to `diffMaxBytes`); above that only its BOM and line-ending
- * style, from as few bytes as possible. The plan runs while the staging is made.
- */
+/** The probe of a write: the guard, the memory, and the plan (`planOverwrite`), which runs while the staging is made. */
 async function probeWrite(core: DiskCore, target: FsTarget, content: string, contentBytes: number, expected: FsWriteIntent | undefined, signal?: AbortSignal): Promise<WriteProbe> {
   const display = target.displayPath
   const found = await find(core, target, display)
   const { probe: current } = found
-  const { diffMaxBytes, maxTextBytes } = core.options
+  const { diffMaxBytes } = core.options
   let release = () => {}
   try {
     try {
@@ -87,11 +84,7 @@ async function probeWrite(core: DiskCore, target: FsTarget, content: string, con
     void found.close()
     throw error
   }
-  const planned = current.kind !== 'file'
-    ? Promise.resolve(planWrite(null, content, display))
-    : current.info.size! <= diffMaxBytes
-      ? readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
-      : inspectStyle(current.opened, content).then((style) => planStyledWrite(style, content))
+  const planned = planOverwrite(core, current, content, display)
   planned.catch(() => {})
   return { found, planned, release }
 }
@@ -118,9 +111,9 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
       signal,
       probe: () => probeEdit(core, target, plan, expected, signal),
       // A failed match is the answer and the staging goes. An edit that changes no byte publishes
-      // nothing (the bytes were valid UTF-8, so they are unchanged exactly when the text is).
+      // nothing (the bytes decode exactly, UTF-8 or legacy: unchanged exactly when the text is).
       stage: async ({ found, planning }) => {
-        const made = stageWrite(core, found, planning.then(({ plan }) => ({ text: plan.after, bom: plan.bom })), display)
+        const made = stageWrite(core, found, planning.then(({ plan }) => stagedContent(plan)), display)
         const planned = await planning.catch(() => undefined)
         if (planned === undefined || planned.plan.after !== planned.plan.before) return made
         await endWrite(await made)
@@ -167,4 +160,23 @@ async function probeEdit(core: DiskCore, target: FsTarget, plan: EditPlanner, ex
     void found.close()
     throw error
   }
+}
+
+/** What staging writes of a plan: UTF-8 is encoded as it is written; a file in another encoding has its bytes encoded already. */
+function stagedContent(plan: PlannedWrite): Uint8Array | StagedText {
+  return plan.encoding === undefined ? { text: plan.after, bom: plan.bom } : plan.bytes
+}
+
+/**
+ * What a write over `current` publishes. The old text is read whole only when it is reported back
+ * (`before`, up to `diffMaxBytes`); above that only its BOM and line-ending style, from as few bytes
+ * as possible, unless they are not UTF-8 and a text decoding is in effect: then the whole file
+ * decides its encoding (bounded by `maxTextBytes`).
+ */
+function planOverwrite(core: DiskCore, current: Found['probe'], content: string, display: string): Promise<PlannedWrite> {
+  const { diffMaxBytes, maxTextBytes } = core.options
+  if (current.kind !== 'file') return Promise.resolve(planWrite(null, content, display))
+  const whole = () => readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+  if (current.info.size! <= diffMaxBytes) return whole()
+  return inspectStyle(current.opened, content).then((style) => style === null && currentTextDecoding() !== undefined ? whole() : planStyledWrite(style, content))
 }

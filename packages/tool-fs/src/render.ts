@@ -5,6 +5,7 @@ import {
   type Attempt, cutNote, tooLargeText, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
   type ReadWindow, readNotes, readOnlyText, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
+import { encodingRemedy } from '@deepseek-ai/dsh-tool-text'
 
 /*
  * Every sentence the model reads from read and write, and the refusals of read, write, edit and
@@ -122,7 +123,7 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
     default: {
       if (error.fact === 'read-only') return errorResult(`${readOnlyText(path)}.`, error.code)
       const message = error.message.replace(/[.\s]+$/, '')
-      const remedy = remedyFor(tool, error.code)
+      const remedy = encodingRemedy(error, tool) ?? remedyFor(tool, error.code)
       // The remedy ends the text, verbatim: hosts and tests recognise it by its last words.
       return errorResult(remedy === undefined ? `${message}.` : `${message}${remedy.startsWith(' (') ? '' : '; '}${remedy}`, error.code)
     }
