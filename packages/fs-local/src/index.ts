@@ -53,10 +53,6 @@ export class LocalFileSystem extends FileSystem {
     return this.disk.resolve(path, opts)
   }
 
-  override resolveForMutation(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
-    return this.disk.resolve(path, opts)
-  }
-
   override inspect(path: string, opts?: FsInspectOptions): Promise<FsInspection> {
     return this.disk.inspect(path, opts)
   }

@@ -36,6 +36,12 @@ export interface FsOccurrences {
   truncated: boolean
 }
 
+/**
+ * A fact about the target that a refusal rests on, for the tool layer to word: `read-only` is a
+ * file no one may write (`chmod a-w`), which dsh does not replace, move or remove.
+ */
+export type FsErrorFact = 'read-only'
+
 export interface FsErrorOptions {
   cause?: unknown
   /** The path the failure is about, as the caller spelled it or as displayed. */
@@ -43,6 +49,7 @@ export interface FsErrorOptions {
   occurrences?: FsOccurrences
   /** Set on `FS_NOT_SEEN`: what the session was shown of the version it would replace. */
   seen?: FsSeenLines
+  fact?: FsErrorFact
   /**
    * Set on an `FS_NOT_TEXT` whose encoding could not be decided: the encodings the file might be
    * in, most likely first (possibly none), so that a caller can name one to choose.
@@ -74,6 +81,8 @@ export class FsError extends Error {
   readonly occurrences?: FsOccurrences
   /** Set on `FS_NOT_SEEN`: the lines seen, so the refusal can name them and the first one not seen. */
   readonly seen?: FsSeenLines
+  /** What the refusal rests on, when a provider knows it (see `FsErrorFact`). */
+  readonly fact?: FsErrorFact
   /** Set on an undecided `FS_NOT_TEXT`: the encodings to choose from. */
   readonly candidates?: FsEncodingCandidate[]
   /** Set on `FS_NOT_ENCODABLE`. */
@@ -86,6 +95,7 @@ export class FsError extends Error {
     if (options.path !== undefined) this.path = options.path
     if (options.occurrences !== undefined) this.occurrences = options.occurrences
     if (options.seen !== undefined) this.seen = options.seen
+    if (options.fact !== undefined) this.fact = options.fact
     if (options.candidates !== undefined) this.candidates = options.candidates
     if (options.unencodable !== undefined) this.unencodable = options.unencodable
   }
@@ -126,7 +136,7 @@ const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string }
   FS_NOT_REGULAR_FILE: (s, d) => `${s} ${d.entry === undefined ? 'is not a regular file' : `is ${d.entry}, not a regular file`}`,
   FS_NOT_TEXT: (s, d) => `${s} is not UTF-8 text${tail(d.reason)}`,
   FS_TOO_LARGE: (s, d) => `${s} ${d.reason ?? 'is too large'}`,
-  FS_PERMISSION_DENIED: (s, d) => `${s} ${d.reason ?? 'is not accessible'}`,
+  FS_PERMISSION_DENIED: (s, d) => `${s} ${d.reason ?? (d.fact === 'read-only' ? 'is read-only' : 'is not accessible')}`,
   FS_OUTSIDE_ROOT: (s, d) => `${s} is outside the root${tail(d.root, ' ')}; only paths inside it can be used`,
   FS_INVALID_PATH: (_s, d) => `invalid path ${JSON.stringify(d.path ?? '')}${tail(d.reason)}`,
   FS_IO_ERROR: (s, d) => (d.path === undefined ? (d.reason ?? 'input/output error') : `${s} ${d.reason ?? 'could not be read or written'}`),
@@ -153,8 +163,8 @@ const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string }
 
 /** An `FsError` whose message is rendered from its code: `fsError('FS_NOT_FOUND', { path })`. */
 export function fsError(code: FsErrorCode, details: FsErrorDetails = {}): FsError {
-  const { cause, path, occurrences, seen, candidates, unencodable } = details
-  return new FsError(code, MESSAGES[code](path ?? 'the file', details), { cause, path, occurrences, seen, candidates, unencodable })
+  const { cause, path, occurrences, seen, candidates, unencodable, fact } = details
+  return new FsError(code, MESSAGES[code](path ?? 'the file', details), { cause, path, occurrences, seen, candidates, unencodable, fact })
 }
 
 /**

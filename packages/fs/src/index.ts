@@ -3,7 +3,7 @@
 export * from './types'
 export * from './discovery-types'
 export {
-  editIndexOf, FS_ERROR_CODES, FsEditStepError, type FsEncodingCandidate, FsError, type FsErrorCode, type FsErrorDetails, type FsErrorOptions, fsError, type FsOccurrences,
+  editIndexOf, FS_ERROR_CODES, FsEditStepError, type FsEncodingCandidate, FsError, type FsErrorCode, type FsErrorDetails, type FsErrorFact, type FsErrorOptions, fsError, type FsOccurrences,
   type FsUnencodable,
 } from './errors'
 export { FS_TEXT_ENCODINGS, type FsTextEncoding, isTextEncoding } from './encodings'

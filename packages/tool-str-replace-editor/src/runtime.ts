@@ -58,6 +58,7 @@ export function explain(error: FsError, command: EditorCommand, target: FsTarget
     FS_STALE_VERSION: { kind: 'stale', command, path },
     FS_NOT_OBSERVED: { kind: 'not-observed', command, path },
     FS_NOT_FOUND: { kind: 'not-found', path },
+    ...(error.fact === 'read-only' ? { FS_PERMISSION_DENIED: { kind: 'read-only', path } as const } : {}),
   }
   return refusedAs(error, stops[error.code] ?? providerStop(error))
 }

@@ -8,7 +8,7 @@ export { readCurrentVersion, type CurrentVersion } from './current'
 export { nearestRegion, type NearestRegion } from './nearest'
 export { type ChangedBy, type Closest, closestRegion } from './closest'
 export { type Touch, TOUCHED_MAX_LINES, type TouchedLines, touchedLines } from './touched'
-export { notAFileText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
+export { notAFileText, readOnlyText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
 export { countLines } from './lines'
 export { type LineSpan, SNIPPET_CONTEXT, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions, snippetSpan } from './snippet'
 export type {

@@ -3,7 +3,7 @@ import { UNENCODABLE_REMEDY, undecidedRemedy } from './encoding'
 import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import { refuse, type ToolRefusal } from '@deepseek-ai/dsh-tools'
 import { tooLargeText } from './nature'
-import { EDITOR_WORDS, type NotAFile, notAFileText } from './remedies'
+import { EDITOR_WORDS, type NotAFile, notAFileText, readOnlyText } from './remedies'
 import { nothingDone, type RenderLimits } from './render'
 import { renderMatchFailure, renderStale } from './render-refusal'
 import { linkedText } from './refusal-words'
@@ -36,6 +36,8 @@ export type EditorStop =
   | { kind: 'stale'; command: EditorCommand; path: string }
   | { kind: 'not-observed'; command: EditorCommand; path: string }
   | { kind: 'no-history'; path: string }
+  /** The provider found the file read-only (`FS_PERMISSION_DENIED` with that fact). */
+  | { kind: 'read-only'; path: string }
   | { kind: 'undo-stale'; path: string }
   | { kind: 'too-large'; command: Changing; path: string; size: number; limit: number }
   | { kind: 'linked'; command: Changing; path: string }
@@ -92,6 +94,7 @@ function fileText(stop: EditorStop): string {
     case 'stale': return `${nothingDone(stop.command)}: ${stop.path} has changed or been deleted since you last viewed it. View the file again, then retry.`
     case 'not-observed': return `${nothingDone(stop.command)}: ${stop.path} has not been viewed in this session. View the file, then retry.`
     case 'no-history': return `No edit history found for ${stop.path}.`
+    case 'read-only': return `${readOnlyText(stop.path)}.`
     case 'undo-stale': return `Cannot undo the last edit to ${stop.path}: the file has changed since that edit, and undo never overwrites a later change. `
       + 'View the file, then revert by hand with `str_replace` if still needed.'
     case 'too-large': return `${nothingDone(stop.command)}: ${tooLargeText(stop.path, stop.size, stop.limit)}.`

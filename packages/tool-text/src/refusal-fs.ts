@@ -1,7 +1,7 @@
 import { type FsEncodingCandidate, type FsError, type FsErrorCode, fsError, type FsSeenLines } from '@deepseek-ai/dsh-fs'
 import { UNENCODABLE_REMEDY, undecidedRemedy } from './encoding'
 import { refuse, type ToolRefusal } from '@deepseek-ai/dsh-tools'
-import { type Attempt, FS_TOOL_WORDS, type NotAFile, notAFileText } from './remedies'
+import { type Attempt, FS_TOOL_WORDS, type NotAFile, notAFileText, readOnlyText } from './remedies'
 import { linkedText } from './refusal-words'
 import { tooLargeText } from './nature'
 import { renderMatchFailure, renderStale } from './render-refusal'
@@ -48,12 +48,15 @@ export interface FsRefusal {
   detail?: FailureDetail
   /** An undecided encoding (`FS_NOT_TEXT`): the encodings the detector found possible. */
   candidates?: readonly FsEncodingCandidate[]
+  /** The provider found the file read-only (its `fact`): said as such, with the step that works. */
+  readOnly?: true
 }
 
 /** A refusal of `tool` for `error`; `path` is the target's display path when it resolved. */
 export function fsRefused(tool: FsToolName | DiscoveryToolName, error: FsError, detail?: FailureDetail, path = error.path): ToolRefusal<FsRefusal> {
   const refusal: FsRefusal = {
     tool, raised: error.code, message: error.message, path, ...(detail === undefined ? {} : { detail }), ...(error.candidates === undefined ? {} : { candidates: error.candidates }),
+    ...(error.fact === 'read-only' ? { readOnly: true as const } : {}),
   }
   return refuse(codeOf(refusal), refusal)
 }
@@ -81,7 +84,7 @@ export function renderFsRefusal(refusal: FsRefusal): string {
     case 'stale-shown': return renderStale({ ...detail, path, call: staleCall(tool), reason: refusal.message }, detail)
     case 'match': return renderMatchFailure(detail.failure, 'fs', detail)
     case 'not-seen': return renderNotSeen(path, detail.seen)
-    default: return withRemedy(refusal.message, encodingRemedyOf(refusal) ?? remedyFor(tool, refusal.raised))
+    default: return refusal.readOnly === true ? `${readOnlyText(path)}.` : withRemedy(refusal.message, encodingRemedyOf(refusal) ?? remedyFor(tool, refusal.raised))
   }
 }
 
