@@ -36,10 +36,12 @@ export type LocalFileSystemConfig = z.input<typeof Config>
 export class LocalFileSystem extends FileSystem {
   static Config = Config
   readonly disk: LocalDisk
+  override readonly maxTextBytes: number
 
   constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
     super(ctx)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
+    this.maxTextBytes = options.maxTextBytes
     const process = new LocalProcess()
     this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes), process })
     ctx.effect(() => () => void process.dispose(), 'fs-local process')
@@ -48,10 +50,6 @@ export class LocalFileSystem extends FileSystem {
   }
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
-    return this.disk.resolve(path, opts)
-  }
-
-  override resolveForMutation(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
     return this.disk.resolve(path, opts)
   }
 

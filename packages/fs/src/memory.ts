@@ -119,7 +119,7 @@ export class MemoryFileSystem extends FileSystem {
   readonly volume: MemoryVolume
   readonly cwd: string
   private lock = new KeyedLock<FsTargetKey>()
-  private maxTextBytes: number
+  override readonly maxTextBytes: number
   private budget: MemoryBudget
 
   constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {
@@ -326,7 +326,7 @@ export class MemoryFileSystem extends FileSystem {
   private checkWritable(key: string, path: string): void {
     const node = this.volume.get(key)
     if (node?.type === 'file' && node.readOnly) {
-      throw fsError('FS_PERMISSION_DENIED', { path, reason: 'is read-only; nothing was written' })
+      throw fsError('FS_PERMISSION_DENIED', { path, fact: 'read-only', reason: 'is read-only; nothing was written' })
     }
   }
 

@@ -1,6 +1,7 @@
-import { fetchMedia, inspectPath, mediaObservation, showMedia } from '@deepseek-ai/dsh-tool-text'
+import { fetchMedia, inspectPath, mediaObservation, namedAsMedia, showMedia } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
-import type { Editor } from './runtime'
+import type { EditorReply } from './render'
+import type { Editor, Refused } from './runtime'
 import type { Input } from './schema'
 
 /**
@@ -22,9 +23,12 @@ export async function viewMedia(editor: Editor, input: Input, exec: ToolExecutio
   return result
 }
 
-/** A `view` that failed as not text: the image or PDF its bytes are, else `refusal` thrown. */
-export async function mediaOr(editor: Editor, input: Input, exec: ToolExecution, refusal: Error): Promise<ToolResult> {
-  const media = editor.config.readMedia ? await viewMedia(editor, input, exec, true) : undefined
-  if (media === undefined) throw refusal
-  return media
+/**
+ * A `view` refused as not text, of a file whose name did not say image or PDF: shown as the image
+ * or PDF its bytes are (with `readMedia`), else the refusal stands.
+ */
+export async function mediaOr(editor: Editor, input: Input, exec: ToolExecution, refused: Refused): Promise<EditorReply | Refused> {
+  if (!editor.config.readMedia || refused.code !== 'FS_NOT_TEXT' || namedAsMedia(input.path)) return refused
+  const media = await viewMedia(editor, input, exec, true)
+  return media === undefined ? refused : { kind: 'media', result: media }
 }
