@@ -16,6 +16,7 @@ import { runB12 } from './cases/b12-upstream-cold-start'
 import { runB13 } from './cases/b13-ledger'
 import { runB14 } from './cases/b14-replicas'
 import { runB15 } from './cases/b15-fleet'
+import { runB16 } from './cases/b16-media'
 import { type CaseId, type CaseResult, notMeasured } from './harness/case'
 import { QUICK } from './harness/config'
 import { loadAverage, machineInfo } from './harness/machine'
@@ -30,7 +31,7 @@ const scratch = await Scratch.create()
 const cases: CaseResult[] = []
 /** `DSH_BENCH_ONLY=B1,B3`: run only these cases (while working on one). */
 const only = process.env.DSH_BENCH_ONLY?.split(',')
-const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B4', runB4], ['B5', runB5], ['B6', runB6], ['B7', runB7], ['B8', runB8], ['B9', runB9], ['B10', runB10], ['B11', runB11], ['B12', runB12], ['B13', runB13], ['B14', runB14], ['B15', runB15]]
+const runners: Array<[string, (s: Scratch) => Promise<CaseResult>]> = [['B1', runB1], ['B2', runB2], ['B3', runB3], ['B4', runB4], ['B5', runB5], ['B6', runB6], ['B7', runB7], ['B8', runB8], ['B9', runB9], ['B10', runB10], ['B11', runB11], ['B12', runB12], ['B13', runB13], ['B14', runB14], ['B15', runB15], ['B16', runB16]]
 try {
   for (const [id, runner] of runners) {
     if (only && !only.includes(id)) continue

@@ -20,7 +20,7 @@ const VARIANTS = ['dsh', 'wfa', 'plain', 'floor']
 
 /** The diagnosis and the fix, stated only when a target was missed (evidence: the columns above and B5). */
 const MISS_NOTES = [
-  'Cause, small files: the directory fsync alone costs "floor ÷ wfa" on this disk, so ≤ 1.1× write-file-atomic is out of reach for any writer that makes the new name durable; what "dsh ÷ floor" adds are the thread-pool trips the floor does not make (B5): on create the private staging directory (`mkdtemp`, the liveness `link`, `rmdir`); on replace the liveness `link` beside the staged file, the cross-process publication lock (`link`, `unlink`) and the read of the previous file. Compare the per-fifth column: where its range straddles 1.1, the verdict is within the run-to-run spread.',
+  'Cause, small files: the directory fsync alone costs "floor ÷ wfa" on this disk, so ≤ 1.1× write-file-atomic is out of reach for any writer that makes the new name durable; what "dsh ÷ floor" adds are the thread-pool trips the floor does not make (B5): on create the `link` that publishes without clobbering and the `unlink` of the staged name (write-file-atomic makes one `rename`); on replace the read of the previous file. Compare the per-fifth column: where its range straddles 1.1, the verdict is within the run-to-run spread.',
 ]
 
 /**
@@ -47,7 +47,7 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
       const create: Variant[] = [
         {
           name: 'dsh', prepare: drop('dsh'),
-          run: async (round) => stack.fs.writeText(await stack.target(file('dsh', round)), contents[0]!, { kind: 'createIfAbsent' }),
+          run: async (round) => stack.fs.writeText(await stack.target(file('dsh', round)), contents[0]!, { expected: { kind: 'createIfAbsent' } }),
         },
         { name: 'wfa', prepare: drop('wfa'), run: (round) => atomicWrite(file('wfa', round), contents[0]!) },
         { name: 'plain', prepare: drop('plain'), run: (round) => writeFileFsync(file('plain', round), contents[0]!) },
@@ -78,7 +78,7 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
         {
           name: 'dsh',
           run: async (round) => {
-            const outcome = await stack.fs.writeText(await stack.target(same('dsh')), contents[round % 2]!, { kind: 'replaceIfVersion', version })
+            const outcome = await stack.fs.writeText(await stack.target(same('dsh')), contents[round % 2]!, { expected: { kind: 'replaceIfVersion', version } })
             version = outcome.version
           },
         },
@@ -132,8 +132,8 @@ export async function runB2(scratch: Scratch): Promise<CaseResult> {
     id: 'B2', title: TITLE, baseline: BASELINE, tables, verdicts,
     notes: [
       'dsh fsyncs the file and then its parent directory after `link`/`rename`; write-file-atomic fsyncs the file only, and `writeFile` + `fsync` is neither atomic nor directory-durable. "floor" = write-file-atomic followed by a directory fsync: "floor ÷ wfa" is what the directory fsync alone costs on this disk, so where it exceeds 1.1× the target cannot be met by any writer that fsyncs the directory.',
-      'A dsh replace also reads the previous content first (inside the lock) to keep its BOM and CRLF style, and takes a cross-process publication lock; the baselines do neither.',
-      'How dsh gets there: on a local filesystem the lookups (`lstat`, `stat`, `fstat`, `realpath`, `readlink`) run on the loop thread (`inlineCalls`, 2–40 µs each instead of a 50–100 µs thread-pool trip), calls that change directory entries stay in the thread pool; text is encoded into pooled buffers (a fresh multi-MiB buffer costs more in page faults than the encoding); the replaced file stays open until after the `rename`, so freeing its inode happens at the background `close` instead of inside the `rename`; a replacement is staged in a file beside its target (no staging directory to make and remove), made while the old file is read, and takes the old mode beside its write; owner and mode are set only when they differ.',
+      'A dsh replace also reads the previous content first (inside the lock) to keep its BOM and CRLF style; every dsh write holds its target\'s cross-process publication lock (the staged file\'s own name) from staging to publication; the baselines do neither.',
+      'How dsh gets there: on a local filesystem the lookups (`lstat`, `stat`, `fstat`, `realpath`, `readlink`) run on the loop thread (`inlineCalls`, 2–40 µs each instead of a 50–100 µs thread-pool trip), calls that change directory entries stay in the thread pool; text is encoded into pooled buffers (a fresh multi-MiB buffer costs more in page faults than the encoding); the replaced file stays open until after the `rename`, so freeing its inode happens at the background `close` instead of inside the `rename`; every write is staged in a file beside its target named after it, which is also the cross-process publication lock (no staging directory and no lock file to make and remove), made while the old file is read, and takes the old mode beside its write; owner and mode are set only when they differ.',
       'Large files: up to `diffMaxBytes` (512 KiB by default) dsh reads and decodes the old file so the tools can report how many lines changed (the `planWrite` column); above it, only the old file\'s BOM and line-ending style are read, from its first bytes. The new text is encoded in 1 Mi-unit slices into two reused buffers while the previous slice is written, so no buffer the size of the file is allocated (write-file-atomic encodes the whole string on the main thread before its write).',
       ...(verdicts.some((v) => v.met === false) ? MISS_NOTES : []),
     ],

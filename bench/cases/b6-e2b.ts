@@ -59,22 +59,22 @@ async function side(root: string, latencyMs: number): Promise<Side> {
       ['`streamText`', { run: async () => { for await (const _ of fs.streamText(pRead)); } }],
       ['`writeText` createIfAbsent', {
         prepare: async () => { fresh = await target(`p-new-${serial++}.txt`) },
-        run: () => fs.writeText(fresh!, BODY, { kind: 'createIfAbsent' }),
+        run: () => fs.writeText(fresh!, BODY, { expected: { kind: 'createIfAbsent' } }),
       }],
       ['`writeText` createIfAbsent, above the inline bound', {
         prepare: async () => { fresh = await target(`p-large-${serial++}.txt`) },
-        run: () => fs.writeText(fresh!, LARGE, { kind: 'createIfAbsent' }),
+        run: () => fs.writeText(fresh!, LARGE, { expected: { kind: 'createIfAbsent' } }),
       }],
       ['`writeText` replaceIfVersion', {
         run: async (round) => {
-          const outcome = await fs.writeText(pReplace, `${BODY}${round}\n`, { kind: 'replaceIfVersion', version: versions.get(pReplace.targetKey)! })
+          const outcome = await fs.writeText(pReplace, `${BODY}${round}\n`, { expected: { kind: 'replaceIfVersion', version: versions.get(pReplace.targetKey)! } })
           versions.set(pReplace.targetKey, outcome.version)
         },
       }],
       ['`editText` guarded', {
         run: async (round) => {
           const edit = { oldString: MARKER[round % 2]!, newString: MARKER[(round + 1) % 2]!, replaceAll: false }
-          const outcome = await fs.editText(pEdit, edit, { version: versions.get(pEdit.targetKey)! })
+          const outcome = await fs.editText(pEdit, edit, { expected: { version: versions.get(pEdit.targetKey)! } })
           versions.set(pEdit.targetKey, outcome.version)
         },
       }],

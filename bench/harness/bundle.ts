@@ -15,8 +15,10 @@ interface Esbuild {
 // a later `require('esbuild')` from here no longer resolves.
 const esbuild = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'))('esbuild') as Esbuild
 
-export async function bundle(entry: string, outfile: string): Promise<void> {
+export async function bundle(entry: string, outfile: string, external: string[] = []): Promise<void> {
   await esbuild.build({
+    // Left as imports: packages with native parts or files of their own (resolved from `outfile`'s place).
+    external,
     entryPoints: [entry],
     outfile,
     bundle: true,

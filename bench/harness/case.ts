@@ -1,6 +1,6 @@
 import type { Summary } from './stats'
 
-export type CaseId = 'B1' | 'B2' | 'B3' | 'B4' | 'B5' | 'B6' | 'B7' | 'B8' | 'B9' | 'B10' | 'B11' | 'B12' | 'B13' | 'B14' | 'B15'
+export type CaseId = 'B1' | 'B2' | 'B3' | 'B4' | 'B5' | 'B6' | 'B7' | 'B8' | 'B9' | 'B10' | 'B11' | 'B12' | 'B13' | 'B14' | 'B15' | 'B16'
 
 /** One target of the spec and what this run found for it. `met: null` = stated, not judged (B5, B7). */
 export interface Verdict {

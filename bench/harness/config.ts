@@ -36,4 +36,10 @@ export const config = {
   b8: { sessions: QUICK ? 200 : 2000 },
   /** Cold starts are a process spawn each (~0.3 s): enough rounds for a p90, few enough to stay under a minute. */
   b10: { rounds: QUICK ? 5 : 21, warmup: QUICK ? 1 : 2 },
+  /**
+   * A 25-megapixel photo-like JPEG (downscaled to 8,000 px a side) and a PDF of text pages; a child
+   * process per round. Larger images run into Debian's ImageMagick policy (256 MiB of pixel cache in
+   * memory, then 1 GiB on disk): convert then fails or thrashes, which would measure the policy.
+   */
+  b16: { width: QUICK ? 3000 : 8400, height: QUICK ? 2000 : 3000, pages: QUICK ? 20 : 200, rounds: QUICK ? 2 : 3 },
 }

@@ -20,12 +20,12 @@ export interface ToolStack {
 export type ProviderLoader = (ctx: Context) => Promise<Fiber>
 type Fiber = { dispose(): unknown }
 
-export async function toolStack(cwd: string, options: { policy: boolean; provider?: ProviderLoader }): Promise<ToolStack> {
+export async function toolStack(cwd: string, options: { policy: boolean; provider?: ProviderLoader; toolFs?: Record<string, unknown> }): Promise<ToolStack> {
   const ctx = new Context()
   const fibers: Fiber[] = [
     options.provider ? await options.provider(ctx) : await ctx.plugin(LocalFileSystem, { cwd, root: cwd }),
     await ctx.plugin(tools.default),
-    await ctx.plugin(toolFs.default, {}),
+    await ctx.plugin(toolFs.default, options.toolFs ?? {}),
   ]
   if (options.policy) fibers.push(await ctx.plugin(policy.default))
   const session = {}

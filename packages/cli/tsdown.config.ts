@@ -16,7 +16,9 @@ export default defineConfig({
   deps: {
     // One cordis per process: plugins loaded by name (fs-e2b, a user's own) must share its registry.
     // Native addons load at run time by name, from here: they are dependencies of the CLI too.
-    neverBundle: ['cordis', /^@deepseek-ai\/dsh-fs-e2b/, '@napi-rs/xattr', 'fs-native-extensions'],
+    // sharp (libvips binaries) and pdfjs-dist (which imports its worker by a relative path) are loaded
+    // on the first image or PDF a read shows, from here: dependencies of the CLI too, never bundled.
+    neverBundle: ['cordis', /^@deepseek-ai\/dsh-fs-e2b/, '@napi-rs/xattr', 'fs-native-extensions', 'sharp', /^pdfjs-dist(\/|$)/],
     alwaysBundle: [
       '@cordisjs/plugin-loader',
       /^@deepseek-ai\/dsh-(fs|fs-local|fs-policy|tools|tool-fs|tool-str-replace-editor|mcp)(\/|$)/,

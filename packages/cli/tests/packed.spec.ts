@@ -112,7 +112,7 @@ describe('the packed packages, installed from their tarballs', () => {
       const ctx = new Context()
       await ctx.plugin(LocalFileSystem, { cwd: process.cwd() })
       const target = await ctx.fs.resolve('made.txt')
-      await ctx.fs.writeText(target, 'hello\\n', { kind: 'createIfAbsent' })
+      await ctx.fs.writeText(target, 'hello\\n', { expected: { kind: 'createIfAbsent' } })
       console.log(JSON.stringify({ text: await ctx.fs.readText(target) }))`)
     const used = JSON.parse((await run(process.execPath, ['use.mjs'], single, 30_000)).out) as { text: string }
     expect(used.text).toBe('hello\n')

@@ -15,10 +15,10 @@ const MAX_ATTEMPTS = 10
  * `inspect` in one command (`INSPECT`): the key, the stat and, for a regular file within
  * `textUpTo`, the text of exactly the version reported. It answers what `resolve`, `stat` and
  * `readText` would, one after the other, with one round trip instead of three. `decode` is
- * `readText`'s decoding (and its memory reservation).
+ * `readText`'s decoding (and its memory reservation), or, for `as: 'bytes'`, the bytes as they came.
  */
 export async function inspectAt(
-  sandbox: Sandbox, path: string, opts: FsInspectOptions, identities: Identities, decode: (bytes: Uint8Array) => Promise<string>,
+  sandbox: Sandbox, path: string, opts: FsInspectOptions, identities: Identities, decode: (bytes: Uint8Array) => Promise<{ text: string } | { bytes: Uint8Array }>,
 ): Promise<FsInspection> {
   const { signal } = opts
   const bound = textBound(opts.textUpTo)
@@ -46,7 +46,7 @@ export async function inspectAt(
     const lines = rest.split('\n')
     if (lines.length < 3) return { target, info: parseStatLine(lines[0]!, path) }
     const snapshot = parseRead(rest, path)
-    if (snapshot.consistent) return { target, info: snapshot.info, text: await decode(snapshot.bytes) }
+    if (snapshot.consistent) return { target, info: snapshot.info, ...await decode(snapshot.bytes) }
     if (attempt >= MAX_ATTEMPTS) throw fsError('FS_IO_ERROR', { path, reason: 'kept changing while it was read' })
   }
 }

@@ -1,6 +1,7 @@
 import {
   FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
   type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWriteOptions,
 } from '@deepseek-ai/dsh-fs'
 import {
   checkEditGuard, checkMoveDestination, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
@@ -114,7 +115,11 @@ export class SandboxFs {
 
   inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
     const absolute = this.#absolute(path, opts)
-    return inspectAt(this.sandbox, absolute, opts, this.#identities, (bytes) => this.#decode(bytes, absolute, opts.signal))
+    // Raw bytes come from the same one command: only their decoding is left out.
+    const content = opts.as === 'bytes'
+      ? (bytes: Uint8Array) => Promise.resolve({ bytes })
+      : async (bytes: Uint8Array) => ({ text: await this.#decode(bytes, absolute, opts.signal) })
+    return inspectAt(this.sandbox, absolute, opts, this.#identities, content)
   }
 
   async stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
@@ -178,7 +183,7 @@ export class SandboxFs {
    * directory symlink on the way) with nothing there, is made once more where the path leads: the
    * same no-replace publication, under the key the command reported, which the outcome names.
    */
-  async writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+  async writeText(target: FsTarget, content: string, { expected, signal }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
     try {
       return await this.#write(target, content, expected, signal)
     } catch (error) {
@@ -223,12 +228,12 @@ export class SandboxFs {
     }))
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+  editText(target: FsTarget, edit: FsEditRequest, { expected, signal }: FsEditOptions = {}): Promise<FsEditOutcome> {
     return this.#edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#maxTextBytes, held), expected, signal)
   }
 
   /** One download, every edit applied in order, one guarded publication: the machinery and bounds of `editText`. */
-  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], { expected, signal }: FsEditOptions = {}): Promise<FsEditOutcome> {
     return this.#edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#maxTextBytes, held), expected, signal)
   }
 
@@ -270,7 +275,7 @@ export class SandboxFs {
   }
 
   /** One `REMOVE` command: the version check and the removal under the directory lock every publication takes. */
-  remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+  remove(target: FsTarget, { expected, signal }: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.#lock.run(key, async () => {
@@ -283,7 +288,7 @@ export class SandboxFs {
   }
 
   /** One `MOVE` command: the source's version check, `ln -T` (never replacing) and the source's removal, under both directories' locks. */
-  rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+  rename(source: FsTarget, destination: FsTarget, { expected, signal }: FsRenameOptions = {}): Promise<FsRenameOutcome> {
     const path = source.displayPath
     const where = destination.displayPath
     return this.#lock.runAll([source.targetKey, destination.targetKey], async () => {

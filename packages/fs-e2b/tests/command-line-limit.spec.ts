@@ -32,7 +32,7 @@ describe('inlineCommandMax', () => {
       for (const [name, size] of [['inline.txt', fits], ['uploaded.txt', fits + 3]] as const) {
         const text = 'x'.repeat(size - 1) + '\n'
         const target = await provider.fs.resolve(join(dir, name))
-        await provider.fs.writeText(target, text, { kind: 'createIfAbsent' })
+        await provider.fs.writeText(target, text, { expected: { kind: 'createIfAbsent' } })
         expect(await readFile(join(dir, name), 'utf8')).toBe(text)
       }
     } finally {

@@ -23,7 +23,7 @@ it('drops a sandbox unused for idleMs and connects it again, transparently, on i
   const dir = await freshDir(sandbox.root)
   const { fleet, clock } = handClockFleet({ idleMs: 1000 })
   const file = join(dir, 'a.txt')
-  await fleet.use('sb-1', async (fs) => fs.writeText(await fs.resolve(file), 'first\n', { kind: 'createIfAbsent' }))
+  await fleet.use('sb-1', async (fs) => fs.writeText(await fs.resolve(file), 'first\n', { expected: { kind: 'createIfAbsent' } }))
   expect([fleet.open, fleet.connects]).toEqual([1, 1])
 
   clock.now = 999
@@ -35,7 +35,7 @@ it('drops a sandbox unused for idleMs and connects it again, transparently, on i
   const edit = (from: string, to: string) => fleet.use('sb-1', async (fs) => {
     const target = await fs.resolve(file)
     const before = await fs.stat(target)
-    await fs.editText(target, { oldString: from, newString: to, replaceAll: false }, { version: before!.version })
+    await fs.editText(target, { oldString: from, newString: to, replaceAll: false }, { expected: { version: before!.version } })
     return fs.readText(target)
   })
   // The next call connects (and probes) again, then works as before: it reads and edits the same file.

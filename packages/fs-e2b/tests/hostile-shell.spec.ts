@@ -24,10 +24,10 @@ afterAll(() => provider?.dispose())
 it('keeps working when the user profile prints, shadows tools and exits', async () => {
   const dir = await freshDir(sandbox.root)
   const target = await provider.fs.resolve(join(dir, 'f.txt'))
-  await provider.fs.writeText(target, 'one\n', { kind: 'createIfAbsent' })
+  await provider.fs.writeText(target, 'one\n', { expected: { kind: 'createIfAbsent' } })
   const info = await provider.fs.stat(target)
   expect(info).toMatchObject({ type: 'file', size: 4 })
-  await provider.fs.editText(target, { oldString: 'one', newString: 'two', replaceAll: false }, { version: info!.version })
+  await provider.fs.editText(target, { oldString: 'one', newString: 'two', replaceAll: false }, { expected: { version: info!.version } })
   expect(await readFile(join(dir, 'f.txt'), 'utf8')).toBe('two\n')
   expect(await provider.fs.readText(target)).toBe('two\n')
 })
@@ -42,7 +42,7 @@ it('handles paths full of shell syntax as plain names', async () => {
   const names = ["it's.txt", '$(touch PWNED).txt', '`touch PWNED2`.txt', 'semi;colon & amp.txt', 'new\nline.txt', '-dash.txt', '*.txt']
   for (const name of names) {
     const target = await provider.fs.resolve(join(dir, name))
-    await provider.fs.writeText(target, name, { kind: 'createIfAbsent' })
+    await provider.fs.writeText(target, name, { expected: { kind: 'createIfAbsent' } })
     await provider.fs.editText(target, { oldString: name, newString: `${name}!`, replaceAll: false })
     expect(await provider.fs.readText(target)).toBe(`${name}!`)
   }

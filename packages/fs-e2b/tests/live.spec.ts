@@ -29,11 +29,11 @@ describe.skipIf(!live)('E2BFileSystem on a live E2B sandbox', { timeout: 120_000
 
   it('creates, reads, edits and refuses a guarded create over the result', async () => {
     const target = await fs.resolve(`${dir}/a.txt`)
-    const created = await fs.writeText(target, 'one\r\ntwo\r\n', { kind: 'createIfAbsent' })
+    const created = await fs.writeText(target, 'one\r\ntwo\r\n', { expected: { kind: 'createIfAbsent' } })
     expect(await fs.readText(target)).toBe('one\r\ntwo\r\n')
-    const edited = await fs.editText(target, { oldString: 'two', newString: 'a\nb', replaceAll: false }, { version: created.version })
+    const edited = await fs.editText(target, { oldString: 'two', newString: 'a\nb', replaceAll: false }, { expected: { version: created.version } })
     expect(edited.after).toBe('one\r\na\r\nb\r\n')
-    await expect(fs.writeText(target, 'x', { kind: 'createIfAbsent' })).rejects.toSatisfy((error) => FsError.is(error, 'FS_NOT_OBSERVED'))
+    await expect(fs.writeText(target, 'x', { expected: { kind: 'createIfAbsent' } })).rejects.toSatisfy((error) => FsError.is(error, 'FS_NOT_OBSERVED'))
   })
 
   it('sees a same-size rewrite that restores the mtime', async () => {
@@ -41,7 +41,7 @@ describe.skipIf(!live)('E2BFileSystem on a live E2B sandbox', { timeout: 120_000
     const { version } = await fs.writeText(target, 'aaaa')
     await sandbox.commands.run(`cd ${dir} && m=$(stat -c %y v.txt) && printf bbbb > v.txt && touch -d "$m" v.txt`)
     expect((await fs.stat(target))!.version).not.toBe(version)
-    await expect(fs.writeText(target, 'cccc', { kind: 'replaceIfVersion', version })).rejects.toSatisfy((error) => FsError.is(error, 'FS_STALE_VERSION'))
+    await expect(fs.writeText(target, 'cccc', { expected: { kind: 'replaceIfVersion', version } })).rejects.toSatisfy((error) => FsError.is(error, 'FS_STALE_VERSION'))
   })
 
   it('refuses a FIFO without blocking', async () => {

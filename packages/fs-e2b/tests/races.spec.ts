@@ -19,7 +19,7 @@ it('lets exactly one of several providers win a guarded create; the others fail 
   const dir = await freshDir(sandbox.root)
   const path = join(dir, 'contested.txt')
   const { winner } = await race(providers, 'FS_NOT_OBSERVED', async (provider, i) =>
-    provider.fs.writeText(await provider.fs.resolve(path), `creator ${i}`, { kind: 'createIfAbsent' }))
+    provider.fs.writeText(await provider.fs.resolve(path), `creator ${i}`, { expected: { kind: 'createIfAbsent' } }))
   expect(await readFile(path, 'utf8')).toBe(`creator ${winner}`)
   expect(await readdir(dir)).toEqual(['contested.txt'])
 })
@@ -28,7 +28,7 @@ it('lets exactly one of several providers replace from one version; the others f
   const dir = await freshDir(sandbox.root)
   const path = join(dir, 'shared.txt')
   const { winner } = await raceFromOneVersion(providers, path, 'base\n', (provider, target, version, i) =>
-    provider.fs.writeText(target, `writer ${i}\n`, { kind: 'replaceIfVersion', version }))
+    provider.fs.writeText(target, `writer ${i}\n`, { expected: { kind: 'replaceIfVersion', version } }))
   expect(await readFile(path, 'utf8')).toBe(`writer ${winner}\n`)
   expect(await readdir(dir)).toEqual(['shared.txt'])
 })
@@ -37,7 +37,7 @@ it('lets exactly one of several providers edit from one version', async () => {
   const dir = await freshDir(sandbox.root)
   const path = join(dir, 'edited.txt')
   const { winner } = await raceFromOneVersion(providers, path, 'value = 0\n', (provider, target, version, i) =>
-    provider.fs.editText(target, { oldString: 'value = 0', newString: `value = ${i + 1}`, replaceAll: false }, { version }))
+    provider.fs.editText(target, { oldString: 'value = 0', newString: `value = ${i + 1}`, replaceAll: false }, { expected: { version } }))
   expect(await readFile(path, 'utf8')).toBe(`value = ${winner + 1}\n`)
 })
 

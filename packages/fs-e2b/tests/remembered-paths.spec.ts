@@ -54,13 +54,13 @@ it('refuses an edit after the directory of a read file was swapped for another',
 
   const target = await provider.fs.resolveForMutation(join(dir, 'a', 'f.txt'))
   const edit = { oldString: 'value = 1', newString: 'value = 2', replaceAll: false }
-  const error = await provider.fs.editText(target, edit, { version: seen.info!.version }).catch((e: unknown) => e)
+  const error = await provider.fs.editText(target, edit, { expected: { version: seen.info!.version } }).catch((e: unknown) => e)
   expect(FsError.is(error, 'FS_STALE_VERSION')).toBe(true)
   expect([await onDisk('old-a/f.txt'), await onDisk('b/f.txt')]).toEqual(['value = 1\n', 'value = 1\n'])
   // A create named from the remembered directory is refused too, and nothing appears in either place.
   const fresh = await provider.fs.resolveForMutation(join(dir, 'a', 'new.txt'))
   expect(fresh.targetKey).toBe(join(dir, 'a', 'new.txt'))
-  const create = await provider.fs.writeText(fresh, 'x', { kind: 'createIfAbsent' }).catch((e: unknown) => e)
+  const create = await provider.fs.writeText(fresh, 'x', { expected: { kind: 'createIfAbsent' } }).catch((e: unknown) => e)
   expect(FsError.is(create, 'FS_STALE_VERSION')).toBe(true)
   await expect(readFile(join(dir, 'b', 'new.txt'))).rejects.toThrow()
   await expect(readFile(join(dir, 'old-a', 'new.txt'))).rejects.toThrow()

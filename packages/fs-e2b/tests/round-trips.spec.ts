@@ -1,11 +1,11 @@
-import type { FsTarget } from '@deepseek-ai/dsh-fs'
+import { type FsTarget, withTextDecoding } from '@deepseek-ai/dsh-fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INLINE_COMMAND_MAX } from '../src/publish'
 import { PUBLISH } from '../src/scripts'
 import { controlCommand } from '../src/shell'
-import { stack } from '@deepseek-ai/dsh-test-kit'
+import { declaredPng, minimalPdf, stack } from '@deepseek-ai/dsh-test-kit'
 import { freshDir, type Provider, startProvider, useEmulatedSandbox } from './support/sandbox'
 
 // The README's table of round trips comes from these numbers: each is the count of HTTP requests
@@ -55,9 +55,9 @@ describe('round trips per operation', () => {
     const version = (await provider.fs.stat(target))!.version
     const destination = await provider.fs.resolve(join(dir, 'sub', 'b.txt'))
     let moved = version
-    expect(await count(async () => { moved = (await provider.fs.rename!(target, destination, { version })).version })).toEqual(command(1))
+    expect(await count(async () => { moved = (await provider.fs.rename!(target, destination, { expected: { version } })).version })).toEqual(command(1))
     expect(await readFile(join(dir, 'sub', 'b.txt'), 'utf8')).toBe('alpha\n')
-    expect(await count(() => provider.fs.remove!(destination, { version: moved }))).toEqual(command(1))
+    expect(await count(() => provider.fs.remove!(destination, { expected: { version: moved } }))).toEqual(command(1))
   })
 
   it('streams with one type check and one download', async () => {
@@ -93,7 +93,7 @@ describe('round trips per operation', () => {
   it('creates under createIfAbsent with one command that carries the bytes', async () => {
     await seeded('a.txt', 'alpha\n')
     const fresh = await provider.fs.resolve(join(dir, 'new.txt'))
-    expect(await count(() => provider.fs.writeText(fresh, 'x', { kind: 'createIfAbsent' }))).toEqual(command(1))
+    expect(await count(() => provider.fs.writeText(fresh, 'x', { expected: { kind: 'createIfAbsent' } }))).toEqual(command(1))
     expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('x')
   })
 
@@ -107,14 +107,26 @@ describe('round trips per operation', () => {
   it('replaces under replaceIfVersion with a read and one compare-and-swap that carries the bytes', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     const version = (await provider.fs.stat(target))!.version
-    expect(await count(() => provider.fs.writeText(target, 'beta\n', { kind: 'replaceIfVersion', version }))).toEqual(command(2))
+    expect(await count(() => provider.fs.writeText(target, 'beta\n', { expected: { kind: 'replaceIfVersion', version } }))).toEqual(command(2))
   })
 
   it('edits with a read and one compare-and-swap that carries the bytes', async () => {
     const target = await seeded('a.txt', 'alpha\n')
     const version = (await provider.fs.stat(target))!.version
-    expect(await count(() => provider.fs.editText(target, { oldString: 'alpha', newString: 'beta', replaceAll: false }, { version })))
+    expect(await count(() => provider.fs.editText(target, { oldString: 'alpha', newString: 'beta', replaceAll: false }, { expected: { version } })))
       .toEqual(command(2))
+  })
+
+  it('reads and edits a file in a legacy encoding with the requests of a UTF-8 one (decoded on our side)', async () => {
+    dir = await freshDir(sandbox.root)
+    await writeFile(join(dir, 'fr.txt'), Buffer.from('Le ch\xe2teau de la for\xeat \xe9tait tr\xe8s ancien ; les \xe9l\xe8ves \xe9tudiaient pr\xe8s de la fen\xeatre.\n', 'latin1'))
+    const target = await provider.fs.resolve(join(dir, 'fr.txt'))
+    const decoding = { encoding: 'windows-1252' } as const
+    expect(await count(() => withTextDecoding(decoding, () => provider.fs.readText(target)))).toEqual(command(1))
+    const version = (await provider.fs.stat(target))!.version
+    const edit = { oldString: 'ancien', newString: 'ancienne', replaceAll: false }
+    expect(await count(() => withTextDecoding(decoding, () => provider.fs.editText(target, edit, { expected: { version } })))).toEqual(command(2))
+    expect((await readFile(join(dir, 'fr.txt'))).toString('latin1')).toContain('tr\xe8s ancienne ;')
   })
 
   it('carries content up to the bound in the command and uploads what is larger', async () => {
@@ -122,11 +134,11 @@ describe('round trips per operation', () => {
     const largest = largestInline(join(dir, 'edge.bin'))
     const edge = Buffer.alloc(largest, 'e').toString()
     const target = await provider.fs.resolve(join(dir, 'edge.bin'))
-    expect(await count(() => provider.fs.writeText(target, edge, { kind: 'createIfAbsent' }))).toEqual(command(1))
+    expect(await count(() => provider.fs.writeText(target, edge, { expected: { kind: 'createIfAbsent' } }))).toEqual(command(1))
     expect((await readFile(join(dir, 'edge.bin'), 'utf8')).length).toBe(largest)
     const above = await provider.fs.resolve(join(dir, 'above.txt'))
     const big = Buffer.alloc(largest + 3, 'b').toString()
-    expect(await count(() => provider.fs.writeText(above, big, { kind: 'createIfAbsent' }))).toEqual(commandsAndUploads(1, 1))
+    expect(await count(() => provider.fs.writeText(above, big, { expected: { kind: 'createIfAbsent' } }))).toEqual(commandsAndUploads(1, 1))
     expect(await readFile(join(dir, 'above.txt'), 'utf8')).toBe(big)
   })
 
@@ -135,8 +147,8 @@ describe('round trips per operation', () => {
     const version = (await provider.fs.stat(target))!.version
     await writeFile(join(dir, 'a.txt'), 'changed\n')
     const stale = { kind: 'replaceIfVersion', version } as const
-    expect(await count(() => provider.fs.writeText(target, 'x', stale).catch(() => undefined))).toEqual(command(1))
-    expect(await count(() => provider.fs.editText(target, { oldString: 'a', newString: 'b', replaceAll: false }, { version }).catch(() => undefined)))
+    expect(await count(() => provider.fs.writeText(target, 'x', { expected: stale }).catch(() => undefined))).toEqual(command(1))
+    expect(await count(() => provider.fs.editText(target, { oldString: 'a', newString: 'b', replaceAll: false }, { expected: { version } }).catch(() => undefined)))
       .toEqual(command(1))
   })
 
@@ -158,6 +170,23 @@ describe('round trips per tool call (default policy)', () => {
     expect(await count(() => tools.call('edit', { file_path: 'sub/a.txt', old_string: 'beta', new_string: 'gamma' }))).toEqual(command(2))
     expect(await readFile(join(dir, 'sub', 'a.txt'), 'utf8')).toBe('gamma\n')
     expect(await readFile(join(dir, 'sub', 'new.txt'), 'utf8')).toBe('x\n')
+  })
+
+  it('reads an image or a PDF with one request, in either tool family, and replaces the image read with two', async () => {
+    await using tools = await stack({
+      provider: 'e2b', sandboxUrl: sandbox.emulator.url, tools: ['tool-fs', 'str-replace-editor'], toolFs: { readMedia: true }, editor: { readMedia: true },
+    })
+    // A whole 8×8 grey PNG (every row present) and a two-page PDF, written byte by byte.
+    await writeFile(join(tools.dir, 'logo.png'), declaredPng(8, 8, 8))
+    await writeFile(join(tools.dir, 'doc.pdf'), minimalPdf([['first'], ['second']]))
+    let image: Awaited<ReturnType<typeof tools.call>> | undefined
+    expect(await count(async () => (image = await tools.call('read', { file_path: 'logo.png' })))).toEqual(command(1))
+    expect(image!.images).toEqual([{ type: 'image', mimeType: 'image/png', data: Buffer.from(declaredPng(8, 8, 8)).toString('base64') }])
+    expect(await count(async () => expect(await tools.ok('read', { file_path: 'doc.pdf' })).toContain('--- Page 2 ---\nsecond'))).toEqual(command(1))
+    expect(await count(async () => expect((await tools.call('str_replace_editor', { command: 'view', path: 'logo.png' })).images).toHaveLength(1)))
+      .toEqual(command(1))
+    expect(await count(() => tools.ok('write', { file_path: 'logo.png', content: 'text now\n' }))).toEqual(command(2))
+    expect(await readFile(join(tools.dir, 'logo.png'), 'utf8')).toBe('text now\n')
   })
 
   it('multi-edits a read file with two requests: its read and one compare-and-swap', async () => {

@@ -1,7 +1,7 @@
 import {
   FileSystem, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
-  type FsWalkResult, type FsEditOutcome, type FsEditRequest, type FsMutationHooks, type FsInfo, type FsInspection, type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
-  type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsWalkResult, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
+  type FsWriteOptions, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import type { Context } from 'cordis'
@@ -36,10 +36,12 @@ export type LocalFileSystemConfig = z.input<typeof Config>
 export class LocalFileSystem extends FileSystem {
   static Config = Config
   readonly disk: LocalDisk
+  override readonly maxTextBytes: number
 
   constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
     super(ctx)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
+    this.maxTextBytes = options.maxTextBytes
     const process = new LocalProcess()
     this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes), process })
     ctx.effect(() => () => void process.dispose(), 'fs-local process')
@@ -48,10 +50,6 @@ export class LocalFileSystem extends FileSystem {
   }
 
   resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
-    return this.disk.resolve(path, opts)
-  }
-
-  override resolveForMutation(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
     return this.disk.resolve(path, opts)
   }
 
@@ -79,24 +77,24 @@ export class LocalFileSystem extends FileSystem {
     return this.disk.listDir(target, signal, opts)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome> {
-    return this.disk.writeText(target, content, expected, signal, hooks)
+  writeText(target: FsTarget, content: string, opts?: FsWriteOptions): Promise<FsWriteOutcome> {
+    return this.disk.writeText(target, content, opts)
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome> {
-    return this.disk.editText(target, edit, expected, signal, hooks)
+  editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions): Promise<FsEditOutcome> {
+    return this.disk.editText(target, edit, opts)
   }
 
-  override remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
-    return this.disk.remove(target, expected, signal)
+  override remove(target: FsTarget, opts?: FsRemoveOptions): Promise<FsRemoveOutcome> {
+    return this.disk.remove(target, opts)
   }
 
-  override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
-    return this.disk.rename(source, destination, expected, signal)
+  override rename(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions): Promise<FsRenameOutcome> {
+    return this.disk.rename(source, destination, opts)
   }
 
-  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.disk.editTextMany(target, edits, expected, signal)
+  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts?: FsEditOptions): Promise<FsEditOutcome> {
+    return this.disk.editTextMany(target, edits, opts)
   }
 
   override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {

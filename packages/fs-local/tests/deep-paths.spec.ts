@@ -42,7 +42,7 @@ it(`reads a file ${LEVELS} levels down and creates one 200 levels further, leavi
   const deeper = `${deep}/${Array<string>(200).fill('e').join('/')}/g.txt`
   const missing = await turnsDuring(fx.fs.resolve(deeper))
   expect(missing.turns).toBeGreaterThan(0)
-  const written = await turnsDuring(fx.fs.writeText(missing.value, 'deeper\n', { kind: 'createIfAbsent' }))
+  const written = await turnsDuring(fx.fs.writeText(missing.value, 'deeper\n', { expected: { kind: 'createIfAbsent' } }))
   expect(written.value.operation).toBe('create')
   expect(written.turns).toBeGreaterThan(0)
   expect(await readFile(join(made, ...Array<string>(200).fill('e'), 'g.txt'), 'utf8')).toBe('deeper\n')

@@ -11,7 +11,7 @@ describe('directories held between writes', () => {
   async function twoWrites(change: (dir: string) => Promise<void>, rooted = false) {
     const fx = await localFixture({}, rooted)
     await fx.external.mkdir('pkg')
-    await fx.fs.writeText(await fx.fs.resolve('pkg/a.txt'), 'first\n', { kind: 'createIfAbsent' })
+    await fx.fs.writeText(await fx.fs.resolve('pkg/a.txt'), 'first\n', { expected: { kind: 'createIfAbsent' } })
     await change(fx.path('pkg'))
     return { fx, second: () => fx.fs.resolve('pkg/a.txt').then((target) => fx.fs.writeText(target, 'second\n')) }
   }

@@ -13,11 +13,11 @@ describe('writing a text longer than one encoding slice', () => {
     const fx = await localFixture()
     const text = straddling(SLICE)
     expect(text.charCodeAt(SLICE - 1)).toBe(0xd83d)
-    await fx.fs.writeText(await fx.fs.resolve('long.txt'), text, { kind: 'createIfAbsent' })
+    await fx.fs.writeText(await fx.fs.resolve('long.txt'), text, { expected: { kind: 'createIfAbsent' } })
     expect((await readFile(fx.path('long.txt'))).equals(Buffer.from(text))).toBe(true)
     const other = `x${text}`
     const { version } = (await fx.fs.stat(await fx.fs.resolve('long.txt')))!
-    await fx.fs.writeText(await fx.fs.resolve('long.txt'), other, { kind: 'replaceIfVersion', version })
+    await fx.fs.writeText(await fx.fs.resolve('long.txt'), other, { expected: { kind: 'replaceIfVersion', version } })
     expect((await readFile(fx.path('long.txt'))).equals(Buffer.from(other))).toBe(true)
   })
 
@@ -36,7 +36,7 @@ describe('writing a text longer than one encoding slice', () => {
     await fx.external.write('bom.txt', Uint8Array.of(0xef, 0xbb, 0xbf, 0x6f, 0x0a))
     const text = (n: number) => `${n}:${`line ${n} → é 😀\n`.repeat(6000 + n * 97)}`
     await Promise.all(Array.from({ length: 9 }, async (_, n) => {
-      await fx.fs.writeText(await fx.fs.resolve(`f${n}.txt`), text(n), { kind: 'createIfAbsent' })
+      await fx.fs.writeText(await fx.fs.resolve(`f${n}.txt`), text(n), { expected: { kind: 'createIfAbsent' } })
     }))
     for (let n = 0; n < 9; n++) expect((await readFile(fx.path(`f${n}.txt`))).equals(Buffer.from(text(n)))).toBe(true)
     for (const n of [3, 1, 2]) {

@@ -10,11 +10,11 @@ describe('hooks.published on the local disk', () => {
     const heard: Array<{ outcome: FsWriteOutcome | FsEditOutcome; resolved: boolean }> = []
     let resolved = false
     const listen = { published: (outcome: FsWriteOutcome | FsEditOutcome) => void heard.push({ outcome, resolved }) }
-    const created = await fx.fs.writeText(target, 'one\n', { kind: 'createIfAbsent' }, undefined, listen).finally(() => (resolved = true))
+    const created = await fx.fs.writeText(target, 'one\n', { expected: { kind: 'createIfAbsent' }, hooks: listen }).finally(() => (resolved = true))
     resolved = false
-    const replaced = await fx.fs.writeText(target, 'two\n', { kind: 'replaceIfVersion', version: created.version }, undefined, listen).finally(() => (resolved = true))
+    const replaced = await fx.fs.writeText(target, 'two\n', { expected: { kind: 'replaceIfVersion', version: created.version }, hooks: listen }).finally(() => (resolved = true))
     resolved = false
-    const edited = await fx.fs.editText(target, { oldString: 'two', newString: 'three', replaceAll: false }, { version: replaced.version }, undefined, listen).finally(() => (resolved = true))
+    const edited = await fx.fs.editText(target, { oldString: 'two', newString: 'three', replaceAll: false }, { expected: { version: replaced.version }, hooks: listen }).finally(() => (resolved = true))
     expect(heard).toEqual([created, replaced, edited].map((outcome) => ({ outcome, resolved: false })))
     expect(edited.version).toBe((await fx.fs.stat(target))!.version)
   })
@@ -24,9 +24,9 @@ describe('hooks.published on the local disk', () => {
     await fx.external.write('h.txt', 'same\n')
     const target = await fx.fs.resolve('h.txt')
     const heard: unknown[] = []
-    await fx.fs.editText(target, { oldString: 'same', newString: 'same', replaceAll: false }, undefined, undefined, { published: (outcome) => void heard.push(outcome) })
+    await fx.fs.editText(target, { oldString: 'same', newString: 'same', replaceAll: false }, { hooks: { published: (outcome) => void heard.push(outcome) } })
     expect(heard).toEqual([])
-    const outcome = await fx.fs.writeText(target, 'new\n', undefined, undefined, { published: () => { throw new Error('a hook that fails') } })
+    const outcome = await fx.fs.writeText(target, 'new\n', { hooks: { published: () => { throw new Error('a hook that fails') } } })
     expect(outcome.operation).toBe('update')
     expect(new TextDecoder().decode(await fx.external.read('h.txt'))).toBe('new\n')
   })

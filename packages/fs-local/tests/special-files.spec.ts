@@ -39,7 +39,7 @@ describe('special files', () => {
     await run('mknod', [join(fixture.dir, 'null'), 'c', '1', '3'])
     const target = await fixture.fs.resolve('null')
     await promptly(expectFsError(fixture.fs.writeText(target, 'x'), 'FS_NOT_REGULAR_FILE'))
-    await promptly(expectFsError(fixture.fs.writeText(target, 'x', { kind: 'createIfAbsent' }), 'FS_NOT_REGULAR_FILE'))
+    await promptly(expectFsError(fixture.fs.writeText(target, 'x', { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_REGULAR_FILE'))
     expect((await stat(join(fixture.dir, 'null'))).isCharacterDevice()).toBe(true)
     await fixture.dispose()
   })

@@ -1,13 +1,13 @@
 import { fsError } from './errors'
 import { checkMoveDestination, checkRemoveGuard } from './guards'
 import type { FileSystem } from './service'
-import type { FsRenameOutcome, FsTarget, FsVersion } from './types'
+import type { FsRenameOptions, FsRenameOutcome, FsTarget } from './types'
 import { hasBom } from './utf8'
 
 /**
  * A `rename` composed from a provider's `remove` and its guarded `writeText`, for a provider
- * that can remove but has no move of its own: `rename(source, destination, expected, signal) {
- * return composedRename(this, source, destination, expected, signal) }`.
+ * that can remove but has no move of its own: `rename(source, destination, opts) {
+ * return composedRename(this, source, destination, opts) }`.
  *
  * The text is read between two stats of one version, published at the destination with
  * `createIfAbsent` (the no-replace check is the provider's own), then the source is removed at
@@ -17,7 +17,7 @@ import { hasBom } from './utf8'
  * the removal leaves both files, nothing lost).
  */
 export async function composedRename(
-  fs: FileSystem, source: FsTarget, destination: FsTarget, expected: { version: FsVersion } | undefined, signal?: AbortSignal,
+  fs: FileSystem, source: FsTarget, destination: FsTarget, { expected, signal }: FsRenameOptions = {},
 ): Promise<FsRenameOutcome> {
   const path = source.displayPath
   checkMoveDestination(undefined, source.targetKey === destination.targetKey, destination.displayPath)
@@ -29,11 +29,11 @@ export async function composedRename(
   const text = await fs.readText(source, signal)
   const still = await fs.stat(source, signal)
   if (still?.version !== seen!.version) throw fsError('FS_STALE_VERSION', { path })
-  const created = await fs.writeText(destination, bom ? `\ufeff${text}` : text, { kind: 'createIfAbsent' }, signal)
+  const created = await fs.writeText(destination, bom ? `\ufeff${text}` : text, { expected: { kind: 'createIfAbsent' }, signal })
   try {
-    await fs.remove(source, { version: seen!.version }, signal)
+    await fs.remove(source, { expected: { version: seen!.version }, signal })
   } catch (error) {
-    await fs.remove(destination, { version: created.version }).catch(() => {})
+    await fs.remove(destination, { expected: { version: created.version } }).catch(() => {})
     throw error
   }
   return { version: created.version }

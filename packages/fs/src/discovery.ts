@@ -7,7 +7,7 @@ import { planReserved, Reservation } from './reservation'
 import { applyEdits } from './multi-edit'
 import { searchTree } from './search'
 import type { FileSystem } from './service'
-import type { FsEditOutcome, FsEditRequest, FsTarget, FsVersion } from './types'
+import type { FsEditOptions, FsEditOutcome, FsEditRequest, FsTarget } from './types'
 import { collectWalk, type TreeEntry, type TreeSource } from './walk'
 
 /*
@@ -81,7 +81,7 @@ const ATTEMPTS = 5
  * on each other. The providers of this repository override this with their own edit machinery.
  */
 export async function defaultEditTextMany(
-  fs: FileSystem, target: FsTarget, edits: readonly FsEditRequest[], expected: { version: FsVersion } | undefined, signal?: AbortSignal,
+  fs: FileSystem, target: FsTarget, edits: readonly FsEditRequest[], { expected, signal }: FsEditOptions = {},
 ): Promise<FsEditOutcome> {
   const path = target.displayPath
   for (let attempt = 1; ; attempt++) {
@@ -107,7 +107,7 @@ export async function defaultEditTextMany(
     const replacements = applied.replacements.reduce((sum, count) => sum + count, 0)
     if (applied.text === text) return { version: seen!.version, before: text, after: text, replacements, steps: applied.steps }
     try {
-      const outcome = await fs.writeText(target, applied.text, { kind: 'replaceIfVersion', version: seen!.version }, signal)
+      const outcome = await fs.writeText(target, applied.text, { expected: { kind: 'replaceIfVersion', version: seen!.version }, signal })
       return { version: outcome.version, before: text, after: applied.text, replacements, steps: applied.steps }
     } catch (error) {
       if (expected !== undefined || !FsError.is(error, 'FS_STALE_VERSION') || attempt >= ATTEMPTS) throw error

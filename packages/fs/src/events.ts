@@ -1,7 +1,7 @@
-import type { FsObservation, FsTarget, FsVersion, FsWriteIntent } from './types'
+import type { FsObservation, FsTarget, FsVersionGuard, FsWriteIntent } from './types'
 
 /** The guard an edit runs under; `undefined` edits the current content unconditionally. */
-export type FsEditExpectation = { version: FsVersion } | undefined
+export type FsEditExpectation = FsVersionGuard | undefined
 
 declare module 'cordis' {
   interface Events {

@@ -3,6 +3,8 @@
 export { throwIfAborted } from './errors'
 export { BINARY_SNIFF_BYTES, decodeChunks, type DecodedText, decodeText, Utf8StreamDecoder } from './decode'
 export { encodeText, hasBom, UTF8_BOM } from './utf8'
+export { bomOf, decodeExactly, encodeExactly, utf16Bom } from './encodings'
+export { DETECT_MIN_CONFIDENCE, DETECT_SAMPLE_BYTES, type Detection, detectEncoding, guessesOf } from './detect'
 export * from './line-endings'
 export * from './style'
 export * from './edit'

@@ -3,7 +3,8 @@ import { posix } from 'node:path'
 // Imports as a provider of its own would write them: `./index` is `@deepseek-ai/dsh-fs`, `./kit` its `/kit`.
 import {
   FileSystem, FsError, fsError, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome,
-  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteOutcome,
+  type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWriteOptions,
 } from './index'
 import {
   checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard, checkWriteSize, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, listingWindow, type MemoryBudget,
@@ -118,7 +119,7 @@ export class MemoryFileSystem extends FileSystem {
   readonly volume: MemoryVolume
   readonly cwd: string
   private lock = new KeyedLock<FsTargetKey>()
-  private maxTextBytes: number
+  override readonly maxTextBytes: number
   private budget: MemoryBudget
 
   constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {
@@ -180,7 +181,7 @@ export class MemoryFileSystem extends FileSystem {
     }), omitted)
   }
 
-  writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+  writeText(target: FsTarget, content: string, { expected, signal }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     // Refused before anything is reserved or encoded.
@@ -215,17 +216,17 @@ export class MemoryFileSystem extends FileSystem {
     }))
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.maxTextBytes, held), expected, signal)
+  editText(target: FsTarget, edit: FsEditRequest, opts: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return this.edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.maxTextBytes, held), opts)
   }
 
   /** One snapshot, every edit applied in order, one publication: the machinery and bounds of `editText`. */
-  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return this.edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.maxTextBytes, held), expected, signal)
+  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return this.edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.maxTextBytes, held), opts)
   }
 
   /** `plan` makes the new text of the old bytes within `held` bytes of memory, or says it needs more (`MemoryShortfall`). */
-  private edit(target: FsTarget, plan: (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
+  private edit(target: FsTarget, plan: (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits, { expected, signal }: FsEditOptions): Promise<FsEditOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.lock.run(key, () => publishGuarded({
@@ -263,7 +264,7 @@ export class MemoryFileSystem extends FileSystem {
     }))
   }
 
-  override remove(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+  override remove(target: FsTarget, { expected, signal }: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     return this.lock.run(key, () => publishGuarded({
@@ -282,7 +283,7 @@ export class MemoryFileSystem extends FileSystem {
     }))
   }
 
-  override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome> {
+  override rename(source: FsTarget, destination: FsTarget, { expected, signal }: FsRenameOptions = {}): Promise<FsRenameOutcome> {
     const from = source.targetKey
     const to = destination.targetKey
     const path = source.displayPath
@@ -325,7 +326,7 @@ export class MemoryFileSystem extends FileSystem {
   private checkWritable(key: string, path: string): void {
     const node = this.volume.get(key)
     if (node?.type === 'file' && node.readOnly) {
-      throw fsError('FS_PERMISSION_DENIED', { path, reason: 'is read-only; nothing was written' })
+      throw fsError('FS_PERMISSION_DENIED', { path, fact: 'read-only', reason: 'is read-only; nothing was written' })
     }
   }
 

@@ -1,9 +1,11 @@
 import { type Context, Service } from 'cordis'
+import { collectBytes } from './bytes'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
+import { DEFAULT_MAX_TEXT_BYTES } from './limits'
 import type {
-  FsDirListing, FsEditOutcome, FsEditRequest, FsMutationHooks, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget, FsVersion,
-  FsRemoveOutcome, FsRenameOutcome, FsWriteIntent, FsWriteOutcome,
+  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
+  FsEditOptions, FsRemoveOptions, FsRemoveOutcome, FsRenameOptions, FsRenameOutcome, FsWriteOptions, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
 import type { FsSearchOptions, FsSearchResult, FsWalkOptions, FsWalkResult } from './discovery-types'
@@ -22,6 +24,12 @@ declare module 'cordis' {
  * `FS_NOT_TEXT`. Special files (FIFOs, sockets, devices) are never opened in a way that can block.
  */
 export abstract class FileSystem extends Service {
+  /**
+   * The largest text file this provider reads whole or changes: a larger one fails `FS_TOO_LARGE`.
+   * Tools read it to refuse such a change by its size up front; a provider with its own bound overrides it.
+   */
+  readonly maxTextBytes: number = DEFAULT_MAX_TEXT_BYTES
+
   constructor(ctx: Context) {
     super(ctx, 'fs')
   }
@@ -61,10 +69,11 @@ export abstract class FileSystem extends Service {
    * Counts as the one stat of a read. Errors are those of the three calls.
    */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    const { textUpTo, ...resolveOpts } = opts
+    const { textUpTo, as, ...resolveOpts } = opts
     const target = await this.resolve(path, resolveOpts)
     const info = await this.stat(target, opts.signal)
     if (info?.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+    if (as === 'bytes') return { target, info, bytes: await collectBytes(this.streamBytes(target, opts.signal), textUpTo, target.displayPath) }
     return { target, info, text: await this.readText(target, opts.signal) }
   }
 
@@ -120,8 +129,8 @@ export abstract class FileSystem extends Service {
   abstract listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing>
 
   /**
-   * Publishes `content` atomically: readers see the old bytes or the new, never a mix. The guard is
-   * checked inside the provider's per-target critical section:
+   * Publishes `content` atomically: readers see the old bytes or the new, never a mix. The guard
+   * (`opts.expected`) is checked inside the provider's per-target critical section:
    * - no `expected`: create or overwrite;
    * - `createIfAbsent`: an existing regular file fails `FS_NOT_OBSERVED`, a directory, special file or
    *   dangling symlink fails `FS_NOT_REGULAR_FILE`; the no-replace check happens at the publication
@@ -132,15 +141,15 @@ export abstract class FileSystem extends Service {
    * Content above the provider's text limit fails `FS_TOO_LARGE` before anything is reserved or
    * encoded (`checkWriteSize`); the write reserves its memory from the process budget (`writeCost`).
    */
-  abstract writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, hooks?: FsMutationHooks<FsWriteOutcome>): Promise<FsWriteOutcome>
+  abstract writeText(target: FsTarget, content: string, opts?: FsWriteOptions): Promise<FsWriteOutcome>
 
   /**
-   * Replaces `oldString` literally. The version guard is checked before matching (a stale edit never
+   * Replaces `oldString` literally. The version guard (`opts.expected`) is checked before matching (a stale edit never
    * reports a match error); a missing target fails `FS_STALE_VERSION` with or without a guard.
    * Matching happens with line endings normalised to LF; only the matched spans are rewritten.
    * `hooks.published` may hear the outcome before the call resolves.
    */
-  abstract editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal, hooks?: FsMutationHooks<FsEditOutcome>): Promise<FsEditOutcome>
+  abstract editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions): Promise<FsEditOutcome>
 
   /*
    * Guarded removal and move: optional capabilities. A provider written before them leaves them
@@ -153,13 +162,13 @@ export abstract class FileSystem extends Service {
   /**
    * Removes the regular file at `target`, checked at the publication point:
    * - a missing target fails `FS_STALE_VERSION`, with or without a guard (there is nothing to remove);
-   * - `expected` given: a file at another version fails `FS_STALE_VERSION`, before anything else;
+   * - `opts.expected` given: a file at another version fails `FS_STALE_VERSION`, before anything else;
    * - a directory, special file or dangling symlink fails `FS_NOT_REGULAR_FILE` (never removed);
    * - a file nobody may write (no write bit, `chmod a-w`) fails `FS_PERMISSION_DENIED`.
    * A symlink is followed: the file it leads to is removed, as a write lands on it. Costs one
    * request on a remote backend.
    */
-  remove?(target: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRemoveOutcome>
+  remove?(target: FsTarget, opts?: FsRemoveOptions): Promise<FsRemoveOutcome>
 
   /**
    * Moves the regular file at `source` to `destination`, which must not exist: the no-replace check
@@ -170,7 +179,7 @@ export abstract class FileSystem extends Service {
    * made. The bytes, mode and BOM travel unchanged; the outcome carries the destination's version.
    * A move onto the source itself fails `FS_INVALID_PATH`. Costs one request on a remote backend.
    */
-  rename?(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsRenameOutcome>
+  rename?(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions): Promise<FsRenameOutcome>
 
   /*
    * Discovery and multi-edit: optional for a provider. The defaults are built from the methods
@@ -203,7 +212,7 @@ export abstract class FileSystem extends Service {
    * more than `FS_MAX_EDITS` edits, `FS_MAX_EDIT_WORK` of text searched or `FS_MAX_REPLACEMENTS`
    * replacements fail `FS_TOO_LARGE` (`planEdits`).
    */
-  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], expected?: { version: FsVersion }, signal?: AbortSignal): Promise<FsEditOutcome> {
-    return defaultEditTextMany(this, target, edits, expected, signal)
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts?: FsEditOptions): Promise<FsEditOutcome> {
+    return defaultEditTextMany(this, target, edits, opts)
   }
 }

@@ -89,6 +89,38 @@ export interface FsMutationHooks<O> {
   published?(outcome: O): void
 }
 
+/** The guard of an edit, a removal or a move: the file must still be at this version. */
+export interface FsVersionGuard {
+  version: FsVersion
+}
+
+/**
+ * The options of `writeText`. Each is optional: `expected` omitted creates or overwrites,
+ * `signal` aborts a call that has not published yet, `hooks` overlap the caller's work with the
+ * provider's last steps.
+ */
+export interface FsWriteOptions {
+  expected?: FsWriteIntent
+  signal?: AbortSignal
+  hooks?: FsMutationHooks<FsWriteOutcome>
+}
+
+/** The options of `editText` and `editTextMany`: as `FsWriteOptions`, with a version guard. */
+export interface FsEditOptions {
+  expected?: FsVersionGuard
+  signal?: AbortSignal
+  hooks?: FsMutationHooks<FsEditOutcome>
+}
+
+/** The options of `remove`: the target's version guard and an abort signal. */
+export interface FsRemoveOptions {
+  expected?: FsVersionGuard
+  signal?: AbortSignal
+}
+
+/** The options of `rename`: the source's version guard and an abort signal. */
+export type FsRenameOptions = FsRemoveOptions
+
 export interface FsEditRequest {
   oldString: string
   newString: string
@@ -213,6 +245,12 @@ export interface FsStreamFromOptions {
 export interface FsInspectOptions extends FsResolveOptions {
   /** Also return the text when the target is a regular file of at most this many bytes. */
   textUpTo?: number
+  /**
+   * `'bytes'`: answer the file's raw bytes (`bytes`, BOM included, never decoded) instead of its
+   * text, within the same `textUpTo` bound: what a reader of an image or a PDF asks for, in the
+   * same one step. Default `'text'`.
+   */
+  as?: 'text' | 'bytes'
 }
 
 /** What `inspect` found at a path: its target, its metadata (`undefined` = nothing there) and, when asked for, its text. */
@@ -221,4 +259,6 @@ export interface FsInspection {
   info: FsInfo | undefined
   /** The text of exactly the version `info` names; set only for a regular file within `textUpTo`. */
   text?: string
+  /** Instead of `text`, with `as: 'bytes'`: the raw bytes of exactly the version `info` names. */
+  bytes?: Uint8Array
 }

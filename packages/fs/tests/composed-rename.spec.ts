@@ -1,14 +1,14 @@
 import { describeConformance } from '@deepseek-ai/dsh-fs/conformance'
 import { composedRename } from '@deepseek-ai/dsh-fs/kit'
 import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
-import type { FsTarget, FsVersion } from '@deepseek-ai/dsh-fs'
+import type { FsRenameOptions, FsTarget } from '@deepseek-ai/dsh-fs'
 import { Context } from 'cordis'
 import { posix } from 'node:path'
 
 /** A provider with a `remove` of its own and the composed `rename`: the default a provider author can take. */
 class ComposedRenameFileSystem extends MemoryFileSystem {
-  override rename(source: FsTarget, destination: FsTarget, expected?: { version: FsVersion }, signal?: AbortSignal) {
-    return composedRename(this, source, destination, expected, signal)
+  override rename(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions) {
+    return composedRename(this, source, destination, opts)
   }
 }
 

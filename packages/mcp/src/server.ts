@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '@deepseek-ai/dsh-tools'
+import type { ToolRegistry, ToolResult } from '@deepseek-ai/dsh-tools'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { createRequire } from 'node:module'
@@ -58,11 +58,17 @@ export function createMcpServer(options: McpServerOptions): Server {
       agent: { session },
     })
     return {
-      content: result.content.map((part) => ({ type: 'text', text: part.text })),
+      content: contentOf(result),
       isError: result.isError,
       // The message is already the text above: clients that forward `_meta` to the model would repeat it.
       ...(result.error === undefined ? {} : { _meta: { [ERROR_META_KEY]: { code: result.error.code } } }),
     }
   })
   return server
+}
+
+/** A result's text items, then its images as they are: `image` is an MCP content type every supported client reads. */
+function contentOf(result: ToolResult): CallToolResult['content'] {
+  const images = (result.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType }))
+  return [...result.content.map((part) => ({ type: 'text' as const, text: part.text })), ...images]
 }

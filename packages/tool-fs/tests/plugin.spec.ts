@@ -44,6 +44,7 @@ describe('loading', () => {
             offset: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
             limit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
             column: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) },
+            pages: { type: 'string', description: expect.stringContaining('PDF only') },
           },
           required: ['file_path'],
           additionalProperties: false,
@@ -123,7 +124,7 @@ describe('arguments', () => {
     s = await stack({ policy: true })
     const result = await s.call('read', { path: 'a.txt', offset: 2 })
     expect(result.error?.code).toBe('INVALID_ARGUMENTS')
-    expect(result.content[0]!.text).toBe('Unknown argument "path" for the dsh `read` tool; did you mean file_path?\nValid arguments: file_path, offset, limit, column.\n'
+    expect(result.content[0]!.text).toBe('Unknown argument "path" for the dsh `read` tool; did you mean file_path?\nValid arguments: file_path, offset, limit, column, pages.\n'
       + 'Retry with: {"file_path":"a.txt","offset":2}')
     expect(s.log.calls).toEqual([])
   })

@@ -8,7 +8,7 @@ export { readCurrentVersion, type CurrentVersion } from './current'
 export { nearestRegion, type NearestRegion } from './nearest'
 export { type ChangedBy, type Closest, closestRegion } from './closest'
 export { type Touch, TOUCHED_MAX_LINES, type TouchedLines, touchedLines } from './touched'
-export { notAFileText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
+export { notAFileText, readOnlyText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
 export { countLines } from './lines'
 export { type LineSpan, SNIPPET_CONTEXT, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions, snippetSpan } from './snippet'
 export type {
@@ -29,3 +29,21 @@ export { derivation, editedObservation, seenOfWindow } from './seen'
 export { renderNotSeen } from './render-unseen'
 export { readNotes, viewNotes } from './notes'
 export { type Printed, type PrintedCall, printedIn, printedRefusal, renderPrinted } from './printed'
+export { type FileRefusal, renderRefusal } from './refusal'
+export {
+  type DiscoveryToolName, type FailureDetail, fsRefused, type FsRefusal, type FsToolName, renderFsRefusal,
+} from './refusal-fs'
+export { type ArgumentProblem, type ArgumentRefusal, argumentRefused, printedProblem } from './refusal-argument'
+export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop } from './refusal-editor'
+export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
+export { identicalText, linkedText } from './refusal-words'
+export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'
+export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'
+export {
+  type ImageShown, type PdfPageText, type PdfShown, type Pixels, renderImageShown, renderMediaInvalid, renderMediaTooLarge, renderPdfPages, renderPdfPassword, renderPdfRange,
+  renderTooManyPixels,
+} from './render-media'
+export { MEDIA_NAMES, MEDIA_TYPES, type MediaKind, mediaKindOf, namedAsMedia } from './media-kind'
+// Images and PDFs as a read shows them: one implementation for both tool families.
+export { DEFAULT_MEDIA_LIMITS, MediaConfig, type MediaLimits } from './media/config'
+export { fetchMedia, mediaObservation, type MediaOptions, showMedia } from './media/show'

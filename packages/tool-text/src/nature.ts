@@ -1,5 +1,6 @@
 import { type FileSystem, FsError, type FsInfo, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { BINARY_SNIFF_BYTES, describeEntry, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs/kit'
+import { MEDIA_NAMES, type MediaKind, mediaKindOf } from './media-kind'
 
 /** What is at a target, as far as a tool that changes text files cares. */
 export type TargetNature =
@@ -7,6 +8,8 @@ export type TargetNature =
   | { kind: 'directory' }
   /** A FIFO, socket, device or broken symbolic link (`info.special` says which, when known). */
   | { kind: 'special'; info: FsInfo }
+  /** An image or PDF, by its signature: `read` shows it, and only a whole-file `write` replaces it. */
+  | { kind: 'media'; media: MediaKind }
   | { kind: 'binary'; nulAt: number }
   | { kind: 'not-utf8' }
   /** `size` in bytes, when the provider's stat gave it. */
@@ -18,13 +21,13 @@ export type TargetNature =
  * the first 8 KiB of it (the same bytes a reader sniffs for binary data). Only failure paths call
  * this: the success path of every tool keeps its stat budget. A look that fails says nothing.
  */
-export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: AbortSignal): Promise<TargetNature | undefined> {
+export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: AbortSignal, media = false): Promise<TargetNature | undefined> {
   try {
     const info = await fs.stat(target, signal)
     if (info === undefined) return { kind: 'absent' }
     if (info.type === 'directory') return { kind: 'directory' }
     if (info.type !== 'file') return { kind: 'special', info }
-    const nature = await sniff(fs, target, signal)
+    const nature = await sniff(fs, target, signal, media)
     return nature.kind === 'text' && info.size !== undefined ? { kind: 'text', size: info.size } : nature
   } catch (error) {
     if (FsError.is(error, 'FS_NOT_TEXT')) return { kind: 'not-utf8' }
@@ -33,10 +36,13 @@ export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: A
   }
 }
 
-async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined): Promise<TargetNature> {
+/** `media`: an image or PDF is named as such (the tools show them), else it is the binary it is. */
+async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, media: boolean): Promise<TargetNature> {
   const decoder = new Utf8StreamDecoder(target.displayPath)
   let seen = 0
   for await (const chunk of fs.streamBytes(target, signal)) {
+    const kind = media && seen === 0 ? mediaKindOf(chunk) : undefined
+    if (kind !== undefined) return { kind: 'media', media: kind }
     const head = chunk.subarray(0, BINARY_SNIFF_BYTES - seen)
     const nul = head.indexOf(0)
     if (nul >= 0) return { kind: 'binary', nulAt: seen + nul }
@@ -67,6 +73,7 @@ export function natureSentence(path: string, nature: Exclude<TargetNature, { kin
   switch (nature.kind) {
     case 'directory': return `${path} is a directory, not a file`
     case 'special': return `${path} is ${describeEntry(nature.info)}, not a regular file`
+    case 'media': return `${path} is ${MEDIA_NAMES[nature.media]}`
     case 'binary': return `${path} is a binary file (NUL byte at offset ${nature.nulAt}), not text`
     case 'not-utf8': return `${path} is not UTF-8 text`
   }

@@ -26,10 +26,10 @@ export async function discoveryRoot(ctx: Context, path: string, exec: ToolExecut
   return ctx.fs.resolveForDiscovery(path, resolveOptions(exec))
 }
 
-/** Target, metadata and (up to `textUpTo` bytes) text in one provider step: the read's one stat. */
-export async function inspectPath(ctx: Context, path: string, exec: ToolExecution, textUpTo: number): Promise<FsInspection> {
+/** Target, metadata and (up to `textUpTo` bytes) text, or raw bytes, in one provider step: the read's one stat. */
+export async function inspectPath(ctx: Context, path: string, exec: ToolExecution, textUpTo: number, as: 'text' | 'bytes' = 'text'): Promise<FsInspection> {
   await refuseForeignForm(ctx.fs, path, exec)
-  return ctx.fs.inspect(path, { ...resolveOptions(exec), textUpTo })
+  return ctx.fs.inspect(path, { ...resolveOptions(exec), textUpTo, ...(as === 'bytes' ? { as } : {}) })
 }
 
 // The tools whose path argument is `file_path`; the others (the editor, glob, grep, list) call it `path`.

@@ -30,7 +30,7 @@ it(`lets exactly one of ${RACERS} E2B providers win each guarded create, for ${R
     const path = join(dir, 'contested.txt')
     const targets = await Promise.all(providers.map((provider) => provider.fs.resolve(path)))
     const { winner, losers } = await race(providers, 'FS_NOT_OBSERVED', (provider, i) =>
-      provider.fs.writeText(targets[i]!, `creator ${i}\n`.repeat(500), { kind: 'createIfAbsent' }), `create round ${round}`)
+      provider.fs.writeText(targets[i]!, `creator ${i}\n`.repeat(500), { expected: { kind: 'createIfAbsent' } }), `create round ${round}`)
     tallyLosers('FS_NOT_OBSERVED', losers)
     expect(await readFile(path, 'utf8')).toBe(`creator ${winner}\n`.repeat(500))
     expect(await readdir(dir)).toEqual(['contested.txt'])
@@ -42,7 +42,7 @@ it(`lets exactly one of ${RACERS} E2B providers replace from one version, for ${
   for (let round = 0; round < ROUNDS; round++) {
     const path = join(await freshDir(sandbox.root), 'shared.txt')
     const { winner, losers } = await raceFromOneVersion(providers, path, 'base\n', (provider, target, version, i) =>
-      provider.fs.writeText(target, `writer ${i}\n`, { kind: 'replaceIfVersion', version }), `replace round ${round}`)
+      provider.fs.writeText(target, `writer ${i}\n`, { expected: { kind: 'replaceIfVersion', version } }), `replace round ${round}`)
     tallyLosers('FS_STALE_VERSION', losers)
     // No lost update: the one reported success is what the sandbox holds.
     expect(await readFile(path, 'utf8')).toBe(`writer ${winner}\n`)
@@ -54,7 +54,7 @@ it(`lets exactly one of ${RACERS} E2B providers edit from one version, for ${EDI
   for (let round = 0; round < EDIT_ROUNDS; round++) {
     const path = join(await freshDir(sandbox.root), 'edited.txt')
     const { winner, losers } = await raceFromOneVersion(providers, path, 'value = 0\n', (provider, target, version, i) =>
-      provider.fs.editText(target, { oldString: 'value = 0', newString: `value = ${i + 1}`, replaceAll: false }, { version }),
+      provider.fs.editText(target, { oldString: 'value = 0', newString: `value = ${i + 1}`, replaceAll: false }, { expected: { version } }),
     `edit round ${round}`)
     tallyLosers('FS_STALE_VERSION', losers)
     expect(await readFile(path, 'utf8')).toBe(`value = ${winner + 1}\n`)

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   if (op === 'create') {
     // Wait for the parent's go signal on stdin so every racer starts at once.
     await new Promise((resolve) => process.stdin.once('data', resolve))
-    const outcome = await disk.writeText(target, content, { kind: 'createIfAbsent' })
+    const outcome = await disk.writeText(target, content, { expected: { kind: 'createIfAbsent' } })
     process.stdout.write(JSON.stringify({ ok: true, operation: outcome.operation }))
   } else if (op === 'loop') {
     // Rewrites the file forever with alternating large contents until killed.

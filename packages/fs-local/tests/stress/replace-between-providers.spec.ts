@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { LocalDisk, STAGING_PREFIX } from '../../src'
-import { beforeEachPublish } from '../../src/instrument'
+import { beforeEachPublish } from '../hooks'
 import { tempDir } from '../fixture'
 
 // Regression for a lost update found by the process races: two providers that do not share the
@@ -21,7 +21,7 @@ it('lets only one of two providers without a shared lock replace from one versio
     await writeFile(join(dir, name), 'base\n')
     const version = (await providers[0]!.stat(await providers[0]!.resolve(name)))!.version
     const results = await Promise.allSettled(providers.map(async (disk, i) =>
-      disk.writeText(await disk.resolve(name), `writer ${i}\n`, { kind: 'replaceIfVersion', version })))
+      disk.writeText(await disk.resolve(name), `writer ${i}\n`, { expected: { kind: 'replaceIfVersion', version } })))
     const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [i] : []))
     expect(winners, `round ${round}`).toHaveLength(1)
     const loser = results.find((result) => result.status === 'rejected') as PromiseRejectedResult

@@ -55,7 +55,7 @@ it(`writes and reads nothing outside the root while a directory is swapped for a
           const text = await disk.readText(target)
           expect(text).toBe('inside\n')
         } else if (kind === 1) {
-          await disk.writeText(target, `written ${i}\n`, { kind: 'createIfAbsent' })
+          await disk.writeText(target, `written ${i}\n`, { expected: { kind: 'createIfAbsent' } })
         } else {
           await disk.writeText(target, `written ${i}\n`)
         }
@@ -98,7 +98,7 @@ it(`lists nothing of an outside directory, and sweeps nothing there, while a dir
   await writeFile(join(dir, 'swap', 'inside.txt'), 'inside\n')
   await writeFile(join(outside, 'outside-only.txt'), SECRET)
   // Residue of a writer that is certainly gone (nobody holds its lock): a sweep of this directory would remove it.
-  const residue = await deadStaging(outside, 'd')
+  const residue = await deadStaging(outside)
 
   const disk = new LocalDisk({ cwd: dir, root: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24 })
   flipper = spawn('python3', ['-c', FLIPPER, dir, outside], { stdio: 'ignore' })

@@ -28,7 +28,7 @@ export const connectionChecks = {
       ['readText', () => h.fs.readText(read!)],
       ['listDir', () => h.fs.listDir(dir)],
       ['writeText', () => h.fs.writeText(write!, 'after\n')],
-      ['writeText replaceIfVersion', () => h.fs.writeText(replace!, 'after\n', { kind: 'replaceIfVersion', version })],
+      ['writeText replaceIfVersion', () => h.fs.writeText(replace!, 'after\n', { expected: { kind: 'replaceIfVersion', version } })],
       ['editText', () => h.fs.editText(edit!, { oldString: 'before', newString: 'after', replaceAll: false })],
     ]
     const outcomes = await within(bound, Promise.all(calls.map(([name, call]) => call().then(

@@ -185,7 +185,7 @@ export function discoveryClauses(h: Harness): void {
       { oldString: 'one', newString: 'ONE', replaceAll: false },
       { oldString: 'ONE\ntwo', newString: 'ONE\n2\n2b', replaceAll: false },
       { oldString: 'e', newString: 'E', replaceAll: true },
-    ], { version })
+    ], { expected: { version } })
     expect(await h.disk('m.txt')).toBe('\uFEFFONE\r\n2\r\n2b\r\nthrEE\r\n')
     expect(outcome.replacements).toBe(4)
     expect(outcome.version).toBe(await h.version('m.txt'))
@@ -198,7 +198,7 @@ export function discoveryClauses(h: Harness): void {
     const missing = await expectFsError(h.fs.editTextMany(target, [
       { oldString: 'b', newString: 'B', replaceAll: false },
       { oldString: 'zzz', newString: 'y', replaceAll: false },
-    ], { version }), 'FS_EDIT_NOT_FOUND')
+    ], { expected: { version } }), 'FS_EDIT_NOT_FOUND')
     expect(editIndexOf(missing)).toBe(1)
     const ambiguous = await expectFsError(h.fs.editTextMany(target, [{ oldString: 'a', newString: 'A', replaceAll: false }]), 'FS_AMBIGUOUS_EDIT')
     expect(editIndexOf(ambiguous)).toBe(0)
@@ -210,7 +210,7 @@ export function discoveryClauses(h: Harness): void {
     await h.external.write('m.txt', 'old\n')
     const version = await h.version('m.txt')
     await h.external.write('m.txt', 'new text\n')
-    await expectFsError(h.fs.editTextMany(await h.target('m.txt'), [{ oldString: 'absent', newString: 'x', replaceAll: false }], { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.editTextMany(await h.target('m.txt'), [{ oldString: 'absent', newString: 'x', replaceAll: false }], { expected: { version } }), 'FS_STALE_VERSION')
     expect(await h.disk('m.txt')).toBe('new text\n')
   })
 }

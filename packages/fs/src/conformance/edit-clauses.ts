@@ -17,14 +17,14 @@ export function editClauses(h: Harness): void {
     await h.external.write('e.txt', 'one')
     const version = await h.version('e.txt')
     await h.external.write('e.txt', 'two')
-    await expectFsError(h.fs.editText(await h.target('e.txt'), edit('not there', 'x'), { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.editText(await h.target('e.txt'), edit('not there', 'x'), { expected: { version } }), 'FS_STALE_VERSION')
     expect(await h.disk('e.txt')).toBe('two')
   })
 
   it('applies an edit at the expected version', async () => {
     await h.external.write('e.txt', 'one')
     const version = await h.version('e.txt')
-    await h.fs.editText(await h.target('e.txt'), edit('one', 'two'), { version })
+    await h.fs.editText(await h.target('e.txt'), edit('one', 'two'), { expected: { version } })
     expect(await h.disk('e.txt')).toBe('two')
   })
 
@@ -33,7 +33,7 @@ export function editClauses(h: Harness): void {
     const version = await h.version('gone.txt')
     await h.external.remove('gone.txt')
     const target = await h.target('gone.txt')
-    await expectFsError(h.fs.editText(target, edit('x', 'y'), { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.editText(target, edit('x', 'y'), { expected: { version } }), 'FS_STALE_VERSION')
     await expectFsError(h.fs.editText(target, edit('x', 'y')), 'FS_STALE_VERSION')
     expect(await h.external.read('gone.txt')).toBeUndefined()
   })

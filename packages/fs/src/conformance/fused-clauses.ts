@@ -27,6 +27,18 @@ export function fusedClauses(h: Harness): void {
     expect(plain.info).toMatchObject({ type: 'file', size: 5 })
   })
 
+  it('inspects as bytes: the raw bytes of any regular file within the bound, never decoded', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x89, 0x50, 0x4e, 0x47, 0, 0xff])
+    await h.external.write('raw.bin', bytes)
+    const inspected = await h.fs.inspect(h.fixture.path('raw.bin'), { textUpTo: 9, as: 'bytes' })
+    expect(inspected.info).toEqual(await h.fs.stat(await h.target('raw.bin')))
+    expect(Buffer.from(inspected.bytes!)).toEqual(Buffer.from(bytes))
+    expect(inspected).not.toHaveProperty('text')
+    expect(await h.fs.inspect(h.fixture.path('raw.bin'), { textUpTo: 8, as: 'bytes' })).not.toHaveProperty('bytes')
+    await h.external.write('empty.bin', new Uint8Array(0))
+    expect((await h.fs.inspect(h.fixture.path('empty.bin'), { textUpTo: 8, as: 'bytes' })).bytes).toHaveLength(0)
+  })
+
   it('inspects a missing path as no info, with the key it will keep once created', async () => {
     const inspected = await h.fs.inspect(h.fixture.path('missing/new.txt'), { textUpTo: 1024 })
     expect(inspected.info).toBeUndefined()
@@ -92,7 +104,7 @@ export function fusedClauses(h: Harness): void {
     await h.external.symlink!('two.txt', 'link.txt')
     const target = await h.fs.resolveForMutation(h.fixture.path('link.txt'))
     // Named from memory (the old key) the write is refused; named afresh it meets another version.
-    await expectFsError(h.fs.writeText(target, 'new', { kind: 'replaceIfVersion', version: seen.info!.version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.writeText(target, 'new', { expected: { kind: 'replaceIfVersion', version: seen.info!.version } }), 'FS_STALE_VERSION')
     expect([await h.external.read('one.txt'), await h.external.read('two.txt')].map((bytes) => new TextDecoder().decode(bytes)))
       .toEqual(['one', 'two'])
   })
@@ -108,9 +120,9 @@ export function fusedClauses(h: Harness): void {
       return { outcome, seen }
     }
     const target = await h.target('hooked.txt')
-    const created = await told<FsWriteOutcome>((hooks) => h.fs.writeText(target, 'one\n', { kind: 'createIfAbsent' }, undefined, hooks))
-    const replaced = await told<FsWriteOutcome>((hooks) => h.fs.writeText(target, 'two\n', { kind: 'replaceIfVersion', version: created.outcome.version }, undefined, hooks))
-    const edited = await told<FsEditOutcome>((hooks) => h.fs.editText(target, { oldString: 'two', newString: 'three', replaceAll: false }, { version: replaced.outcome.version }, undefined, hooks))
+    const created = await told<FsWriteOutcome>((hooks) => h.fs.writeText(target, 'one\n', { expected: { kind: 'createIfAbsent' }, hooks }))
+    const replaced = await told<FsWriteOutcome>((hooks) => h.fs.writeText(target, 'two\n', { expected: { kind: 'replaceIfVersion', version: created.outcome.version }, hooks }))
+    const edited = await told<FsEditOutcome>((hooks) => h.fs.editText(target, { oldString: 'two', newString: 'three', replaceAll: false }, { expected: { version: replaced.outcome.version }, hooks }))
     for (const { outcome, seen } of [created, replaced, edited] as Array<{ outcome: unknown; seen: unknown[] }>) {
       expect(seen.length).toBeLessThanOrEqual(1)
       if (seen.length === 1) expect(seen[0]).toEqual({ outcome, resolved: false })
@@ -125,8 +137,8 @@ export function fusedClauses(h: Harness): void {
     await h.external.write('stale.txt', 'b and more\n')
     const heard: unknown[] = []
     const listen = { published: (outcome: unknown) => void heard.push(outcome) }
-    await expectFsError(h.fs.writeText(target, 'c\n', { kind: 'replaceIfVersion', version: seen }, undefined, listen), 'FS_STALE_VERSION')
-    await expectFsError(h.fs.editText(target, { oldString: 'b', newString: 'c', replaceAll: false }, { version: seen }, undefined, listen), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.writeText(target, 'c\n', { expected: { kind: 'replaceIfVersion', version: seen }, hooks: listen }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.editText(target, { oldString: 'b', newString: 'c', replaceAll: false }, { expected: { version: seen }, hooks: listen }), 'FS_STALE_VERSION')
     expect(heard).toEqual([])
   })
 }

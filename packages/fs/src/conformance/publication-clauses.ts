@@ -15,7 +15,7 @@ export const publicationChecks = {
     await h.external.write('r.txt', 'v1')
     const version = await h.version('r.txt')
     hook(h, () => h.external.write('r.txt', 'v2, written by a competitor'))
-    await expectFsError(h.fs.writeText(await h.target('r.txt'), 'mine', { kind: 'replaceIfVersion', version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.writeText(await h.target('r.txt'), 'mine', { expected: { kind: 'replaceIfVersion', version } }), 'FS_STALE_VERSION')
     expect(await h.disk('r.txt')).toBe('v2, written by a competitor')
   },
 
@@ -36,13 +36,13 @@ export const publicationChecks = {
     hook(h, look)
     await h.fs.writeText(f, 'new')
     hook(h, look)
-    await h.fs.writeText(await h.target('d/g.txt'), 'g', { kind: 'createIfAbsent' })
+    await h.fs.writeText(await h.target('d/g.txt'), 'g', { expected: { kind: 'createIfAbsent' } })
     const version = await h.version('d/f.txt')
     hook(h, async () => {
       await look()
       await h.external.write('d/f.txt', 'moved on')
     })
-    await expectFsError(h.fs.writeText(f, 'stale', { kind: 'replaceIfVersion', version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.writeText(f, 'stale', { expected: { kind: 'replaceIfVersion', version } }), 'FS_STALE_VERSION')
     hook(h, look)
     await h.fs.editText(f, { oldString: 'moved', newString: 'edited', replaceAll: false })
 
@@ -129,15 +129,15 @@ interface Operation {
 }
 
 const OPERATIONS: readonly Operation[] = [
-  { name: 'write', before: 'before\n', after: 'after\n', run: (h, target, _, signal) => h.fs.writeText(target, 'after\n', undefined, signal) },
+  { name: 'write', before: 'before\n', after: 'after\n', run: (h, target, _, signal) => h.fs.writeText(target, 'after\n', { signal }) },
   {
     name: 'replace', before: 'before\n', after: 'after\n',
-    run: (h, target, version, signal) => h.fs.writeText(target, 'after\n', { kind: 'replaceIfVersion', version: version! }, signal),
+    run: (h, target, version, signal) => h.fs.writeText(target, 'after\n', { expected: { kind: 'replaceIfVersion', version: version! }, signal }),
   },
-  { name: 'create', before: undefined, after: 'after\n', run: (h, target, _, signal) => h.fs.writeText(target, 'after\n', { kind: 'createIfAbsent' }, signal) },
+  { name: 'create', before: undefined, after: 'after\n', run: (h, target, _, signal) => h.fs.writeText(target, 'after\n', { expected: { kind: 'createIfAbsent' }, signal }) },
   {
     name: 'edit', before: 'before\n', after: 'after\n',
-    run: (h, target, version, signal) => h.fs.editText(target, { oldString: 'before', newString: 'after', replaceAll: false }, { version: version! }, signal),
+    run: (h, target, version, signal) => h.fs.editText(target, { oldString: 'before', newString: 'after', replaceAll: false }, { expected: { version: version! }, signal }),
   },
 ]
 

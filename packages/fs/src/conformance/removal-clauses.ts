@@ -12,7 +12,7 @@ export function removalClauses(h: Harness): void {
   remove('removes a file at the expected version, and nothing is left at its path', async () => {
     await h.external.write('gone.txt', 'bye\n')
     const version = await h.version('gone.txt')
-    const outcome = await h.fs.remove!(await h.target('gone.txt'), { version })
+    const outcome = await h.fs.remove!(await h.target('gone.txt'), { expected: { version } })
     expect(outcome.version).toBe(version)
     expect(await h.external.read('gone.txt')).toBeUndefined()
     expect(await h.fs.stat(await h.target('gone.txt'))).toBeUndefined()
@@ -28,7 +28,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('moved.txt', 'one')
     const version = await h.version('moved.txt')
     await h.external.write('moved.txt', 'two, longer')
-    await expectFsError(h.fs.remove!(await h.target('moved.txt'), { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.remove!(await h.target('moved.txt'), { expected: { version } }), 'FS_STALE_VERSION')
     expect(await h.disk('moved.txt')).toBe('two, longer')
   })
 
@@ -36,7 +36,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('was.txt', 'x')
     const version = await h.version('was.txt')
     await h.external.remove('was.txt')
-    await expectFsError(h.fs.remove!(await h.target('was.txt'), { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.remove!(await h.target('was.txt'), { expected: { version } }), 'FS_STALE_VERSION')
     await expectFsError(h.fs.remove!(await h.target('never.txt')), 'FS_STALE_VERSION')
   })
 
@@ -51,13 +51,13 @@ export function removalClauses(h: Harness): void {
     await h.external.write('raced.txt', 'mine')
     const version = await h.version('raced.txt')
     h.fixture.beforeNextPublish(() => h.external.write('raced.txt', 'theirs, later'))
-    await expectFsError(h.fs.remove!(await h.target('raced.txt'), { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.remove!(await h.target('raced.txt'), { expected: { version } }), 'FS_STALE_VERSION')
     expect(await h.disk('raced.txt')).toBe('theirs, later')
   })
 
   remove('changes nothing when its signal has fired: FS_ABORTED', async () => {
     await h.external.write('kept.txt', 'k')
-    await expectFsError(h.fs.remove!(await h.target('kept.txt'), { version: await h.version('kept.txt') }, abortedSignal()), 'FS_ABORTED')
+    await expectFsError(h.fs.remove!(await h.target('kept.txt'), { expected: { version: await h.version('kept.txt') }, signal: abortedSignal() }), 'FS_ABORTED')
     expect(await h.disk('kept.txt')).toBe('k')
   })
 
@@ -66,7 +66,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('locked.txt', 'keep me')
     await h.external.makeReadOnly!('locked.txt')
     const version = await h.version('locked.txt')
-    await expectFsError(h.fs.remove!(await h.target('locked.txt'), { version }), 'FS_PERMISSION_DENIED')
+    expect((await expectFsError(h.fs.remove!(await h.target('locked.txt'), { expected: { version } }), 'FS_PERMISSION_DENIED')).fact).toBe('read-only')
     expect(await h.disk('locked.txt')).toBe('keep me')
   })
 
@@ -74,7 +74,7 @@ export function removalClauses(h: Harness): void {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('one\r\ntwo\nthree')])
     await h.external.write('from.txt', bytes)
     const version = await h.version('from.txt')
-    const outcome = await h.fs.rename!(await h.target('from.txt'), await h.target('to.txt'), { version })
+    const outcome = await h.fs.rename!(await h.target('from.txt'), await h.target('to.txt'), { expected: { version } })
     expect(await h.external.read('from.txt')).toBeUndefined()
     expect(await h.external.read('to.txt')).toEqual(bytes)
     expect(outcome.version).toBe(await h.version('to.txt'))
@@ -82,7 +82,7 @@ export function removalClauses(h: Harness): void {
 
   rename('makes the destination\'s missing parent directories', async () => {
     await h.external.write('src.txt', 'x\n')
-    await h.fs.rename!(await h.target('src.txt'), await h.target('deep/er/dst.txt'), { version: await h.version('src.txt') })
+    await h.fs.rename!(await h.target('src.txt'), await h.target('deep/er/dst.txt'), { expected: { version: await h.version('src.txt') } })
     expect(await h.disk('deep/er/dst.txt')).toBe('x\n')
     expect(await h.external.read('src.txt')).toBeUndefined()
   })
@@ -90,7 +90,7 @@ export function removalClauses(h: Harness): void {
   rename('never replaces an existing destination: FS_NOT_OBSERVED, both files kept', async () => {
     await h.external.write('a.txt', 'a')
     await h.external.write('b.txt', 'b')
-    await expectFsError(h.fs.rename!(await h.target('a.txt'), await h.target('b.txt'), { version: await h.version('a.txt') }), 'FS_NOT_OBSERVED')
+    await expectFsError(h.fs.rename!(await h.target('a.txt'), await h.target('b.txt'), { expected: { version: await h.version('a.txt') } }), 'FS_NOT_OBSERVED')
     expect(await h.disk('a.txt')).toBe('a')
     expect(await h.disk('b.txt')).toBe('b')
   })
@@ -106,7 +106,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('s.txt', 'one')
     const version = await h.version('s.txt')
     await h.external.write('s.txt', 'two, longer')
-    await expectFsError(h.fs.rename!(await h.target('s.txt'), await h.target('t.txt'), { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.rename!(await h.target('s.txt'), await h.target('t.txt'), { expected: { version } }), 'FS_STALE_VERSION')
     await expectFsError(h.fs.rename!(await h.target('none.txt'), await h.target('t.txt')), 'FS_STALE_VERSION')
     expect(await h.disk('s.txt')).toBe('two, longer')
     expect(await h.external.read('t.txt')).toBeUndefined()
@@ -114,7 +114,7 @@ export function removalClauses(h: Harness): void {
 
   rename('changes nothing when its signal has fired: FS_ABORTED', async () => {
     await h.external.write('stay.txt', 's')
-    await expectFsError(h.fs.rename!(await h.target('stay.txt'), await h.target('went.txt'), { version: await h.version('stay.txt') }, abortedSignal()), 'FS_ABORTED')
+    await expectFsError(h.fs.rename!(await h.target('stay.txt'), await h.target('went.txt'), { expected: { version: await h.version('stay.txt') }, signal: abortedSignal() }), 'FS_ABORTED')
     expect(await h.disk('stay.txt')).toBe('s')
     expect(await h.external.read('went.txt')).toBeUndefined()
   })
@@ -130,7 +130,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('mine.txt', 'mine')
     const version = await h.version('mine.txt')
     h.fixture.beforeNextPublish(() => h.external.write('dest.txt', 'competitor'))
-    await expectFsError(h.fs.rename!(await h.target('mine.txt'), await h.target('dest.txt'), { version }), 'FS_NOT_OBSERVED')
+    await expectFsError(h.fs.rename!(await h.target('mine.txt'), await h.target('dest.txt'), { expected: { version } }), 'FS_NOT_OBSERVED')
     expect(await h.disk('dest.txt')).toBe('competitor')
     expect(await h.disk('mine.txt')).toBe('mine')
   })
@@ -140,7 +140,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('mine.txt', 'mine')
     const version = await h.version('mine.txt')
     h.fixture.beforeNextPublish(() => h.external.write('mine.txt', 'theirs, later'))
-    await expectFsError(h.fs.rename!(await h.target('mine.txt'), await h.target('dest.txt'), { version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.rename!(await h.target('mine.txt'), await h.target('dest.txt'), { expected: { version } }), 'FS_STALE_VERSION')
     expect(await h.disk('mine.txt')).toBe('theirs, later')
     expect(await h.external.read('dest.txt')).toBeUndefined()
   })
@@ -150,7 +150,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('real.txt', 'r')
     await h.external.symlink!('real.txt', 'link.txt')
     const target = await h.target('link.txt')
-    await h.fs.remove!(target, { version: (await h.fs.stat(target))!.version })
+    await h.fs.remove!(target, { expected: { version: (await h.fs.stat(target))!.version } })
     expect(await h.external.read('real.txt')).toBeUndefined()
   })
 }

@@ -16,21 +16,21 @@ export function writeClauses(h: Harness): void {
   })
 
   it('creates a missing file under createIfAbsent', async () => {
-    const outcome = await h.fs.writeText(await h.target('c.txt'), 'mine', { kind: 'createIfAbsent' })
+    const outcome = await h.fs.writeText(await h.target('c.txt'), 'mine', { expected: { kind: 'createIfAbsent' } })
     expect(outcome.operation).toBe('create')
     expect(await h.disk('c.txt')).toBe('mine')
   })
 
   it('refuses createIfAbsent over an existing file with FS_NOT_OBSERVED and keeps its bytes', async () => {
     await h.external.write('c.txt', 'theirs')
-    await expectFsError(h.fs.writeText(await h.target('c.txt'), 'mine', { kind: 'createIfAbsent' }), 'FS_NOT_OBSERVED')
+    await expectFsError(h.fs.writeText(await h.target('c.txt'), 'mine', { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_OBSERVED')
     expect(await h.disk('c.txt')).toBe('theirs')
   })
 
   it('keeps a competitor created after the probe of a createIfAbsent write [needs beforeNextPublish]', async (ctx) => {
     if (!h.fixture.beforeNextPublish) return ctx.skip()
     h.fixture.beforeNextPublish(() => h.external.write('c.txt', 'competitor'))
-    await expectFsError(h.fs.writeText(await h.target('c.txt'), 'mine', { kind: 'createIfAbsent' }), 'FS_NOT_OBSERVED')
+    await expectFsError(h.fs.writeText(await h.target('c.txt'), 'mine', { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_OBSERVED')
     expect(await h.disk('c.txt')).toBe('competitor')
   })
 
@@ -38,7 +38,7 @@ export function writeClauses(h: Harness): void {
     await h.external.write('d/keep.txt', 'k')
     const target = await h.target('d')
     await expectFsError(h.fs.writeText(target, 'x'), 'FS_NOT_REGULAR_FILE')
-    await expectFsError(h.fs.writeText(target, 'x', { kind: 'createIfAbsent' }), 'FS_NOT_REGULAR_FILE')
+    await expectFsError(h.fs.writeText(target, 'x', { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_REGULAR_FILE')
     expect(await h.disk('d/keep.txt')).toBe('k')
   })
 
@@ -46,13 +46,13 @@ export function writeClauses(h: Harness): void {
     await h.external.mkfifo!('pipe')
     const target = await h.target('pipe')
     await within(3000, expectFsError(h.fs.writeText(target, 'x'), 'FS_NOT_REGULAR_FILE'))
-    await within(3000, expectFsError(h.fs.writeText(target, 'x', { kind: 'createIfAbsent' }), 'FS_NOT_REGULAR_FILE'))
+    await within(3000, expectFsError(h.fs.writeText(target, 'x', { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_REGULAR_FILE'))
   })
 
   needs(h, 'symlinks')('refuses a dangling symlink in the way with FS_NOT_REGULAR_FILE and creates nothing', async () => {
     await h.external.symlink!('nowhere.txt', 'dangling.txt')
     const target = await h.target('dangling.txt')
-    await expectFsError(h.fs.writeText(target, 'x', { kind: 'createIfAbsent' }), 'FS_NOT_REGULAR_FILE')
+    await expectFsError(h.fs.writeText(target, 'x', { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_REGULAR_FILE')
     await expectFsError(h.fs.writeText(target, 'x'), 'FS_NOT_REGULAR_FILE')
     expect(await h.external.read('nowhere.txt')).toBeUndefined()
   })
@@ -69,7 +69,7 @@ export function writeClauses(h: Harness): void {
   it('replaces at the expected version under replaceIfVersion', async () => {
     await h.external.write('r.txt', 'v1')
     const version = await h.version('r.txt')
-    const outcome = await h.fs.writeText(await h.target('r.txt'), 'v2', { kind: 'replaceIfVersion', version })
+    const outcome = await h.fs.writeText(await h.target('r.txt'), 'v2', { expected: { kind: 'replaceIfVersion', version } })
     expect(outcome).toMatchObject({ operation: 'update', before: 'v1', after: 'v2' })
     expect(await h.disk('r.txt')).toBe('v2')
   })
@@ -78,7 +78,7 @@ export function writeClauses(h: Harness): void {
     await h.external.write('r.txt', 'v1')
     const version = await h.version('r.txt')
     await h.external.write('r.txt', 'v2 by someone else')
-    await expectFsError(h.fs.writeText(await h.target('r.txt'), 'mine', { kind: 'replaceIfVersion', version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.writeText(await h.target('r.txt'), 'mine', { expected: { kind: 'replaceIfVersion', version } }), 'FS_STALE_VERSION')
     expect(await h.disk('r.txt')).toBe('v2 by someone else')
   })
 
@@ -86,7 +86,7 @@ export function writeClauses(h: Harness): void {
     await h.external.write('r.txt', 'v1')
     const version = await h.version('r.txt')
     await h.external.remove('r.txt')
-    await expectFsError(h.fs.writeText(await h.target('r.txt'), 'mine', { kind: 'replaceIfVersion', version }), 'FS_STALE_VERSION')
+    await expectFsError(h.fs.writeText(await h.target('r.txt'), 'mine', { expected: { kind: 'replaceIfVersion', version } }), 'FS_STALE_VERSION')
     expect(await h.external.read('r.txt')).toBeUndefined()
   })
 

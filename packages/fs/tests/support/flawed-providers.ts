@@ -1,7 +1,7 @@
 import { Context } from 'cordis'
 import { posix } from 'node:path'
 import {
-  FsError, type FsEditRequest, type FsInfo, type FsListOptions, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  FsError, type FsEditOptions, type FsEditRequest, type FsInfo, type FsListOptions, type FsTarget, type FsWriteOptions, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { checkWriteGuard, planWrite, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { MemoryFileSystem, type MemoryFileSystemConfig, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
@@ -31,7 +31,7 @@ export class FlawedMemoryFileSystem extends MemoryFileSystem {
     this.flaw = config.flaw
   }
 
-  override async writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+  override async writeText(target: FsTarget, content: string, { expected, signal }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
     const path = target.displayPath
     const key = target.targetKey
     throwIfAborted(signal, path)
@@ -86,14 +86,14 @@ export class RemoteMemoryFileSystem extends MemoryFileSystem {
     return super.listDir(target, signal, opts)
   }
 
-  override async writeText(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal) {
+  override async writeText(target: FsTarget, content: string, opts?: FsWriteOptions) {
     await this.roundTrip(target)
-    return super.writeText(target, content, expected, signal)
+    return super.writeText(target, content, opts)
   }
 
-  override async editText(target: FsTarget, edit: FsEditRequest, expected?: { version: FsVersion }, signal?: AbortSignal) {
+  override async editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions) {
     await this.roundTrip(target)
-    return super.editText(target, edit, expected, signal)
+    return super.editText(target, edit, opts)
   }
 
   private roundTrip(target: FsTarget): Promise<void> {

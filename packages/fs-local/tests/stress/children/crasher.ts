@@ -18,10 +18,10 @@ async function advance(target: CrashTarget): Promise<never> {
       await disk.writeText(resolved, contentOf(target, next))
     } else if (target === 'w/edited.txt') {
       const version = (await disk.stat(resolved))!.version
-      await disk.editText(resolved, { oldString: header(current), newString: header(next), replaceAll: false }, { version })
+      await disk.editText(resolved, { oldString: header(current), newString: header(next), replaceAll: false }, { expected: { version } })
     } else {
       const version = (await disk.stat(resolved))!.version
-      await disk.writeText(resolved, contentOf(target, next), { kind: 'replaceIfVersion', version })
+      await disk.writeText(resolved, contentOf(target, next), { expected: { kind: 'replaceIfVersion', version } })
     }
     process.stdout.write(`${target} ${next}\n`)
   }

@@ -25,9 +25,9 @@ async function run(command: Command): Promise<void> {
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
   while (Date.now() < command.at);
   try {
-    if (command.op === 'create') await disk.writeText(target, command.content, { kind: 'createIfAbsent' })
-    else if (command.op === 'replace') await disk.writeText(target, command.content, { kind: 'replaceIfVersion', version: command.version! })
-    else await disk.editText(target, { oldString: 'value = 0', newString: command.content, replaceAll: false }, { version: command.version! })
+    if (command.op === 'create') await disk.writeText(target, command.content, { expected: { kind: 'createIfAbsent' } })
+    else if (command.op === 'replace') await disk.writeText(target, command.content, { expected: { kind: 'replaceIfVersion', version: command.version! } })
+    else await disk.editText(target, { oldString: 'value = 0', newString: command.content, replaceAll: false }, { expected: { version: command.version! } })
     process.stdout.write(`${JSON.stringify({ round: command.round, id: Number(id), ok: true })}\n`)
   } catch (error) {
     process.stdout.write(`${JSON.stringify({ round: command.round, id: Number(id), ok: false, code: (error as { code?: string }).code ?? String(error) })}\n`)
