@@ -44,6 +44,13 @@ async function baseline(command: string, args: string[]): Promise<Round> {
 
 const missing = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`]).status !== 0
 
+/**
+ * ImageMagick's own `convert`: Debian's `/usr/bin/convert` when it is there, since a machine may put
+ * a wrapper of its own first on the PATH (this one has a Python script in /usr/local/bin), whose
+ * start-up would be timed as the baseline's.
+ */
+const CONVERT = spawnSync('sh', ['-c', 'test -x /usr/bin/convert']).status === 0 ? '/usr/bin/convert' : 'convert'
+
 /** A photo-like JPEG: a colour field with Gaussian noise, so it neither compresses to nothing nor is pure noise. */
 async function photo(path: string, width: number, height: number): Promise<number> {
   const bytes = await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
@@ -81,7 +88,7 @@ export async function runB16(scratch: Scratch): Promise<CaseResult> {
   const line = 'The quick brown fox jumps over the lazy dog, and the report continues on the next line.'
   await writeFile(pdf, minimalPdf(Array.from({ length: pages }, (_, page) => Array.from({ length: 45 }, (_, n) => `${page + 1}.${n + 1} ${line}`))))
   const megapixels = (width * height) / 1e6
-  const imageSeries = await rounds(() => dshRead(image), () => baseline('convert', [image, '-resize', '8000x8000>', '-quality', '85', join(dir, 'out.jpg')]), config.b16.rounds)
+  const imageSeries = await rounds(() => dshRead(image), () => baseline(CONVERT, [image, '-resize', '8000x8000>', '-quality', '85', join(dir, 'out.jpg')]), config.b16.rounds)
   const pdfSeries = await rounds(() => dshRead(pdf, `1-${pages}`), () => baseline('pdftotext', ['-f', '1', '-l', String(pages), pdf, join(dir, 'out.txt')]), config.b16.rounds)
   const table = {
     header: ['work', 'dsh read', 'baseline', 'ratio', 'dsh peak RSS (over its boot)', 'baseline peak RSS'],
