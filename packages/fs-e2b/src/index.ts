@@ -1,14 +1,10 @@
-import {
-  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
-  type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWalkOptions, type FsWriteOptions,
-} from '@deepseek-ai/dsh-fs'
+import { ForwardingFileSystem } from '@deepseek-ai/dsh-fs/kit'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
 import { posix } from 'node:path'
 import { z } from 'zod'
 import { openSandbox, probeSandbox } from './connect'
 import { COMMAND_LINE_MAX } from './publish'
-import { searchSandbox, walkSandbox } from './discovery'
 import { SandboxFs } from './sandbox-fs'
 
 export { SandboxFs, type SandboxFsOptions } from './sandbox-fs'
@@ -44,7 +40,7 @@ export type E2BFileSystemConfig = z.input<typeof Config>
  * connected and probed (Cordis keeps the fiber loading until `[Service.init]` settles), so
  * dependents never see a provider that cannot answer yet.
  */
-export class E2BFileSystem extends FileSystem {
+export class E2BFileSystem extends ForwardingFileSystem {
   static Config = Config
   // Plain (not `#`) fields: Cordis hands out `ctx.fs` as a proxy over this object, and private
   // names do not pass through a proxy.
@@ -52,7 +48,7 @@ export class E2BFileSystem extends FileSystem {
   private core: SandboxFs | undefined
 
   constructor(ctx: Context, config: E2BFileSystemConfig) {
-    super(ctx)
+    super(ctx, { remove: true, rename: true })
     this.config = config as z.output<typeof Config>
   }
 
@@ -67,70 +63,11 @@ export class E2BFileSystem extends FileSystem {
 
   /** The sandbox this provider talks to (for callers that need its id or other SDK calls). */
   get sandbox(): Sandbox {
-    return this.ready.sandbox
+    return this.backend.sandbox
   }
 
-  resolve(path: string, opts?: FsResolveOptions) {
-    return this.ready.resolve(path, opts)
-  }
-
-  override resolveForMutation(path: string, opts?: FsResolveOptions) {
-    return this.ready.resolveForMutation(path, opts)
-  }
-
-  override resolveForDiscovery(path: string, opts?: FsResolveOptions) {
-    return this.ready.resolveForDiscovery(path, opts)
-  }
-
-  override inspect(path: string, opts?: FsInspectOptions) {
-    return this.ready.inspect(path, opts)
-  }
-
-  stat(target: FsTarget, signal?: AbortSignal) {
-    return this.ready.stat(target, signal)
-  }
-
-  readText(target: FsTarget, signal?: AbortSignal) {
-    return this.ready.readText(target, signal)
-  }
-
-  streamBytes(target: FsTarget, signal?: AbortSignal) {
-    return this.ready.streamBytes(target, signal)
-  }
-
-  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions) {
-    return this.ready.listDir(target, signal, opts)
-  }
-
-  writeText(target: FsTarget, content: string, opts?: FsWriteOptions) {
-    return this.ready.writeText(target, content, opts)
-  }
-
-  editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions) {
-    return this.ready.editText(target, edit, opts)
-  }
-
-  override remove(target: FsTarget, opts?: FsRemoveOptions) {
-    return this.ready.remove(target, opts)
-  }
-
-  override rename(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions) {
-    return this.ready.rename(source, destination, opts)
-  }
-
-  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts?: FsEditOptions) {
-    return this.ready.editTextMany(target, edits, opts)
-  }
-
-  override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal) {
-    return walkSandbox(this.ready.sandbox, root, options, signal)
-  }
-
-  override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal) {
-    return searchSandbox(this.ready.sandbox, root, options, signal)
-  }
-
-  private get ready(): SandboxFs {
+  /** The connected backend; before `[Service.init]` has settled there is none, and a call throws. */
+  get backend(): SandboxFs {
     if (!this.core) throw new Error('E2BFileSystem is not connected yet: inject `fs` and wait for it')
     return this.core
   }

@@ -1,6 +1,7 @@
-import { type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { planEdit, planEdits, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
+import { searchDisk, walkDisk } from './discovery'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
 import { inspectTarget, statAsGiven } from './inspect'
@@ -83,6 +84,15 @@ export class LocalDisk {
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
   editTextMany(target: FsTarget, edits: readonly FsEditRequest[], { expected, signal, hooks }: FsEditOptions = {}): Promise<FsEditOutcome> {
     return editTarget(this.#core, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal, hooks)
+  }
+
+  /** Depth first, gitignore-aware, never following a symlink out of the containment. */
+  walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return walkDisk(this.containment, root, options, signal)
+  }
+
+  search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return searchDisk(this.containment, root, options, signal)
   }
 
   remove(target: FsTarget, { expected, signal }: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {

@@ -77,6 +77,7 @@ export function planStyledWrite(style: TextStyle | null, content: string): Plann
   return plannedWrite(prepareOverwrite(style, content), null)
 }
 
+/** What `planEdit` makes of one edit: the bytes to publish, the texts and where the edit landed. */
 export interface PlannedEdit extends PlannedWrite {
   before: string
   replacements: number
@@ -99,6 +100,7 @@ export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string
   return Object.assign(plannedWrite({ text, bom: decoded.bom }, decoded.text), { before: decoded.text, replacements, lines })
 }
 
+/** What `planEdits` makes of several edits of one snapshot: as `PlannedEdit`, per step. */
 export interface PlannedEdits extends PlannedWrite {
   before: string
   /** Replacements of all the steps. */

@@ -2,7 +2,7 @@ import { type Context, Service } from 'cordis'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
 import type {
-  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
+  FsCapabilities, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
   FsEditOptions, FsRemoveOptions, FsRemoveOutcome, FsRenameOptions, FsRenameOutcome, FsWriteOptions, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
@@ -22,8 +22,16 @@ declare module 'cordis' {
  * `FS_NOT_TEXT`. Special files (FIFOs, sockets, devices) are never opened in a way that can block.
  */
 export abstract class FileSystem extends Service {
-  constructor(ctx: Context) {
+  /**
+   * The optional methods this provider has. A provider declares them by passing them to `super`;
+   * one that does not is taken to have exactly the optional methods it implements (what a provider
+   * written before the declaration meant).
+   */
+  readonly capabilities: FsCapabilities
+
+  constructor(ctx: Context, capabilities?: FsCapabilities) {
     super(ctx, 'fs')
+    this.capabilities = Object.freeze({ ...(capabilities ?? { remove: typeof this.remove === 'function', rename: typeof this.rename === 'function' }) })
   }
 
   /**
@@ -143,8 +151,9 @@ export abstract class FileSystem extends Service {
   abstract editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions): Promise<FsEditOutcome>
 
   /*
-   * Guarded removal and move: optional capabilities. A provider written before them leaves them
-   * out, and callers (the `apply_patch` tool) refuse what needs them, naming the provider's lack.
+   * Guarded removal and move: optional capabilities, declared in `capabilities`. A provider written
+   * before them leaves them out, and callers (the `apply_patch` tool) read `capabilities` and refuse
+   * what needs them, naming the provider's lack.
    * `remove` cannot be composed from the methods above (nothing else takes a name away); a
    * provider that has it may take `composedRename` (`/kit`) as its `rename`. Both decide their
    * guards inside the provider's critical section, like `editText`.

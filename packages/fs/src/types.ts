@@ -89,6 +89,18 @@ export interface FsMutationHooks<O> {
   published?(outcome: O): void
 }
 
+/**
+ * The optional methods a provider has, declared once on it (`FileSystem.capabilities`): a caller
+ * asks `ctx.fs.capabilities.remove` instead of probing for the method, and the conformance suite
+ * checks that each declared method is there and each undeclared one is not.
+ */
+export interface FsCapabilities {
+  /** `remove` is implemented. */
+  readonly remove: boolean
+  /** `rename` is implemented. */
+  readonly rename: boolean
+}
+
 /** The guard of an edit, a removal or a move: the file must still be at this version. */
 export interface FsVersionGuard {
   version: FsVersion

@@ -101,6 +101,28 @@ export function needs(h: Harness, capability: keyof ConformanceCapabilities) {
   return (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn, timeout)
 }
 
+/**
+ * The provider's own declaration (`fs.capabilities`) says exactly which optional methods it has,
+ * and, in a whole suite, the suite's capabilities say the same: a provider that gained `remove`
+ * but forgot to say so would otherwise skip its clauses unnoticed, and a caller would refuse what
+ * it can do. A clause run by hand (`Harness.of`) only needs what it declares.
+ */
+function checkMethods(capabilities: ConformanceCapabilities, fs: ConformanceFixture['fs'], wholeSuite: boolean): void {
+  for (const method of METHOD_CAPABILITIES) {
+    const has = typeof fs[method] === 'function'
+    if (fs.capabilities[method] !== has) {
+      throw new TypeError(has
+        ? `the provider implements ${method}, but its capabilities.${method} is not true: declare it (super(ctx, { ${method}: true, ... }))`
+        : `the provider declares capabilities.${method}, but has no ${method} method`)
+    }
+    if (has ? wholeSuite && capabilities[method] !== true : capabilities[method] === true) {
+      throw new TypeError(has
+        ? `the provider implements ${method}, but capabilities.${method} is not true: declare ${method}: true so its clauses run`
+        : `capabilities.${method} is true, but the provider has no ${method} method: implement it, or declare ${method}: false`)
+    }
+  }
+}
+
 /** A declared capability without its helper fails every test at setup, naming both (the types catch it first). */
 function checkHelpers(capabilities: ConformanceCapabilities, fixture: ConformanceFixture, wholeSuite = false): ConformanceFixture {
   for (const [capability, [helper, get]] of Object.entries(CAPABILITY_HELPERS)) {
@@ -108,16 +130,6 @@ function checkHelpers(capabilities: ConformanceCapabilities, fixture: Conformanc
       throw new TypeError(`capabilities.${capability} is true, but the fixture has no ${helper}: add it, or declare ${capability}: false`)
     }
   }
-  // In a whole suite a method capability is declared exactly when the provider has the method: a
-  // provider that gained `remove` but forgot to say so would otherwise skip its clauses unnoticed.
-  // A clause run by hand (`Harness.of`) only needs what it declares.
-  for (const method of METHOD_CAPABILITIES) {
-    const has = typeof fixture.fs[method] === 'function'
-    if (has ? wholeSuite && capabilities[method] !== true : capabilities[method] === true) {
-      throw new TypeError(has
-        ? `the provider implements ${method}, but capabilities.${method} is not true: declare ${method}: true so its clauses run`
-        : `capabilities.${method} is true, but the provider has no ${method} method: implement it, or declare ${method}: false`)
-    }
-  }
+  checkMethods(capabilities, fixture.fs, wholeSuite)
   return fixture
 }
