@@ -48,7 +48,7 @@ export class E2BFileSystem extends ForwardingFileSystem {
   private core: SandboxFs | undefined
 
   constructor(ctx: Context, config: E2BFileSystemConfig) {
-    super(ctx, { remove: true, rename: true })
+    super(ctx, SandboxFs.capabilities)
     this.config = config as z.output<typeof Config>
   }
 

@@ -1,5 +1,5 @@
 import {
-  FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
+  type FsCapabilities, FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
   type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
   type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWriteOptions,
   type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
@@ -62,6 +62,8 @@ export interface SandboxFsOptions {
  * takes, so the version check and the rename are one step for every writer.
  */
 export class SandboxFs {
+  /** The optional methods this backend has (`FileSystem.capabilities`). */
+  static readonly capabilities: FsCapabilities = { remove: true, rename: true }
   readonly sandbox: Sandbox
   readonly cwd: string
   readonly home: string

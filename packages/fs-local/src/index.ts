@@ -32,7 +32,7 @@ export class LocalFileSystem extends ForwardingFileSystem {
   readonly disk: LocalDisk
 
   constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
-    super(ctx, { remove: true, rename: true })
+    super(ctx, LocalDisk.capabilities)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
     const process = new LocalProcess()
     this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes), process })

@@ -1,4 +1,4 @@
-import { type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
+import { type FsCapabilities, type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { planEdit, planEdits, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { createCore, type DiskCore, type LocalDiskOptions } from './core'
 import { searchDisk, walkDisk } from './discovery'
@@ -20,6 +20,8 @@ export type { LocalDiskOptions } from './core'
  * methods live by concern: `read.ts`, `listing.ts`, `mutate.ts` and `move.ts` (over `find.ts` and `publication.ts`).
  */
 export class LocalDisk {
+  /** The optional methods this backend has (`FileSystem.capabilities`). */
+  static readonly capabilities: FsCapabilities = { remove: true, rename: true }
   readonly cwd: string
   readonly containment: Containment
   #core: DiskCore

@@ -1,5 +1,6 @@
 import type { Context } from 'cordis'
 import { FileSystem } from './service'
+import { FS_OPTIONAL_METHODS } from './types'
 import type {
   FsCapabilities, FsDirListing, FsEditOptions, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsResolveOptions, FsTarget,
   FsWriteOptions, FsWriteOutcome,
@@ -27,8 +28,11 @@ export abstract class ForwardingFileSystem extends FileSystem {
   constructor(ctx: Context, capabilities: FsCapabilities) {
     super(ctx, capabilities)
     // Own properties, so `typeof fs.remove === 'function'` still says what the provider declared.
-    if (capabilities.remove) this.remove = (target, opts) => this.backend.remove!(target, opts)
-    if (capabilities.rename) this.rename = (source, destination, opts) => this.backend.rename!(source, destination, opts)
+    for (const method of FS_OPTIONAL_METHODS) {
+      if (!capabilities[method]) continue
+      const forward = (...args: unknown[]): unknown => (this.backend[method] as (...args: unknown[]) => unknown).apply(this.backend, args)
+      Object.defineProperty(this, method, { value: forward, writable: true, configurable: true })
+    }
   }
 
   /** Where calls go; it may throw while the provider is not ready (a sandbox not yet connected). */

@@ -1,6 +1,7 @@
 import { type Context, Service } from 'cordis'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
+import { FS_OPTIONAL_METHODS } from './types'
 import type {
   FsCapabilities, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
   FsEditOptions, FsRemoveOptions, FsRemoveOutcome, FsRenameOptions, FsRenameOutcome, FsWriteOptions, FsWriteOutcome,
@@ -31,7 +32,8 @@ export abstract class FileSystem extends Service {
 
   constructor(ctx: Context, capabilities?: FsCapabilities) {
     super(ctx, 'fs')
-    this.capabilities = Object.freeze({ ...(capabilities ?? { remove: typeof this.remove === 'function', rename: typeof this.rename === 'function' }) })
+    const implemented = () => Object.fromEntries(FS_OPTIONAL_METHODS.map((method) => [method, typeof this[method] === 'function'])) as FsCapabilities
+    this.capabilities = Object.freeze({ ...(capabilities ?? implemented()) })
   }
 
   /**
