@@ -34,20 +34,24 @@ async function subject(name: string, ledger: string): Promise<Subject> {
 
 /**
  * The policy's whole share of one tool call, without the tool: the `tools/execute` hook around a
- * body that raises what an edit raises (`fs/edit-intent`, then `fs/observed` of the new version).
- * The hook settles the observation in the ledger before it returns, as before a response is sent.
+ * body that raises what an edit raises (`fs/edit-intent`, then `fs/observed` of the new version,
+ * made from the version held). The hook returns once the reply may leave: the edit's observation
+ * is sent by then, and the owner's next lookup waits for it.
  */
 function editCall(s: Subject) {
   const target = { targetKey: '/bench/ledger.txt' as FsTargetKey, displayPath: '/bench/ledger.txt' }
   const exec: ToolExecution = { callId: 'bench', name: 'bench-edit', signal: new AbortController().signal, agent: { session: { owner: 'bench' } } }
   const result: ToolResult = { content: [{ type: 'text', text: 'ok' }], isError: false }
   let version = 0
-  // Seen once, as a read would: every edit after that is guarded by the version the last one made.
-  s.ctx.emit('fs/observed', target, { kind: 'present', version: 'v0' as FsVersion }, exec)
+  // Seen once, as a read of all 40 lines would: every edit after that is guarded by the version the
+  // last one made, and says, as the edit tool does, which version it made this one from and which
+  // lines its reply showed.
+  s.ctx.emit('fs/observed', target, { kind: 'present', version: 'v0' as FsVersion, seen: { ranges: [[1, 40]], total: 40 } }, exec)
   return async () => {
     await s.ctx.waterfall('tools/execute', exec, {}, async () => {
       await s.ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
-      s.ctx.emit('fs/observed', target, { kind: 'present', version: `v${++version}` as FsVersion }, exec)
+      const from = { version: `v${version}` as FsVersion, changes: [{ line: 12, removedLines: 1, addedLines: 1 }] }
+      s.ctx.emit('fs/observed', target, { kind: 'present', version: `v${++version}` as FsVersion, seen: { ranges: [[9, 15]], total: 40 }, from }, exec)
       return result
     })
   }
@@ -97,7 +101,7 @@ export async function runB13(scratch: Scratch): Promise<CaseResult> {
     return {
       id: 'B13', title: TITLE, baseline: BASELINE,
       tables: [{
-        caption: `The policy's share of one edit call (the \`tools/execute\` hook around \`fs/edit-intent\` and \`fs/observed\`, settled in the ledger before it returns), ${ROUNDS} rounds per ledger, interleaved. The file ledger syncs its journal (fdatasync) on every call; Redis is a redis-server on loopback.`,
+        caption: `The policy's share of one edit call (the \`tools/execute\` hook around \`fs/edit-intent\` and \`fs/observed\`), ${ROUNDS} rounds per ledger, interleaved. The file ledger syncs its journal (fdatasync) for every call, the next lookup waiting for it; Redis is a redis-server on loopback.`,
         header: ['ledger', 'rounds', 'p50', 'p99', 'added over memory (p50 / p99)'],
         rows,
       }, {
@@ -107,7 +111,7 @@ export async function runB13(scratch: Scratch): Promise<CaseResult> {
       }],
       verdicts,
       notes: [
-        'An edit through Redis costs two round trips in the policy (the intent\'s GET, then the GET and the write script of the observation, pipelined behind each other on one connection); a read costs one lookup fewer.',
+        'An edit through Redis costs one awaited round trip in the policy (the intent\'s GET); its observation goes out as one script (checked against the entry the GET read) before the reply and is awaited by the owner\'s next lookup, not by the reply. A read waits for its one script.',
         'A session-object owner in a memory ledger is held weakly and costs nothing once its session is gone; token owners stay until their TTL, `maxEntriesPerOwner` or `maxOwners` drop them.',
       ],
     }

@@ -83,7 +83,7 @@ export async function runB3(scratch: Scratch): Promise<CaseResult> {
           : { target: 'ratio to upstream', measured: `not measured: ${upstreamMissing}`, met: null },
       ],
       notes: [
-        'Both sides fsync the new file; dsh also fsyncs the directory after the rename and takes the publication lock (see B2).',
+        'Both sides fsync the new file; dsh also fsyncs the directory after the rename and holds the publication lock, its staged file\'s name (see B2).',
         ...(r > LIMIT ? [
           'Cause (`node --cpu-prof` of 10 MiB edits): besides the write path of B2, `spliceLiteral` (`packages/fs/src/edit.ts`) builds an LF-normalised copy of the whole text, scans it again in `dominantLineEnding` and once more in `rawOffsetMapper`, and `decodeText` decodes the whole file; the baseline does one `indexOf` on the text it read.',
           'Fix (for the lead): in `spliceLiteral`, when the text contains no `\\r` (`text.indexOf(\'\\r\') < 0`), match on `text` directly and skip the normalised copy, the offset mapper and the line-ending count (the file is LF); otherwise keep today\'s path. The B2 fixes to the publish path apply as well.',

@@ -13,7 +13,7 @@ import { fakeResponses } from './fake-responses'
 // `dsh setup`: the model must be offered dsh's tools in its first request, and its call of the
 // writing tool must run without a prompt. The clients are large native downloads, so this runs
 // where they are installed: DSH_CLIENTS=<dir> with
-// `npm i --prefix <dir> @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332 @google/gemini-cli@0.61.0`.
+// `npm i --prefix <dir> @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332 @google/gemini-cli@0.61.0 opencode-ai@1.18.33`.
 
 vi.setConfig({ testTimeout: 300_000 })
 
@@ -29,7 +29,8 @@ function codex(home: string, project: string, env: NodeJS.ProcessEnv = {}): Prom
 /** An installed client's bin, headless, to completion. */
 function client(bin: string, args: string[], project: string, env: NodeJS.ProcessEnv): Promise<Run> {
   const began = performance.now()
-  const child = spawn(join(CLIENTS!, 'node_modules/.bin', bin), args, { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // PWD too: opencode takes its project folder from it, not from the working directory.
+  const child = spawn(join(CLIENTS!, 'node_modules/.bin', bin), args, { cwd: project, env: { ...process.env, PWD: project, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk })
@@ -163,5 +164,37 @@ describe.runIf(CLIENTS !== undefined)('Gemini CLI 0.61, headless (-p), configure
     expect(result.code, result.stderr).toBe(0)
     expect(gemini.requests[0]).toEqual(expect.arrayContaining(['mcp_dsh_read', 'mcp_dsh_write', 'mcp_dsh_edit']))
     expect(await readFile(join(project, 'hello.txt'), 'utf8')).toBe(CONTENT)
+  })
+})
+
+describe.runIf(CLIENTS !== undefined)('opencode 1.18, headless (run), configured by dsh setup opencode', () => {
+  let scratch: Awaited<ReturnType<typeof tempDir>>
+  let openai: Awaited<ReturnType<typeof fakeResponses>>
+  beforeAll(async () => {
+    scratch = await tempDir()
+    openai = await fakeResponses({ file_path: 'hello.txt', content: CONTENT }, 'dsh_write')
+  })
+  afterAll(async () => {
+    await openai?.close()
+    await scratch?.[Symbol.asyncDispose]()
+  })
+
+  it(`stdio: offers dsh's tools to the model and runs the write without a prompt, in each of ${RUNS} fresh starts`, async () => {
+    for (let run = 0; run < RUNS; run++) {
+      const project = join(scratch.dir, `opencode-${run}`, 'project')
+      const home = join(scratch.dir, `opencode-${run}`, 'home')
+      await mkdir(project, { recursive: true })
+      await mkdir(home, { recursive: true })
+      // The user's own model provider, pointed at the fake; setup adds dsh beside it.
+      await writeFile(join(project, 'opencode.json'), JSON.stringify({ provider: { openai: { options: { baseURL: openai.url, apiKey: 'fake' } } } }))
+      expect((await runDsh(['setup', 'opencode'], project, 60_000, { ...process.env, HOME: home })).code).toBe(0)
+      const before = openai.requests.length
+      // No models.dev fetch (this machine has no internet) and no update check: the run is offline.
+      const result = await client('opencode', ['run', '-m', 'openai/gpt-5', 'write hello.txt'], project, { HOME: home, OPENCODE_DISABLE_MODELS_FETCH: 'true', OPENCODE_DISABLE_AUTOUPDATE: 'true' })
+      expect(result.code, result.stderr).toBe(0)
+      const offered = openai.requests.slice(before).find((request) => request.tools.includes('dsh_write'))
+      expect(offered?.tools).toEqual(expect.arrayContaining(['dsh_read', 'dsh_write', 'dsh_edit']))
+      expect(await readFile(join(project, 'hello.txt'), 'utf8')).toBe(CONTENT)
+    }
   })
 })

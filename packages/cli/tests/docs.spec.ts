@@ -17,6 +17,7 @@ describe('docs/tools.md', () => {
       await read('packages/tool-fs/tests/__transcripts__/situations.txt'),
       await read('packages/tool-str-replace-editor/tests/situations.txt'),
       await read('packages/tool-fs/tests/__transcripts__/patch-flows.txt'),
+      await read('packages/tool-fs/tests/__transcripts__/encoding-flows.txt'),
     ]
     const quotes = [...doc.matchAll(/^```text\n([\s\S]*?)^```$/gm)].map((match) => match[1]!.trimEnd())
     expect(quotes.length).toBeGreaterThan(15)

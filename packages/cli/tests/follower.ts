@@ -161,7 +161,6 @@ const FINAL = [
   /^No edit history found for .*\.$/,
   /is past the end of the file\. Call the dsh `read` tool with an offset from 1 to \d+\.$/,
   /should be within the range of lines of the file: \[1, \d+\]$/,
-  /make it writable first/,
   /a change to it must be made another way\.$/,
   /is read-only/,
 ]

@@ -40,3 +40,32 @@ describe('dsh start when the filesystem provider fails to start', () => {
     expect(run.stderr).not.toContain('(none)')
   }, 60_000)
 })
+
+describe('dsh start when the Redis ledger cannot be reached', () => {
+  it('fails the start with an error naming the URL and saying what to do', async () => {
+    await using temp = await tempDir()
+    const file = join(temp.dir, 'agent.yml')
+    const url = `redis://127.0.0.1:${await closedPort()}/2`
+    await writeFile(file, [
+      '- id: fs',
+      "  name: '@deepseek-ai/dsh-fs-local'",
+      `  config: { cwd: '${temp.dir}', root: '${temp.dir}' }`,
+      '- id: policy',
+      "  name: '@deepseek-ai/dsh-fs-policy'",
+      `  config: { ledger: '${url}', timeoutMs: 1000 }`,
+      '- id: tools',
+      "  name: '@deepseek-ai/dsh-tools'",
+      '- id: tool-fs',
+      "  name: '@deepseek-ai/dsh-tool-fs'",
+      '- id: mcp',
+      "  name: '@deepseek-ai/dsh-mcp'",
+      '',
+    ].join('\n'))
+    const run = await runDsh(['start', '--config', file], temp.dir)
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/ {2}entry "policy" \(@deepseek-ai\/dsh-fs-policy\) failed to start: /)
+    expect(run.stderr).toContain(`cannot reach the Redis ledger at ${url}`)
+    expect(run.stderr).toContain('start Redis there, or set the policy\'s ledger to another store')
+    expect(run.stderr).not.toContain('serving MCP over stdio')
+  }, 60_000)
+})

@@ -45,7 +45,7 @@ const DETAILS: Record<StatusName, Omit<FsErrorDetails, 'path'>> = {
   DENIED: { reason: 'is not accessible to the sandbox user' },
   BUSY: { reason: 'is locked by another writer' },
   MISSING_TOOL: { reason: 'cannot be handled: the sandbox lacks a tool the provider needs (stat, ln, flock, …)' },
-  READ_ONLY: { reason: 'is read-only (no write permission); nothing was written (make it writable first, e.g. chmod u+w, if it should change)' },
+  READ_ONLY: { fact: 'read-only', reason: 'is read-only (no write permission); nothing was written' },
   NOT_OWNER: { reason: 'belongs to another user or group, which a replacement cannot keep; nothing was written (only its owner or root may change it)' },
   ATTRIBUTES: { reason: 'has an ACL or extended attributes that could not be copied to a replacement; nothing was written' },
   MOUNTED: {

@@ -10,6 +10,8 @@ export const DEFAULT_FLEET_MAX_OPEN = 1000
 export interface SandboxFleetOptions {
   /** How every sandbox is reached (API key, domain, or the emulator's `debug` + `sandboxUrl`). */
   connection?: Omit<SandboxSource, 'sandbox' | 'sandboxId' | 'template'>
+  /** How one sandbox is reached, when not as `connection` says (e.g. each on its own emulator). */
+  connectionOf?: (sandboxId: string) => SandboxFleetOptions['connection'] | undefined
   /** Where relative paths resolve from in each sandbox; default its user's home. */
   cwd?: string
   /** Drop a sandbox's connection after this long unused (ms); 0: never. Default `DEFAULT_FLEET_IDLE_MS`. */
@@ -132,7 +134,8 @@ export class SandboxFleet {
 
   async #connect(sandboxId: string): Promise<SandboxFs> {
     this.#connects++
-    const { sandbox } = await openSandbox({ ...this.#options.connection, sandboxId })
+    const connection = this.#options.connectionOf?.(sandboxId) ?? this.#options.connection
+    const { sandbox } = await openSandbox({ ...connection, sandboxId })
     const { home } = await probeSandbox(sandbox)
     const cwd = this.#options.cwd === undefined ? home : posix.resolve(home, this.#options.cwd)
     return new SandboxFs({

@@ -11,7 +11,7 @@ const capabilities = { symlinks: true, specialFiles: true, restoreMtime: true, r
 // that always uploads first (below); every other group runs on the default, inlining provider.
 describeConformance('E2BFileSystem (real e2b SDK, envd emulator)', {
   capabilities,
-  groups: ['reads', 'writes', 'edits', 'robustness', 'permissions', 'discovery', 'bounds', 'connection', 'fused', 'removal'],
+  groups: ['reads', 'writes', 'edits', 'encodings', 'robustness', 'permissions', 'discovery', 'bounds', 'connection', 'fused', 'removal'],
   setup: () => fixture({}),
 })
 

@@ -18,7 +18,8 @@ describe('E2BFileSystem as a Cordis plugin', () => {
   })
 
   it('rejects a config that names no sandbox, or more than one source', async () => {
-    for (const config of [{}, { sandboxId: 'a', template: 'base' }, { sandboxId: '' }, { requestTimeoutMs: -1, sandboxId: 'a' }]) {
+    for (const config of [{}, { sandboxId: 'a', template: 'base' }, { sandboxId: '' }, { requestTimeoutMs: -1, sandboxId: 'a' },
+      { sandboxId: 'a', workspaces: { w: 'b' } }, { workspaces: { 'no spaces': 'b' } }, { workspaces: { w: { sandboxId: 'b', port: 1 } } }]) {
       const ctx = new Context()
       await expect(ctx.plugin(E2BFileSystem, config as never)).rejects.toThrow()
       expect(ctx.get('fs')).toBeUndefined()

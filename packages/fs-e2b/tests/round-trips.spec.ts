@@ -1,4 +1,4 @@
-import type { FsTarget } from '@deepseek-ai/dsh-fs'
+import { type FsTarget, withTextDecoding } from '@deepseek-ai/dsh-fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -115,6 +115,18 @@ describe('round trips per operation', () => {
     const version = (await provider.fs.stat(target))!.version
     expect(await count(() => provider.fs.editText(target, { oldString: 'alpha', newString: 'beta', replaceAll: false }, { expected: { version } })))
       .toEqual(command(2))
+  })
+
+  it('reads and edits a file in a legacy encoding with the requests of a UTF-8 one (decoded on our side)', async () => {
+    dir = await freshDir(sandbox.root)
+    await writeFile(join(dir, 'fr.txt'), Buffer.from('Le ch\xe2teau de la for\xeat \xe9tait tr\xe8s ancien ; les \xe9l\xe8ves \xe9tudiaient pr\xe8s de la fen\xeatre.\n', 'latin1'))
+    const target = await provider.fs.resolve(join(dir, 'fr.txt'))
+    const decoding = { encoding: 'windows-1252' } as const
+    expect(await count(() => withTextDecoding(decoding, () => provider.fs.readText(target)))).toEqual(command(1))
+    const version = (await provider.fs.stat(target))!.version
+    const edit = { oldString: 'ancien', newString: 'ancienne', replaceAll: false }
+    expect(await count(() => withTextDecoding(decoding, () => provider.fs.editText(target, edit, { expected: { version } })))).toEqual(command(2))
+    expect((await readFile(join(dir, 'fr.txt'))).toString('latin1')).toContain('tr\xe8s ancienne ;')
   })
 
   it('carries content up to the bound in the command and uploads what is larger', async () => {

@@ -3,23 +3,14 @@ import * as fsp from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 
 /**
- * How fs-local makes the lookups whose cost does not depend on the input: `lstat`, `stat`,
- * `fstat`, `realpath`, `readlink`, `access` (and listing extended attributes, in `protect.ts`). Through `fs.promises` each is a round trip through libuv's thread
- * pool: on this kind of machine 50–100 µs of handing over and waking up for a call the kernel
- * answers from its caches in 2–10 µs, and a small write makes several of them in sequence.
- *
- * So on a local filesystem they run synchronously on the loop thread, with the same errors. Calls
- * that change directory entries (`link`, `rename`, `mkdir`, `unlink`…) stay in the thread pool:
- * they need a journal handle, and on ext4 one waits behind a running commit (measured: a `rename`
- * or `rmdir` issued beside an fsync held the loop 0.4 ms). So does everything that reads or writes
- * file data, fsyncs, lists a directory or opens a file: its cost grows with the input, or it can
- * block (a FIFO, a device). One exception, in `open.ts`: a regular file of at most 64 KiB, seen by
- * a lookup a moment before, is opened non-blocking inline, and `inspect` reads it there in one
- * positioned read (`readSmallInline`); a mutation's reads of it stay in the thread pool. On any
- * other filesystem (NFS, SMB, FUSE, 9p, an unknown type) a lookup
- * may take as long as the server likes, so every call stays in the thread pool; so does every call
- * once any provider of the `LocalProcess` asked for that (`inlineCalls: 'never'`) or stands on such a
- * filesystem. A path longer than `INLINE_PATH_BYTES` is always looked up in the thread pool.
+ * How fs-local makes the lookups whose cost does not depend on the input (`lstat`, `stat`, `fstat`,
+ * `realpath`, `readlink`, `access`, listing xattrs). Through `fs.promises` each is a 50–100 µs
+ * thread-pool round trip for a call the kernel answers from its caches in 2–10 µs, so on a local
+ * filesystem they run synchronously on the loop thread, with the same errors (8–35 % on small
+ * writes, same run). Calls that change directory entries, read or write data, fsync, list or open
+ * stay in the pool: their cost grows with the input, they wait behind a journal commit, or they can
+ * block (a FIFO). On a network or FUSE filesystem, or once any disk of the process says `never`,
+ * every call uses the pool; so does a lookup of a path longer than `INLINE_PATH_BYTES`.
  */
 export type InlineCalls = 'auto' | 'never'
 
@@ -36,14 +27,10 @@ const LOCAL_FILESYSTEMS = new Set([
   0xca451a4e, // bcachefs
 ])
 
-/**
- * A path longer than this (UTF-16 units) is looked up in the thread pool even where lookups run inline: the
- * kernel resolves a path one component at a time, so a lookup in a tree thousands of levels deep
- * could hold the loop thread for as long as it likes (issue 25, item 6).
- */
+/** Longer paths (UTF-16 units) are looked up in the pool: a tree thousands of levels deep must not hold the loop thread. */
 export const INLINE_PATH_BYTES = 512
 
-/** Whether `dir` is on a filesystem of `LOCAL_FILESYSTEMS` (Linux only; unknown elsewhere). */
+/** Whether `dir` is on one of `LOCAL_FILESYSTEMS` (Linux only). */
 export function isLocalFilesystem(dir: string): boolean {
   if (process.platform !== 'linux') return false
   try {
@@ -71,7 +58,6 @@ function either<F extends (...args: any[]) => Promise<unknown>>(inline: boolean,
 export class Calls {
   readonly lstat: typeof fsp.lstat
   readonly stat: typeof fsp.stat
-  // `fs.promises.realpath` is realpath(3); `realpathSync.native` is the same call.
   readonly realpath: typeof fsp.realpath
   readonly access: typeof fsp.access
   readonly readlink: typeof fsp.readlink
@@ -84,7 +70,6 @@ export class Calls {
     this.readlink = either(inline, fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
   }
 
-  /** `handle.stat()`, asked of the descriptor the handle holds. */
   fstat(handle: FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
   fstat(handle: FileHandle): Promise<fs.Stats>
   fstat(handle: FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {

@@ -1,7 +1,7 @@
 import { type FsTarget, type FsTargetKey } from '@deepseek-ai/dsh-fs'
-import { KeyedLock, type MemoryBudget, processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
+import type { KeyedLock, MemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import type { InlineCalls } from './calls'
-import { absolutePath, Containment, realKey } from './identity'
+import { type Containment, realKey } from './identity'
 import type { LocalProcess } from './process'
 
 export interface LocalDiskOptions {
@@ -11,41 +11,26 @@ export interface LocalDiskOptions {
   root?: string | undefined
   /** Above this size a mutation reports `before: null` instead of the old text. */
   diffMaxBytes: number
-  /** Largest file read whole into a string (`readText`, `editText`); `streamText` has no bound. */
+  /** Largest file read whole into a string (`readText`, `editText`). */
   maxTextBytes: number
-  /** A fixed chunk size for `streamText`/`streamBytes`, in bytes (default: growing from 64 KiB to 1 MiB). */
+  /** A fixed chunk size for `streamBytes`, in bytes (default: growing from 64 KiB to 1 MiB). */
   streamChunkBytes?: number
   /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
-  /** Whether lookups and directory-entry changes may run on the loop thread (`calls.ts`); default `auto`. */
+  /** Whether lookups may run on the loop thread (`calls.ts`); default `auto`. */
   inlineCalls?: InlineCalls
-  /** The process state this disk shares (see `LocalProcess`); default: one of its own. */
+  /** The process state this disk shares; default: one of its own. */
   process?: LocalProcess
 }
 
-/** What every operation of one `LocalDisk` shares: its options, root, memory budget and locks. */
+/** What every operation of one `LocalDisk` shares (the disk itself). */
 export interface DiskCore {
   readonly options: LocalDiskOptions
-  readonly cwd: string
   readonly containment: Containment
   readonly budget: MemoryBudget
   /** Mutations of one target run one at a time in this process. */
   readonly lock: KeyedLock<FsTargetKey>
   readonly process: LocalProcess
-}
-
-export function createCore(options: LocalDiskOptions, shared: LocalProcess): DiskCore {
-  const cwd = absolutePath(options.cwd, process.cwd())
-  shared.enlist(options.root === undefined ? cwd : absolutePath(options.root, cwd), options.inlineCalls ?? 'auto')
-  const core: DiskCore = {
-    options,
-    cwd,
-    containment: new Containment(shared.calls, options.root, cwd),
-    budget: options.memoryBudget ?? processMemoryBudget(),
-    lock: new KeyedLock<FsTargetKey>(),
-    process: shared,
-  }
-  return core
 }
 
 /** Re-checks containment of a target's key, for targets not minted by this instance's `resolve`. */

@@ -1,6 +1,6 @@
 import { FsError, type FsSearchOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +13,7 @@ let outside: string
 const target = (): FsTarget => ({ targetKey: root, displayPath: root }) as FsTarget
 
 /**
- * 2,000 small files in 20 directories (several batches of the prefilter), every 97th holding the
+ * 2,000 small files in 20 directories, every 97th holding the
  * literal, some in CRLF or upper case; plus a FIFO, a symlink out of the root to a file that holds
  * it, binary files with and without it, an ignored file, and a file larger than one read buffer
  * whose only hit is at its end.
@@ -45,31 +45,12 @@ afterAll(async () => {
   await rm(outside, { recursive: true, force: true })
 })
 
-const search = (options: Partial<FsSearchOptions>, threads: number, signal?: AbortSignal) =>
-  searchDisk(new Containment(POOLED_CALLS, root, root), target(), { pattern: 'needle', mode: 'files', limit: 1000, ...options }, signal, { threads, parallelAfter: threads === 0 ? undefined : 10 })
+const search = (options: Partial<FsSearchOptions>, signal?: AbortSignal) =>
+  searchDisk(new Containment(POOLED_CALLS, root, root), target(), { pattern: 'needle', mode: 'files', limit: 1000, ...options }, signal)
 
 describe('searchDisk', () => {
-  it('finds the same files, lines and counts with helper threads as on the calling thread alone', async () => {
-    const cases: Array<Partial<FsSearchOptions>> = [
-      {},
-      { caseInsensitive: true },
-      { mode: 'lines', context: 1 },
-      { mode: 'count', caseInsensitive: true },
-      { pattern: 'ne+dle\\s' },
-      { limit: 3, offset: 2 },
-      { mode: 'lines', limit: 4, offset: 5, caseInsensitive: true },
-      { includeIgnored: true },
-      { maxFileBytes: 100 * 1024 },
-      // A literal in every file: the helpers are let go after a few batches and the rest is read here.
-      { pattern: 'line one', mode: 'count' },
-      { pattern: 'last', mode: 'lines', limit: 2000 },
-    ]
-    for (const options of cases) {
-      const alone = await search(options, 0)
-      const helped = await search(options, 1)
-      expect(helped, JSON.stringify(options)).toEqual(alone)
-    }
-    const all = await search({ caseInsensitive: true }, 2)
+  it('finds the files, lines and counts that hold the pattern, and no file behind a link, FIFO or ignore rule', async () => {
+    const all = await search({ caseInsensitive: true })
     expect(all.files.map((file) => file.path)).toContain('big.txt')
     // 21 of the 2,000 small files hold the literal (n % 97 === 3), half of them in upper case.
     expect(all.files.filter((file) => file.path.startsWith('d')).length).toBe(21)
@@ -79,22 +60,19 @@ describe('searchDisk', () => {
     expect(paths).not.toContain('pipe.txt')
     expect(paths).not.toContain('ignored.txt')
     expect([...paths].sort()).toEqual(paths)
-    const lines = await search({ mode: 'lines' }, 2)
+    const lines = await search({ mode: 'lines' })
     expect(lines.files.find((file) => file.path === 'd00/f003.txt')?.lines).toEqual([{ line: 2, text: 'a needle é', match: true }])
-    expect((await search({ maxFileBytes: 100 * 1024 }, 2)).skipped.tooLarge).toBe(1)
+    expect((await search({ maxFileBytes: 100 * 1024 })).skipped.tooLarge).toBe(1)
   })
 
   it('stops where the window is full, and says more', async () => {
-    const cut = await search({ limit: 2 }, 2)
+    const cut = await search({ limit: 2 })
     expect(cut.files.map((file) => file.path)).toEqual(['big.txt', 'd00/f003.txt'])
     expect(cut.more).toBe(true)
   })
 
-  it('fails FS_ABORTED when aborted, and leaves no helper thread behind', async () => {
-    const threads = async () => (await readdir('/proc/self/task')).length
-    await search({}, 2)
-    const before = await threads()
-    // Aborted at the walk's eighth check (six directories in, helper threads running), not by a timer.
+  it('fails FS_ABORTED when aborted', async () => {
+    // Aborted at the walk's eighth check (six directories in), not by a timer.
     const controller = new AbortController()
     let checks = 0
     const signal = new Proxy(controller.signal, {
@@ -104,9 +82,8 @@ describe('searchDisk', () => {
         return typeof value === 'function' ? value.bind(signal) : value
       },
     })
-    const error = await search({}, 2, signal).then(() => undefined, (e: unknown) => e)
+    const error = await search({}, signal).then(() => undefined, (e: unknown) => e)
     expect(FsError.is(error, 'FS_ABORTED')).toBe(true)
     expect(checks).toBeGreaterThanOrEqual(8)
-    expect(await threads()).toBe(before)
   })
 })

@@ -7,7 +7,6 @@ import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
 import { codeFor } from './errors'
 import type { Containment } from './identity'
-import { prefilterThreads, PrefilterPool, PrefilterQueue } from './prefilter'
 import { READ_FLAGS as OPEN_FLAGS } from './open'
 import { isStagingName } from './staging'
 import { AnchoredTree } from './walk-anchor'
@@ -16,17 +15,14 @@ import { AnchoredTree } from './walk-anchor'
 const READ_FLAGS = OPEN_FLAGS | constants.O_NOFOLLOW
 
 /**
- * Small directories and files are read synchronously, in slices of at most `SLICE_MS` after which
- * the event loop gets a turn: a thread-pool round trip per `open`/`read`/`close` costs more than the
- * read itself for the small files a source tree is made of (measured: 4–10× slower overall).
- * Files above `SYNC_MAX_BYTES` are read asynchronously, so one call never holds the loop for long.
+ * Small directories and files are read synchronously, in slices of at most `SLICE_MS` before the
+ * loop gets a turn: a pool round trip per `open`/`read`/`close` costs more than the read of a small
+ * source file (4–10× slower overall). Files above `SYNC_MAX_BYTES` are read asynchronously.
  */
 const SLICE_MS = 4
 const SYNC_MAX_BYTES = 256 * 1024
 /** The reused read buffer of a search: one read takes a whole file up to this size. */
 const SCRATCH_BYTES = 64 * 1024
-/** Files a search reads on its own thread before it starts helper threads (most trees stop earlier). */
-const PARALLEL_AFTER = 2048
 
 /** Gives the event loop a turn once the current synchronous slice has run for `SLICE_MS`. */
 class Slicer {
@@ -50,12 +46,7 @@ function typeOf(entry: Dirent): FsWalkEntryType {
   return 'other'
 }
 
-/**
- * The disk under a real directory as a `TreeSource`: `readdir` with file types (no stat per entry
- * unless sizes are asked for), symlinks reported from the directory entry and never followed.
- * Every directory is opened inside the one above it and held while the walk is in it (see
- * `AnchoredTree`), so no name is ever looked up through a path that could have changed.
- */
+/** The disk under a real directory as a `TreeSource`: `readdir` with file types (a stat only for sizes), symlinks never followed, every directory held (`AnchoredTree`). */
 function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSource {
   return {
     async list(dir) {
@@ -64,7 +55,6 @@ function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSou
       const path = tree.enter(dir)
       if (path === undefined) return undefined
       try {
-        // The held directory's own names (O_DIRECTORY: a FIFO in a directory's place is refused).
         entries = readdirSync(path, { withFileTypes: true })
       } catch (error) {
         if (dir === '') throw error
@@ -93,15 +83,13 @@ function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSou
 }
 
 /**
- * One read into `scratch` for the small files a tree is mostly made of: open, read, close, and no
- * `fstat`, which cost about a quarter of a search's time. The directory entry said regular file;
- * should it have been swapped for a FIFO or device since, `O_NONBLOCK` keeps the read from
- * waiting, a positioned read fails on a FIFO rather than take a writer's bytes, and a read that
- * fills `scratch` is followed by the `fstat` that tells. The result may
- * be a view of `scratch`, valid until the next call. Above `SYNC_MAX_BYTES` it is `'async'`, for
- * the caller to read with `readRegular`.
+ * One read into `scratch` for the small files a tree is mostly made of, without the `fstat` that
+ * cost a quarter of a search: a FIFO or device swapped in since the listing is not waited on
+ * (`O_NONBLOCK`, a positioned read fails on a FIFO), and a read that fills `scratch` is followed by
+ * the `fstat` that tells. The result may be a view of `scratch`, valid until the next call; above
+ * `SYNC_MAX_BYTES` it is `'async'`, for `readRegular`.
  */
-function readSmall(path: string, max: number, scratch: Buffer, check?: (fd: number) => boolean): Uint8Array | 'large' | 'async' | undefined {
+function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'large' | 'async' | undefined {
   let fd: number
   try {
     fd = openSync(path, READ_FLAGS)
@@ -109,7 +97,6 @@ function readSmall(path: string, max: number, scratch: Buffer, check?: (fd: numb
     return undefined
   }
   try {
-    if (check !== undefined && !check(fd)) return undefined
     const first = readSync(fd, scratch, 0, scratch.length, 0)
     if (first < scratch.length) return first > max ? 'large' : scratch.subarray(0, first)
     const stats = fstatSync(fd)
@@ -133,7 +120,7 @@ function readSmall(path: string, max: number, scratch: Buffer, check?: (fd: numb
 }
 
 /** The bytes of a regular file, `'large'` above `max`, or `undefined` when it is not one (or vanished). */
-async function readRegular(path: string, max: number, check?: (fd: number) => boolean): Promise<Uint8Array | 'large' | undefined> {
+async function readRegular(path: string, max: number): Promise<Uint8Array | 'large' | undefined> {
   let handle
   try {
     handle = await open(path, READ_FLAGS)
@@ -141,7 +128,6 @@ async function readRegular(path: string, max: number, check?: (fd: number) => bo
     return undefined
   }
   try {
-    if (check !== undefined && !check(handle.fd)) return undefined
     const stats = await handle.stat()
     if (!stats.isFile()) return undefined
     if (stats.size > max) return 'large'
@@ -153,10 +139,7 @@ async function readRegular(path: string, max: number, check?: (fd: number) => bo
   }
 }
 
-/**
- * Runs a walk or search with its failures told in the contract's own words (`<path> does not
- * exist`), never with an internal operation name in front: the tool shows the message as it is.
- */
+/** Failures in the contract's own words (`<path> does not exist`), without an internal operation name. */
 async function discoveryErrors<T>(path: string, task: () => Promise<T>): Promise<T> {
   try {
     return await task()
@@ -190,30 +173,17 @@ export function walkDisk(containment: Containment, target: FsTarget, options: Fs
   })
 }
 
-/** For tests: helper threads (default: one fewer than the cores, at most 3) and when they start. */
-export interface SearchTuning {
-  threads?: number
-  parallelAfter?: number
-}
-
 /**
- * The shared collector over the disk; small files are read in synchronous slices into one reused
+ * The shared collector over the disk: small files are read in synchronous slices into one reused
  * buffer, and a file without the pattern's literal is dropped there. The visitor answers
  * synchronously unless the slice is over or the file is large, so most files cost no promise.
- * Past `PARALLEL_AFTER` files, a pattern with a required literal spreads the reading over a few
- * worker threads that drop the files without it (see `PrefilterPool`); the collector still gets
- * every other file, in walk order, from this thread. When the literal turns out to be in most
- * files, the helpers are let go and the search goes on alone.
  */
-export function searchDisk(
-  containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal, tuning: SearchTuning = {},
-): Promise<FsSearchResult> {
+export function searchDisk(containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
   return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     await loadLinearEngine()
     const collector = new SearchCollector(options)
     const tree = await rootOf(target, containment)
-    const base = tree.base
     const slicer = new Slicer()
     const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
     const add = (path: string, read: Uint8Array | 'large' | undefined): boolean | Promise<boolean> => {
@@ -227,56 +197,20 @@ export function searchDisk(
       return !collector.done
     }
     const visitFile = (path: string): boolean | Promise<boolean> => {
-      // Opened inside its held directory; a file fed later (after helper threads judged it) is
-      // opened by its full path instead, and read only if the descriptor is the file at that place.
-      const anchored = tree.fileAt(path)
-      const location = anchored ?? tree.under(path)
-      const check = anchored === undefined ? (fd: number) => tree.holds(fd, path) : undefined
-      const read = readSmall(location, collector.maxFileBytes, scratch, check)
-      if (read === 'async') return readRegular(location, collector.maxFileBytes, check).then((bytes) => add(path, bytes))
-      return add(path, read)
-    }
-    // Helper threads only say "cannot match" or "look": whatever they opened, this thread reads
-    // every "look" file itself through `visitFile`, so their verdicts reveal no byte.
-    const decideHere = (location: string): 0 | 1 => {
+      const location = tree.fileAt(path)
+      if (location === undefined) return add(path, undefined)
       const read = readSmall(location, collector.maxFileBytes, scratch)
-      return typeof read === 'object' && !collector.mayMatch(read) ? 0 : 1
-    }
-    let threads = collector.literal === undefined ? 0 : (tuning.threads ?? prefilterThreads())
-    let direct = 0
-    let pool: PrefilterPool | undefined
-    let queue: PrefilterQueue | undefined
-    const pause = () => (slicer.due() ? slicer.pause() : undefined)
-    /** Feeds what the queue holds, lets the helpers go, and reads the rest of the tree on this thread. */
-    const alone = async (): Promise<boolean> => {
-      const rest = queue!
-      queue = undefined
-      threads = 0
-      const go = await rest.finish()
-      await pool?.close()
-      pool = undefined
-      return go
-    }
-    const take = (path: string): boolean | Promise<boolean> => {
-      if (queue !== undefined) return queue.wasteful ? alone().then((go) => go && visitFile(path)) : queue.push(path)
-      if (threads === 0 || ++direct <= (tuning.parallelAfter ?? PARALLEL_AFTER)) return visitFile(path)
-      pool = new PrefilterPool(threads, base, { literal: collector.literal!, ignoreCase: options.caseInsensitive ?? false, maxFileBytes: collector.maxFileBytes }, READ_FLAGS, SCRATCH_BYTES)
-      queue = new PrefilterQueue(pool, base, decideHere, visitFile, pause)
-      return queue.push(path)
+      if (read === 'async') return readRegular(location, collector.maxFileBytes).then((bytes) => add(path, bytes))
+      return add(path, read)
     }
     try {
       const complete = await visitTree(diskSource(tree, false, slicer), options, ({ entry, matched }) => {
         if (!matched || entry.type !== 'file') return
-        if (slicer.due()) return slicer.pause().then(() => take(entry.path))
-        return take(entry.path)
+        if (slicer.due()) return slicer.pause().then(() => visitFile(entry.path))
+        return visitFile(entry.path)
       }, signal)
-      if (queue !== undefined && !collector.done) {
-        throwIfAborted(signal, target.displayPath)
-        await queue.finish()
-      }
       return collector.result(complete)
     } finally {
-      await pool?.close()
       tree.close()
     }
   })

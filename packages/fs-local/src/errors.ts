@@ -69,6 +69,7 @@ const DESCRIPTIONS: Record<FsErrorCode, string> = {
   FS_ABORTED: 'operation aborted',
   FS_INVALID_PATTERN: 'invalid pattern',
   FS_NOT_SEEN: 'has lines not seen',
+  FS_NOT_ENCODABLE: 'cannot hold the new text in its encoding',
 }
 
 /**

@@ -14,28 +14,23 @@ export function checkPathSyntax(path: string): void {
 }
 
 /**
- * The identity of `absolute`: its realpath, or for a path that does not exist (yet), the realpath
- * of the nearest existing ancestor joined with the missing suffix. Creating the file later yields
- * the same string, so a key minted before creation still names the file afterwards.
- *
- * A dangling symlink is its own key (its parent's realpath + its name): something is in the way,
- * and writers refuse it rather than follow it somewhere unexpected.
+ * The identity of `absolute`: its realpath, or for a path that does not exist (yet) the realpath of
+ * the nearest existing ancestor joined with the missing rest, so a key minted before a creation
+ * still names the file afterwards. A dangling symlink is its own key: writers refuse it.
  */
 export async function realKey(calls: Calls, absolute: string): Promise<string> {
   const missing: string[] = []
   let current = absolute
   for (;;) {
     try {
-      // realpath(3) looks every prefix of the path up again: its cost grows with the square of
-      // the depth. An ancestor that is not there is skipped with one `lstat` (one walk) instead;
-      // one longer than PATH_MAX is not there for any call either.
+      // realpath(3) looks every prefix up again (quadratic in depth): a missing ancestor is skipped
+      // with one `lstat` instead; one longer than PATH_MAX is not there for any call either.
       if (missing.length > 0) await calls.lstat(current)
       const real = await calls.realpath(current)
       return missing.length === 0 ? real : join(real, ...missing.reverse())
     } catch (error) {
       const code = errnoCode(error)
-      // ENOTDIR: a component is a file; the key still names the (impossible) child, and the
-      // operation on it reports FS_NOT_DIRECTORY or FS_NOT_FOUND at the syscall.
+      // ENOTDIR: a component is a file; the operation on the key reports it at the syscall.
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && !(code === 'ENAMETOOLONG' && missing.length > 0)) throw error
       const parent = dirname(current)
       if (parent === current) throw error
@@ -56,11 +51,7 @@ export function isInside(real: string, root: string): boolean {
   return real.startsWith(prefix)
 }
 
-/**
- * The containment root, realpath'd once on first use. Without a configured root everything is
- * inside. Every check compares real locations, so `..`, absolute paths and symlinks (to files or
- * directories) are all judged by where the bytes actually are.
- */
+/** The containment root, realpath'd once on first use; every check compares real locations. Without a root everything is inside. */
 export class Containment {
   #configured: string | undefined
   #real: Promise<string> | undefined
@@ -76,7 +67,6 @@ export class Containment {
     return this.#configured !== undefined
   }
 
-  /** The root's real path, or `undefined` when no root is configured. */
   async root(): Promise<string | undefined> {
     if (this.#configured === undefined) return undefined
     this.#real ??= this.#calls.realpath(this.#configured).catch((error: unknown) => {
@@ -86,11 +76,7 @@ export class Containment {
     return this.#real
   }
 
-  /**
-   * Throws `FS_OUTSIDE_ROOT` unless the real path `real` is inside the root. The text names the
-   * path asked for and the root, never `real`: where an outside path leads is itself outside
-   * information (`/proc/<pid>/fd/<n>` would name other processes' open files).
-   */
+  /** Throws `FS_OUTSIDE_ROOT` unless `real` is inside the root; the text never names `real` (where an outside path leads is outside information). */
   async check(real: string, displayPath: string): Promise<void> {
     const root = await this.root()
     if (root !== undefined && !isInside(real, root)) {

@@ -10,13 +10,11 @@ import { tryHold } from './kernel-lock'
 import { reclaimStaging } from './staging'
 
 /**
- * Where a process stages, kept outside the user's tree so that a later process can clean up after
- * a crash wherever it happened: one file `<random>.journal` per `LocalProcess` in
- * `$XDG_STATE_HOME/dsh/staging` (default `~/.local/state/dsh/staging`), listing once each the
- * directories it stages in, appended before its first staging there. Its process holds an
- * exclusive kernel lock on it for as long as it lives, so a journal that can be locked is a dead
- * process's: `reclaimAfterCrashes` sweeps every directory it names, then removes it. Best effort
- * throughout: without a writable state directory the sweeps on write and listing remain.
+ * Where a process stages, so a later process can clean up after a crash: one `<random>.journal` per
+ * `LocalProcess` in `$XDG_STATE_HOME/dsh/staging` (default `~/.local/state/dsh/staging`) lists each
+ * directory it stages in. Its process holds a kernel lock on it while it lives, so a journal that
+ * can be locked is a dead process's: `reclaimAfterCrashes` sweeps what it names and removes it.
+ * Best effort: without a writable state directory the sweeps on write and listing remain.
  */
 const MAX_DIRS = 4096
 
@@ -55,17 +53,13 @@ export class Journal {
   }
 }
 
-/**
- * A bare descriptor, not a `FileHandle`: it is held for the life of the process (or until
- * `close`), and a `FileHandle` would be closed, with a warning, when its `LocalProcess` is collected.
- */
+/** A bare descriptor, held for the process's life: a `FileHandle` would be closed, with a warning, when collected. */
 async function openJournal(): Promise<{ path: string; fd: number } | undefined> {
   try {
     const root = journalsDir()
     await mkdir(root, { recursive: true, mode: 0o700 })
     const path = join(root, `${randomBytes(8).toString('hex')}.journal`)
     const fd = await promisify(openFd)(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND, 0o600)
-    // Taken before anything is appended: a journal without the lock is not one a sweep may trust.
     if (tryHold(fd) !== 'held') {
       close(fd, () => {})
       return undefined
@@ -101,10 +95,7 @@ async function reclaimJournal(path: string): Promise<number> {
   }
 }
 
-/**
- * Reclaims what dead processes left wherever their journals say they staged, and resolves with the
- * number of entries removed. Journals of live processes (this one's included) are locked and skipped.
- */
+/** Reclaims what dead processes left wherever their journals say they staged; resolves with how many entries went. */
 export async function reclaimAfterCrashes(): Promise<number> {
   const root = journalsDir()
   let removed = 0

@@ -1,38 +1,42 @@
-import { type FsCapabilities, type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
-import { planEdit, planEdits, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
-import { createCore, type DiskCore, type LocalDiskOptions } from './core'
+import {
+  type FsCapabilities, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
+  type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions,
+  type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome,
+} from '@deepseek-ai/dsh-fs'
+import { KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import type { DiskCore, LocalDiskOptions } from './core'
 import { searchDisk, walkDisk } from './discovery'
 import { mapErrors } from './errors'
-import { absolutePath, checkPathSyntax, type Containment, realKey } from './identity'
-import { inspectTarget, statAsGiven } from './inspect'
+import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
+import { inspectTarget, readWhole, statTarget, streamFrom } from './read'
 import { listDirectory } from './listing'
 import { removeTarget, renameTarget } from './move'
 import { LocalProcess } from './process'
 import { editTarget, writeTarget } from './mutate'
-import { readWhole, statTarget, streamFrom } from './read'
 
 export type { LocalDiskOptions } from './core'
 
 /**
  * The whole local-disk provider without Cordis: every method of the `FileSystem` contract, over
  * Node's `fs`. Mutations of one target run one at a time in this process (a FIFO lock per key);
- * across processes, atomic publication and the link-based guarded create do the work. The
- * methods live by concern: `read.ts`, `listing.ts`, `mutate.ts` and `move.ts` (over `find.ts` and `publication.ts`).
+ * across processes, the staged name (`staging.ts`) is the publication lock.
  */
-export class LocalDisk {
+export class LocalDisk implements DiskCore {
   /** The optional methods this backend has (`FileSystem.capabilities`). */
   static readonly capabilities: FsCapabilities = { remove: true, rename: true }
+
   readonly cwd: string
   readonly containment: Containment
-  #core: DiskCore
-
+  readonly budget: MemoryBudget
+  readonly lock = new KeyedLock<FsTargetKey>()
   readonly process: LocalProcess
 
-  constructor(options: LocalDiskOptions) {
+  constructor(readonly options: LocalDiskOptions) {
     this.process = options.process ?? new LocalProcess()
-    this.#core = createCore(options, this.process)
-    this.cwd = this.#core.cwd
-    this.containment = this.#core.containment
+    this.cwd = absolutePath(options.cwd, process.cwd())
+    this.process.enlist(options.root === undefined ? this.cwd : absolutePath(options.root, this.cwd), options.inlineCalls ?? 'auto')
+    this.containment = new Containment(this.process.calls, options.root, this.cwd)
+    this.budget = options.memoryBudget ?? processMemoryBudget()
   }
 
   async resolve(path: string, opts: FsResolveOptions = {}): Promise<FsTarget> {
@@ -47,18 +51,15 @@ export class LocalDisk {
 
   /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    const { calls } = this.process
-    const given = statAsGiven(calls, path, opts.cwd, this.cwd)
-    const target = await this.resolve(path, opts)
-    return inspectTarget({ calls, containment: this.containment, budget: this.#core.budget, maxTextBytes: this.#core.options.maxTextBytes }, target, opts.textUpTo, opts.signal, await given)
+    return inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal)
   }
 
   stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
-    return statTarget(this.#core, target, signal)
+    return statTarget(this, target, signal)
   }
 
   readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
-    return readWhole(this.#core, target, signal)
+    return readWhole(this, target, signal)
   }
 
   /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */
@@ -66,26 +67,25 @@ export class LocalDisk {
     return this.streamBytesFrom(target, 0, signal === undefined ? {} : { signal })
   }
 
-  /** The raw bytes from `start` on, checked against `opts.version` on the opened descriptor. */
   streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
-    return streamFrom(this.#core, target, start, opts)
+    return streamFrom(this, target, start, opts)
   }
 
   listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
-    return listDirectory(this.#core, target, signal, opts)
+    return listDirectory(this, target, signal, opts)
   }
 
-  writeText(target: FsTarget, content: string, { expected, signal, hooks }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
-    return writeTarget(this.#core, target, content, expected, signal, hooks)
+  writeText(target: FsTarget, content: string, opts: FsWriteOptions = {}): Promise<FsWriteOutcome> {
+    return writeTarget(this, target, content, opts)
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, { expected, signal, hooks }: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return editTarget(this.#core, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal, hooks)
+  editText(target: FsTarget, edit: FsEditRequest, opts: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), opts)
   }
 
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
-  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], { expected, signal, hooks }: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return editTarget(this.#core, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#core.options.maxTextBytes, held), expected, signal, hooks)
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
   }
 
   /** Depth first, gitignore-aware, never following a symlink out of the containment. */
@@ -97,11 +97,11 @@ export class LocalDisk {
     return searchDisk(this.containment, root, options, signal)
   }
 
-  remove(target: FsTarget, { expected, signal }: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
-    return removeTarget(this.#core, target, expected, signal)
+  remove(target: FsTarget, opts: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
+    return removeTarget(this, target, opts)
   }
 
-  rename(source: FsTarget, destination: FsTarget, { expected, signal }: FsRenameOptions = {}): Promise<FsRenameOutcome> {
-    return renameTarget(this.#core, source, destination, expected, signal)
+  rename(source: FsTarget, destination: FsTarget, opts: FsRenameOptions = {}): Promise<FsRenameOutcome> {
+    return renameTarget(this, source, destination, opts)
   }
 }

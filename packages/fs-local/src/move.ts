@@ -1,30 +1,24 @@
-import { fsError, type FsRemoveOutcome, type FsRenameOutcome, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { fsError, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { checkMoveDestination, checkRemoveGuard, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
 import type { BigIntStats } from 'node:fs'
-import { link, unlink } from 'node:fs/promises'
+import { unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
 import { checkReal, type DiskCore } from './core'
-import { errnoCode, mapErrors } from './errors'
-import { find, type Found } from './find'
-import { refuseStagingName } from './mutate'
-import { statPath } from './probe'
-import { checkBeforePublication, discard, LostRace, sweepOnce } from './publication'
-import { makeStaged, type Staged } from './staging'
-import { versionOf } from './version'
+import { mapErrors } from './errors'
+import { find, type Found, statPath, versionOf } from './probe'
+import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
+import { checkBeforePublication, linkNoReplace, LostRace, sweepOnce } from './publication'
+import { discard, makeStaged, type Staged } from './staging'
 
 /*
- * Guarded `remove` and `rename` on the local disk, over the same primitives as a replacing write:
- * the probe (`find`) opens the file inside its anchored directory, and the name changes under the
- * source's cross-process publication lock (its staged name, `staging.ts`, created exclusively and
- * held under a kernel lock), right after its version is checked there again. Nothing is staged in
- * it: the lock is dropped by removing it, on every path. A move is `link` then `unlink`: `link`
- * fails on any existing destination, so nothing is ever replaced; a crash between the two leaves
- * both names on one inode, and no byte is lost.
+ * Guarded `remove` and `rename`, over the primitives of a replacing write: the probe (`find`), then
+ * the source's publication lock (its staged name, created and discarded with nothing staged in it),
+ * the version checked again under it, and the name changed. A move is `link` then `unlink`: `link`
+ * fails on any existing destination, so nothing is replaced, and a crash between the two leaves
+ * both names on one inode.
  */
-
-const ATTEMPTS = 5
 
 /** What a removal or a move found at its source: a regular file of the expected version, open. */
 type Source = Found & { probe: Extract<Found['probe'], { kind: 'file' }> }
@@ -35,7 +29,7 @@ interface Locked {
   lock: Staged
 }
 
-export function removeTarget(core: DiskCore, target: FsTarget, expected: { version: FsVersion } | undefined, signal?: AbortSignal): Promise<FsRemoveOutcome> {
+export function removeTarget(core: DiskCore, target: FsTarget, { expected, signal }: FsRemoveOptions): Promise<FsRemoveOutcome> {
   const display = target.displayPath
   return core.lock.run(target.targetKey, () => mapErrors('remove', display, () => publishGuarded({
     path: display,
@@ -52,42 +46,20 @@ export function removeTarget(core: DiskCore, target: FsTarget, expected: { versi
       return { version: source.probe.info.version }
     },
     cleanup: async (source, locked) => {
-      if (locked !== undefined) await unlock(locked.lock)
+      if (locked !== undefined) await discard(locked.lock)
       release(source, locked?.held)
     },
-    // An unguarded removal that lost a race looks again; a guarded one is stale.
-    retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < ATTEMPTS,
+    retry: retryUnguarded(expected),
   })))
 }
 
-export function renameTarget(
-  core: DiskCore, source: FsTarget, destination: FsTarget, expected: { version: FsVersion } | undefined, signal?: AbortSignal,
-): Promise<FsRenameOutcome> {
+export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTarget, { expected, signal }: FsRenameOptions): Promise<FsRenameOutcome> {
   const display = source.displayPath
   const where = destination.displayPath
   return core.lock.runAll([source.targetKey, destination.targetKey], () => mapErrors('move', display, () => publishGuarded({
     path: display,
     signal,
-    probe: async () => {
-      checkMoveDestination(undefined, source.targetKey === destination.targetKey, where)
-      refuseStagingName(destination)
-      const from = await findSource(core, source, expected, display)
-      try {
-        const to = await find(core, destination, where)
-        try {
-          checkMoveDestination(to.probe.kind === 'absent' ? undefined : to.probe.info, false, where)
-          // An unanchored destination was not checked against the root yet.
-          if (to.anchor === undefined) await checkReal(core, destination)
-          return { from, to }
-        } catch (error) {
-          void to.close()
-          throw error
-        }
-      } catch (error) {
-        void from.close()
-        throw error
-      }
-    },
+    probe: () => probeMove(core, source, destination, expected),
     stage: async ({ from, to }) => {
       // Missing parent directories of the destination are made here, as a write makes them.
       const toHeld = await anchorOf(core, to, where)
@@ -98,29 +70,50 @@ export function renameTarget(
         throw error
       }
     },
-    publish: async ({ from, to }, { held: fromHeld, toHeld }) => {
-      const name = join(fromHeld.anchor.path, basename(from.destination))
-      const target = join(toHeld.anchor.path, basename(to.destination))
-      await Promise.all([
-        checkBeforePublication(core, fromHeld.anchor, from.destination, display),
-        checkBeforePublication(core, toHeld.anchor, to.destination, where),
-      ])
-      await core.process.hooks.locked?.(from.destination)
-      const { calls } = core.process
-      await recheckSource(calls, name, from, display)
-      await linkNoReplace(calls, name, target, where)
-      await unlink(name)
-      await Promise.all([fromHeld.anchor.sync(), toHeld.anchor.sync()])
-      // The inode we moved, through the descriptor the probe opened: link and unlink moved its ctime.
-      return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
-    },
+    publish: ({ from, to }, held) => publishMove(core, from, to, held, display, where),
     cleanup: async ({ from, to }, staged) => {
-      if (staged !== undefined) await unlock(staged.lock)
+      if (staged !== undefined) await discard(staged.lock)
       release(from, staged?.held)
       release(to, staged?.toHeld)
     },
-    retry: (error, attempt) => error instanceof LostRace && expected === undefined && attempt < ATTEMPTS,
+    retry: retryUnguarded(expected),
   })))
+}
+
+/** Both names checked inside the root, the source's version again under its lock, then `link` (never over anything) and `unlink`. */
+async function publishMove(core: DiskCore, from: Source, to: Found, { held, toHeld }: Locked & { toHeld: Held }, display: string, where: string): Promise<FsRenameOutcome> {
+  const name = join(held.anchor.path, basename(from.destination))
+  await Promise.all([checkBeforePublication(core, held.anchor, from.destination, display), checkBeforePublication(core, toHeld.anchor, to.destination, where)])
+  await core.process.hooks.locked?.(from.destination)
+  const { calls } = core.process
+  await recheckSource(calls, name, from, display)
+  await linkNoReplace(calls, name, join(toHeld.anchor.path, basename(to.destination)), where)
+  await unlink(name)
+  await Promise.all([held.anchor.sync(), toHeld.anchor.sync()])
+  // Through the descriptor the probe opened: link and unlink moved the inode's ctime.
+  return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
+}
+
+async function probeMove(core: DiskCore, source: FsTarget, destination: FsTarget, expected: { version: FsVersion } | undefined): Promise<{ from: Source; to: Found }> {
+  const where = destination.displayPath
+  checkMoveDestination(undefined, source.targetKey === destination.targetKey, where)
+  refuseStagingName(destination)
+  const from = await findSource(core, source, expected, source.displayPath)
+  try {
+    const to = await find(core, destination, where)
+    try {
+      checkMoveDestination(to.probe.kind === 'absent' ? undefined : to.probe.info, false, where)
+      // An unanchored destination was not checked against the root yet.
+      if (to.anchor === undefined) await checkReal(core, destination)
+      return { from, to }
+    } catch (error) {
+      void to.close()
+      throw error
+    }
+  } catch (error) {
+    void from.close()
+    throw error
+  }
 }
 
 /** The source of a removal or move: found, guarded like an edit, and never a read-only file. */
@@ -144,25 +137,20 @@ async function findSource(core: DiskCore, target: FsTarget, expected: { version:
 function refuseReadOnly(stats: BigIntStats, display: string): void {
   const mode = Number(stats.mode) & 0o7777
   if ((mode & 0o222) === 0) {
-    throw fsError('FS_PERMISSION_DENIED', { path: display, reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was changed (make it writable first, e.g. chmod u+w, if it should go)` })
+    throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was changed` })
   }
 }
 
-/**
- * The stage step of a removal or move: the source's directory anchored, and the source's
- * publication lock taken, the same staged name a replacing write of it creates (waiting while a
- * live writer holds it). The directory is noted and swept first, as for a write, so a lock left
- * by a crash is reclaimed by the next process.
- */
+/** The stage step of a removal or move: the source's directory anchored, noted and swept as for a write, and the source's publication lock taken. */
 async function lockSource(core: DiskCore, source: Source, display: string): Promise<Locked> {
   const held = await anchorOf(core, source, display)
   try {
     await sweepOnce(core, held.anchor)
-    const lock = await makeStaged(core.process.calls, held.anchor.path, { name: basename(source.destination), mode: 0o600 }, display)
+    const lock = await makeStaged(core.process.calls, held.anchor.path, basename(source.destination), 0o600, display)
     try {
       await core.process.hooks.staged?.(source.destination)
     } catch (error) {
-      await unlock(lock)
+      await discard(lock)
       throw error
     }
     return { held, lock }
@@ -170,11 +158,6 @@ async function lockSource(core: DiskCore, source: Source, display: string): Prom
     void held.own?.close()
     throw error
   }
-}
-
-/** Drops the lock (once, from `cleanup`: the name may be another writer's lock afterwards): the staged name goes, then its descriptor. */
-async function unlock(lock: Staged): Promise<void> {
-  await discard(lock)
 }
 
 interface Held {
@@ -189,10 +172,9 @@ async function anchorOf(core: DiskCore, found: Found, display: string): Promise<
   return { anchor: own, own }
 }
 
-/** Closes what an operation held once the answer is on its way. */
 function release(found: Found, held: Held | undefined): void {
   void held?.own?.close()
-  setImmediate(() => void found.close())
+  closeSoon(found)
 }
 
 /** Under the publication lock: the source must still be the file the probe saw, at its version. */
@@ -201,16 +183,4 @@ async function recheckSource(calls: Calls, name: string, source: Source, display
   if (now === undefined) throw new LostRace('FS_STALE_VERSION', `${display} no longer exists`, { path: display })
   if (!now.isFile()) throw fsError('FS_NOT_REGULAR_FILE', { path: display })
   if (versionOf(now) !== source.probe.info.version) throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being moved or removed`, { path: display })
-}
-
-/** `link(2)` refuses any existing entry: what is in the way decides the code, as for a guarded create. */
-async function linkNoReplace(calls: Calls, from: string, to: string, display: string): Promise<void> {
-  try {
-    await link(from, to)
-  } catch (error) {
-    if (errnoCode(error) !== 'EEXIST') throw error
-    const occupant = await calls.lstat(to, { bigint: true }).catch(() => undefined)
-    if (occupant?.isFile()) throw fsError('FS_NOT_OBSERVED', { cause: error, path: display })
-    throw fsError('FS_NOT_REGULAR_FILE', { cause: error, path: display, entry: 'occupied by something else' })
-  }
 }

@@ -7,30 +7,26 @@ import { EncodeBuffers } from './write-content'
 export interface PublishHooks {
   /** After the content is staged, before its fsync and publication. */
   staged?: (destination: string) => Promise<void>
+  /** At the end of the staged file's fsync: a test makes the fsync as slow as it likes. */
+  fsync?: (destination: string) => Promise<void>
   /** With the publication lock held, before the last version check and the rename. */
   locked?: (destination: string) => Promise<void>
 }
 
-/**
- * Everything fs-local keeps between calls, in one object: the plugin makes one, passes it to its
- * `LocalDisk` and disposes it; a test makes a fresh one. No module of fs-local keeps state of its own.
- */
+/** Everything fs-local keeps between calls: the plugin makes one, passes it to its `LocalDisk` and disposes it; a test makes a fresh one. */
 export class LocalProcess {
-  /** Lookups inline or in the thread pool: inline only while every disk enlisted stands on a local filesystem and none said `never`. */
+  /** Lookups inline only while every disk enlisted stands on a local filesystem and none said `never`. */
   calls: Calls = POOLED_CALLS
   #inline = 0
   #pooled = 0
-  /** Directories anchored by mutations, kept open a moment after their last use. */
   readonly held = new HeldDirectories()
-  /** Where this process stages, for the next process to sweep after a crash. */
   readonly journal = new Journal()
-  /** Encode buffers reused by large writes. */
   readonly buffers = new EncodeBuffers()
   /** Directories already swept for dead writers' staging (real path → the sweep). */
   readonly swept = new Map<string, Promise<void>>()
   hooks: PublishHooks = {}
 
-  /** Counts a disk rooted at `dir` in (for the rest of this process's life: the cautious answer wins). */
+  /** Counts a disk rooted at `dir` in, for the rest of this process's life: the cautious answer wins. */
   enlist(dir: string, mode: InlineCalls): void {
     if (mode === 'auto' && isLocalFilesystem(dir)) this.#inline++
     else this.#pooled++

@@ -1,29 +1,26 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type Calls, INLINE_PATH_BYTES } from './calls'
-import { createRequire } from 'node:module'
 import { errnoCode } from './errors'
+import { loadAddon } from './kernel-lock'
 
-/**
- * Who may replace a file. A replacement is a new inode renamed over the old name, so the directory's
- * write permission is all the kernel asks for; left there, a writable directory would let us replace
- * a read-only file, a file of another user, or (as root) hand a root-owned file to nobody in
- * particular. The rules below refuse what an in-place writer would be refused, and keep what the
- * old inode said about who may read it: mode, owner, group, ACLs and other extended attributes.
- * The decision is recorded in `.agents/notes/2026-12-01-replace-permissions.md`.
+/*
+ * Who may replace a file. A replacement is a new inode renamed over the old name, for which the
+ * kernel asks only the directory's write permission. The rules below refuse what an in-place writer
+ * would be refused, and keep what the old inode said about who may read it (mode, owner, group,
+ * ACLs, other extended attributes): `.agents/notes/2026-12-01-replace-permissions.md`.
  */
 
 const EUID = process.geteuid?.()
 const EGID = process.getegid?.()
-export const RUNNING_AS_ROOT = EUID === 0
+const RUNNING_AS_ROOT = EUID === 0
 
-/** An extended attribute of the replaced file (POSIX ACLs are the `system.posix_acl_*` ones). */
-export interface Xattr {
+interface Xattr {
   name: string
   value: Buffer
 }
 
-/** What the replaced file was, so the replacement can be the same to everyone who looks at it. */
+/** What the replaced file was, so the replacement is the same to everyone who looks at it. */
 export interface Previous {
   mode: number
   uid: number
@@ -34,31 +31,14 @@ export interface Previous {
   xattrs: Xattr[] | undefined
 }
 
-interface XattrApi {
+// Node has no xattr calls. The addon's use the l* syscalls, so callers pass the regular file's own name.
+const xattrApi = loadAddon<{
   listAttributes(path: string): Promise<string[]>
   listAttributesSync(path: string): string[]
   getAttribute(path: string, name: string): Promise<Buffer | null>
   getAttributeSync(path: string, name: string): Buffer | null
   setAttribute(path: string, name: string, value: Buffer): Promise<void>
-}
-
-// Node has no xattr calls. The addon's functions use the l* syscalls (a final symlink is not
-// followed), so callers pass the name of the regular file itself, never a `/proc/self/fd` link.
-// Loaded by a computed name at run time so that bundlers leave the native module alone.
-const ADDON = '@napi-rs/xattr'
-const xattrApi = ((): XattrApi | null => {
-  try {
-    return createRequire(import.meta.url)(ADDON) as XattrApi
-  } catch {
-    return null
-  }
-})()
-const xattrs = () => xattrApi
-
-/** Whether extended attributes (and so POSIX ACLs) are carried over to replacements here. */
-export function keepsXattrs(): boolean {
-  return xattrs() !== null
-}
+}>('@napi-rs/xattr')
 
 function denied(display: string, why: string, cause?: unknown): FsError {
   return fsError('FS_PERMISSION_DENIED', { path: display, reason: `${why}; nothing was written.`, cause })
@@ -68,9 +48,9 @@ function denied(display: string, why: string, cause?: unknown): FsError {
 const NO_XATTRS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 
 async function readXattrs(calls: Calls, path: string): Promise<Xattr[] | undefined> {
-  const api = xattrs()
-  if (api === null) return undefined
-  // Reading attributes is a lookup: on a local filesystem it runs inline like the others (`calls.ts`).
+  const api = xattrApi
+  if (api === undefined) return undefined
+  // A lookup: inline where the others are (`calls.ts`).
   const inline = calls.inline && path.length <= INLINE_PATH_BYTES
   let names: string[]
   try {
@@ -85,22 +65,18 @@ async function readXattrs(calls: Calls, path: string): Promise<Xattr[] | undefin
 
 /**
  * Refuses a file that may not be replaced, and otherwise says what its replacement must keep.
- * `path` names the file itself (a name in its anchored directory, not a symlink to it); `stats`
- * are the descriptor's, taken when it was opened for this mutation.
- *
- * - No write bit at all (`chmod a-w`) is the owner's explicit "do not change": refused for every
- *   user, root included, though root's in-place open would succeed (vim asks for `:w!` there too).
- * - Not root: refused unless `access(W_OK)` passes (mode bits, ACLs, read-only mounts), the file
- *   is ours (a replacement would be owned by us, and we cannot give it back), and its group is one
- *   we can give the replacement, unless the group bits grant nothing.
+ * `path` names the file in its anchored directory; `stats` are its opened descriptor's.
+ * - No write bit at all (`chmod a-w`) is the owner's "do not change": refused for every user, root
+ *   included (the fact `read-only`).
+ * - Not root: refused unless `access(W_OK)` passes, the file is ours (we could not give a
+ *   replacement back), and its group is one we can give it, unless the group bits grant nothing.
  */
 export async function checkReplaceable(calls: Calls, path: string, stats: BigIntStats, display: string): Promise<Previous> {
   const mode = Number(stats.mode) & 0o7777
   const uid = Number(stats.uid)
   const gid = Number(stats.gid)
   if ((mode & 0o222) === 0) {
-    throw denied(display, `is read-only (mode ${mode.toString(8).padStart(4, '0')}): replacing it would ignore that`
-      + ' (make it writable first, e.g. chmod u+w, if it should change)')
+    throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was written` })
   }
   let chgrp = false
   if (!RUNNING_AS_ROOT && EUID !== undefined) {
@@ -125,16 +101,14 @@ export async function checkReplaceable(calls: Calls, path: string, stats: BigInt
 }
 
 /**
- * Gives a staged replacement (`path`, open as `owner`) the metadata of `previous`:
- * owner (root) or group (a member), then mode (changing the owner clears set-id bits), then the
- * extended attributes (a POSIX ACL sets the group bits itself). Anything that cannot be carried
- * over refuses the replacement rather than publish a file more people may read.
+ * Gives a staged replacement (`path`, open as `owner`) the metadata of `previous`: owner or group,
+ * then mode (a chown clears set-id bits), then extended attributes. What cannot be carried over
+ * refuses the replacement rather than publish a file more people may read.
  */
 export async function applyPrevious(
   path: string, owner: { chown(uid: number, gid: number): Promise<void>; chmod(mode: number): Promise<void> }, previous: Previous, display: string,
   created?: { uid: number; gid: number; mode: number },
 ): Promise<void> {
-  // What the staged file already has from its creation (`created`, its fstat) is not set again.
   const sameOwner = created !== undefined && created.uid === previous.uid && created.gid === previous.gid
   if (RUNNING_AS_ROOT) {
     if (!sameOwner) await owner.chown(previous.uid, previous.gid)
@@ -146,7 +120,7 @@ export async function applyPrevious(
     }
   }
   if (!sameOwner || created === undefined || (created.mode & 0o7777) !== previous.mode) await owner.chmod(previous.mode)
-  const api = xattrs()
+  const api = xattrApi
   for (const { name, value } of previous.xattrs ?? []) {
     try {
       // A label the new file got by itself (an SELinux context from its directory) need not be set.

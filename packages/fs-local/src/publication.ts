@@ -1,16 +1,14 @@
 import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
 import type { BigIntStats } from 'node:fs'
-import { link, rename } from 'node:fs/promises'
+import { link, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
 import type { DiskCore } from './core'
 import { errnoCode } from './errors'
-import type { Found } from './find'
-import { type Probe, statPath } from './probe'
+import { type Found, type Probe, statPath, versionOf } from './probe'
 import { applyPrevious, checkReplaceable, type Previous } from './protect'
-import { makeStaged, reclaimStaging, removeStaged, type Staged } from './staging'
-import { versionOf } from './version'
+import { discard, makeStaged, reclaimStaging, type Staged } from './staging'
 import { type StagedText, writeAll, writeEncoded } from './write-content'
 
 /**
@@ -18,14 +16,11 @@ import { type StagedText, writeAll, writeEncoded } from './write-content'
  *
  *   probe (`find`) → stage → lock → re-check → publish → settle
  *
- * `stage` writes the bytes beside the destination, under a name only this writer holds a kernel
- * lock on (`staging.ts`); a replacement's staged name is also the target's publication `lock`
- * across processes, held from staging to the rename. `re-check` looks at the target's version under
- * it once the bytes are durable, `publish` is the one `rename` (replace) or `link` (nothing to
- * replace: never over anything) that makes the write visible, and
- * `settle` reads the published version and removes the staging. Whatever fails before `publish`
- * leaves the target untouched; after it, only cleanup can fail. The liveness evidence (the kernel
- * lock on the staged file) belongs to this machine alone.
+ * `stage` writes the bytes beside the destination under the target's staged name, which is also
+ * its publication lock across processes (`staging.ts`); `re-check` looks at the target's version
+ * under it once the bytes are durable; `publish` is the one `rename` (replace) or `link` (nothing to
+ * replace: never over anything) that makes the write visible; `settle` reads the published version
+ * and drops the staged name. A failure before `publish` leaves the target untouched.
  */
 export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 
@@ -34,23 +29,19 @@ export class LostRace extends FsError {}
 
 /** The state after `stage`: the staged file beside its destination, not visible to anyone yet. */
 export interface StagedWrite {
-  /** The destination's directory, anchored; `own` when this write anchored it (closed with it). */
+  /** The destination's directory; `own` when this write anchored it (closed with it). */
   anchor: AnchoredDir
   own: AnchoredDir | undefined
-  /** The destination's name inside `anchor`. */
   name: string
   staged: Staged
+  /** A file was there to replace (published by `rename`; otherwise by `link`). */
+  replacing: boolean
   state: 'staged' | 'published' | 'ended'
 }
 
-/**
- * The stage step: content staged beside the destination, through the anchored parent, so a
- * directory swapped for a symlink from now on can move neither the staging, nor the lock, nor the
- * published name out of the root. The staging is made while `content` is still being worked out.
- */
+/** The stage step, through the anchored parent (a directory swapped for a symlink cannot move it out of the root), while `content` is worked out. */
 export async function stageWrite(core: DiskCore, found: Found, content: Promise<Uint8Array | StagedText>, display: string): Promise<StagedWrite> {
   const { probe: current, destination } = found
-  // A failure before `content` is awaited must not leave its rejection unhandled.
   content.catch(() => {})
   const { calls } = core.process
   const own = found.anchor === undefined ? await anchorDirectory(calls, dirname(destination), core.containment, display) : undefined
@@ -59,17 +50,16 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
   let staged: Staged | undefined
   try {
     await sweepOnce(core, anchor)
-    // Refused what an in-place writer would be refused; otherwise what the replacement keeps.
     const old = current.kind === 'file' ? current.opened.stats : undefined
     const previous = old && checkReplaceable(calls, join(anchor.path, name), old, display)
-    const making = makeStaged(calls, anchor.path, old === undefined ? undefined : { name, mode: Number(old.mode) & 0o700 }, display)
+    const making = makeStaged(calls, anchor.path, name, old === undefined ? 0o666 : Number(old.mode) & 0o700, display)
     const [made, inputs] = await Promise.allSettled([making, Promise.all([content, previous])])
     if (made.status === 'fulfilled') staged = made.value
     if (inputs.status === 'rejected') throw inputs.reason
     if (made.status === 'rejected') throw made.reason
     await fill(core, staged!, inputs.value[0], inputs.value[1], display)
     await core.process.hooks.staged?.(destination)
-    return { anchor, own, name, staged: staged!, state: 'staged' }
+    return { anchor, own, name, staged: staged!, replacing: old !== undefined, state: 'staged' }
   } catch (error) {
     if (staged !== undefined) await discard(staged)
     void own?.close()
@@ -78,10 +68,8 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
 }
 
 /**
- * Writes the bytes, then gives a replacement what the old file had. A write by a process without
- * CAP_FSETID clears set-id bits and file capabilities, so bytes go first; a staged file that
- * already has the old file's owner and group takes a mode without set-id bits beside the write,
- * and what it already has is not set again.
+ * Bytes first (a write without CAP_FSETID clears set-id bits), then what the old file had. A staged
+ * file that already has the old owner and group takes a mode without set-id bits beside the write.
  */
 async function fill(core: DiskCore, staged: Staged, content: Uint8Array | StagedText, previous: Previous | undefined, display: string): Promise<void> {
   const { handle, created } = staged
@@ -96,31 +84,30 @@ async function fill(core: DiskCore, staged: Staged, content: Uint8Array | Staged
 export async function publishWrite(core: DiskCore, found: Found, write: StagedWrite, mode: PublishMode, display: string, settled?: (version: FsVersion) => void): Promise<FsVersion> {
   const { anchor, name, staged } = write
   const target = join(anchor.path, name)
-  const { calls } = core.process
-  // Made durable while where the directory is now is asked (lookups: they answer first), and, for
-  // a replacement, while the publication lock is taken.
-  const synced = staged.handle.sync()
+  const { calls, hooks } = core.process
+  // Durable while the directory's place is asked again (lookups answer first).
+  const synced = staged.handle.sync().then(() => hooks.fsync?.(found.destination))
   const inside = checkBeforePublication(core, anchor, found.destination, display)
   await settleBoth(synced, inside)
-  if (staged.dir !== undefined) {
-    // Nothing was there to replace: published without clobbering, whatever the mode. An unguarded
-    // write that finds a file created meanwhile starts over and replaces it (under its lock).
-    await publishCreate(calls, staged.file, target, display).catch((error: unknown) => {
+  if (write.replacing) {
+    await hooks.locked?.(found.destination)
+    await recheck(calls, found.probe, target, mode, display)
+    await publishReplace(staged.file, target, display)
+  } else {
+    // Never over anything; an unguarded write that finds a file created meanwhile starts over and replaces it.
+    await linkNoReplace(calls, staged.file, target, display).catch((error: unknown) => {
       if (mode !== 'create' && FsError.is(error, 'FS_NOT_OBSERVED')) throw new LostRace('FS_STALE_VERSION', `${display} was created while it was being written`, { path: display })
       throw error
     })
-  } else {
-    // The staged name is the target's publication lock: held since `stage`, released by the rename.
-    await core.process.hooks.locked?.(found.destination)
-    await recheck(calls, found.probe, target, mode, display)
-    await publishReplace(staged.file, target, display)
   }
   write.state = 'published'
-  const [, stats] = await Promise.all([anchor.sync(), settle(calls, staged, staged.dir === undefined)])
+  // A `link` left the staged name, whose unlink moves ctime: the version is read after it.
+  await Promise.all([anchor.sync(), write.replacing || unlink(staged.file).catch(() => {})])
+  const version = versionOf(await calls.fstat(staged.handle, { bigint: true }))
   try {
-    settled?.(versionOf(stats))
+    settled?.(version)
   } catch {}
-  return versionOf(stats)
+  return version
 }
 
 /** Both settled, the first failure (in this order) thrown: a write outside the root says so first. */
@@ -130,42 +117,18 @@ async function settleBoth(synced: Promise<void>, inside: Promise<void>): Promise
   if (durable.status === 'rejected') throw durable.reason
 }
 
-/**
- * The settle step: drops the staging (a `link` left the staged name; a `rename` took it away),
- * then reads the published inode's metadata through the still-open descriptor: unlinking the
- * staged name moves ctime, so the version is taken after it.
- */
-async function settle(calls: Calls, staged: Staged, renamed: boolean): Promise<BigIntStats> {
-  if (renamed) {
-    const [stats] = await Promise.all([calls.fstat(staged.handle, { bigint: true }), removeStaged(staged, true)])
-    return stats
-  }
-  await removeStaged(staged, false)
-  return calls.fstat(staged.handle, { bigint: true })
-}
-
-/** The cleanup of a write, published or not: the staging goes, the descriptors close. */
+/** The cleanup of a write, published or not: the staging goes, the descriptors close (after the answer, once published). */
 export async function endWrite(write: StagedWrite | undefined): Promise<void> {
   if (write === undefined || write.state === 'ended') return
   const published = write.state === 'published'
   write.state = 'ended'
   const { staged, own } = write
-  // Published: only descriptors are left, closed after the answer is on its way.
   if (published) return void setImmediate(() => void Promise.all([staged.handle.close().catch(() => {}), own?.close()]))
   await discard(staged)
   void own?.close()
 }
 
-/** Removes an unpublished staging; the descriptor (and its lock) goes last. */
-export async function discard(staged: Staged): Promise<void> {
-  await removeStaged(staged, false)
-  await staged.handle.close().catch(() => {})
-}
-
-/**
- * The journal note and one sweep of the directory per process: concurrent writes into one
- * directory wait for the one sweep, so none publishes before it ended.
- */
+/** The journal note and one sweep per directory per process; concurrent writes there wait for it. */
 export async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<void> {
   const { swept, journal } = core.process
   await journal.note(anchor.checked)
@@ -178,11 +141,7 @@ export async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<vo
   await sweep
 }
 
-/**
- * Right before publication: the bytes land in the anchored directory, which must still be inside
- * the root; and the caller's path must still lead inside too (a directory swapped for a link
- * fails here). Two independent lookups, made together.
- */
+/** Right before publication, both the anchored directory and the caller's path must still be inside the root. */
 export async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir, destination: string, display: string): Promise<void> {
   if (!core.containment.enabled) return
   const name = basename(destination)
@@ -193,26 +152,18 @@ export async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir
 }
 
 /**
- * The re-check step, under the publication lock so no other provider can rename in between.
- * Content computed from what was read (a guarded write, any edit) must not replace a file another
- * process changed since the probe: that write would be lost. An unguarded write replaces whatever
- * regular file is there.
+ * The re-check step, under the publication lock: content computed from what was read (a guarded
+ * write, any edit) must not replace a file another process changed since the probe.
  */
 async function recheck(calls: Calls, found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
   const now = await statPath(calls, destination)
-  if (now !== undefined && !now.isFile()) {
-    throw fsError('FS_NOT_REGULAR_FILE', { path: display })
-  }
+  if (now !== undefined && !now.isFile()) throw fsError('FS_NOT_REGULAR_FILE', { path: display })
   if (mode === 'replace-at-version' && found.kind === 'file' && (now === undefined || versionOf(now) !== found.info.version)) {
     throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being written`, { path: display })
   }
 }
 
-/**
- * Publishes by `rename` (the directory fsync follows). A file that is itself a mount point (a single
- * file bind-mounted there, as containers do with `/etc/hosts`) cannot be renamed over: EBUSY.
- * Writing it in place would give up atomicity, so it is refused with a text that says why.
- */
+/** Publishes by `rename`. A file bind-mounted over the path (`/etc/hosts` in containers) fails EBUSY, and is refused rather than written in place. */
 async function publishReplace(file: string, destination: string, display: string): Promise<void> {
   try {
     await rename(file, destination)
@@ -227,12 +178,10 @@ async function publishReplace(file: string, destination: string, display: string
 }
 
 /**
- * Publishes only if nothing is at `destination`: `link(2)` fails with EEXIST instead of replacing,
- * so a competitor that appeared after every earlier probe keeps its bytes. What is in the way
- * decides the code: a regular file was created by someone else (`FS_NOT_OBSERVED`); anything else
- * (directory, special file, symlink, dangling or not) is `FS_NOT_REGULAR_FILE`.
+ * Publishes only if nothing is at `destination`: `link(2)` never replaces. A regular file in the
+ * way was created by someone else (`FS_NOT_OBSERVED`); anything else is `FS_NOT_REGULAR_FILE`.
  */
-async function publishCreate(calls: Calls, file: string, destination: string, display: string): Promise<void> {
+export async function linkNoReplace(calls: Calls, file: string, destination: string, display: string): Promise<void> {
   try {
     await link(file, destination)
   } catch (error) {

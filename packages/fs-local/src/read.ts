@@ -1,10 +1,9 @@
-import { type FsInfo, type FsStreamFromOptions, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
+import { type FsInfo, type FsInspection, type FsStreamFromOptions, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import { decodeText, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { checkReal, type DiskCore } from './core'
 import { mapErrors, toFsError } from './errors'
-import { openRegular } from './open'
-import { infoOfEntry, readAll, statPath } from './probe'
-import { versionOf } from './version'
+import { type OpenedFile, openRegular } from './open'
+import { infoOf, infoOfEntry, readAll, readSmallInline, statPath, versionOf } from './probe'
 
 /** The first and the largest read of a byte stream (see `streamBytesFrom`). */
 const FIRST_STREAM_CHUNK = 64 * 1024
@@ -43,53 +42,101 @@ export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal
 }
 
 /**
- * The raw bytes from `start` on, read at that position (nothing before it is read). The version is
- * checked on the descriptor that was opened, so the bytes streamed are those of that version.
+ * The raw bytes from `start` on, read at that position (nothing before it is read), checked against
+ * `opts.version` on the descriptor that was opened, so the bytes streamed are those of that version.
  */
 export async function* streamFrom(core: DiskCore, target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
   const display = target.displayPath
   const { signal, version } = opts
-  const fixed = core.options.streamChunkBytes
   try {
     throwIfAborted(signal, display)
     const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
     try {
       await core.containment.check(opened.real, display)
-      if (version !== undefined && versionOf(opened.stats) !== version) {
-        throw fsError('FS_STALE_VERSION', { path: display })
-      }
-      // Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one
-      // while the reader works on the other (which stays valid until the reader asks for more).
-      // Never zero-filled: only the bytes just read are handed out. Chunks grow from 64 KiB to
-      // 1 MiB: a reader that stops early reads little, a long scan makes few thread-pool trips.
-      const max = fixed ?? MAX_STREAM_CHUNK
-      const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
-      let size = fixed ?? FIRST_STREAM_CHUNK
-      let position = start
-      const readInto = (buffer: Buffer) => {
-        const read = opened.handle.read(buffer, 0, size, position)
-        size = Math.min(max, size * 2)
-        return read
-      }
-      let next: ReturnType<typeof readInto> | undefined = readInto(buffers[0])
-      try {
-        for (let turn = 0; ; turn ^= 1) {
-          const { bytesRead } = await next
-          next = undefined
-          throwIfAborted(signal, display)
-          if (bytesRead === 0) break
-          position += bytesRead
-          next = readInto(buffers[turn ^ 1])
-          yield buffers[turn].subarray(0, bytesRead)
-        }
-      } finally {
-        // A read still in flight must finish before its descriptor is closed.
-        await next?.catch(() => {})
-      }
+      if (version !== undefined && versionOf(opened.stats) !== version) throw fsError('FS_STALE_VERSION', { path: display })
+      yield* readAhead(opened, start, core.options.streamChunkBytes, () => throwIfAborted(signal, display))
     } finally {
       await opened.handle.close().catch(() => {})
     }
   } catch (error) {
     throw toFsError(error, 'read', display)
   }
+}
+
+/**
+ * Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one while
+ * the reader works on the other (valid until it asks for more). Chunks grow from 64 KiB to 1 MiB: a
+ * reader that stops early reads little, a long scan makes few thread-pool trips.
+ */
+async function* readAhead(opened: OpenedFile, start: number, fixed: number | undefined, check: () => void): AsyncIterable<Uint8Array> {
+  const max = fixed ?? MAX_STREAM_CHUNK
+  const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
+  let size = fixed ?? FIRST_STREAM_CHUNK
+  let position = start
+  const readInto = (buffer: Buffer) => {
+    const read = opened.handle.read(buffer, 0, size, position)
+    size = Math.min(max, size * 2)
+    return read
+  }
+  let next: ReturnType<typeof readInto> | undefined = readInto(buffers[0])
+  try {
+    for (let turn = 0; ; turn ^= 1) {
+      const { bytesRead } = await next
+      next = undefined
+      check()
+      if (bytesRead === 0) return
+      position += bytesRead
+      next = readInto(buffers[turn ^ 1])
+      yield buffers[turn].subarray(0, bytesRead)
+    }
+  } finally {
+    // A read still in flight must finish before its descriptor is closed.
+    await next?.catch(() => {})
+  }
+}
+
+/**
+ * The stat and, for a regular file within `textUpTo` bytes, the text of a target `resolve` just
+ * minted, from one descriptor (one version) whose real path is checked against the root.
+ */
+export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal): Promise<FsInspection> {
+  const display = target.displayPath
+  const { calls } = core.process
+  const stats = await mapErrors('stat', display, () => {
+    throwIfAborted(signal, display)
+    return statPath(calls, target.targetKey)
+  })
+  if (stats === undefined) return { target, info: undefined }
+  const info = infoOfEntry(stats)
+  if (info.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
+  const opened = await mapErrors('read', display, () => openRegular(calls, target.targetKey, display, { checked: stats, inline: true }))
+  return readOpened(core, target, opened, textUpTo, signal)
+}
+
+async function readOpened(core: DiskCore, target: FsTarget, opened: OpenedFile, textUpTo: number, signal?: AbortSignal): Promise<FsInspection> {
+  const display = target.displayPath
+  const { maxTextBytes } = core.options
+  return mapErrors('read', display, async () => {
+    try {
+      await core.containment.check(opened.real, display)
+      const size = Number(opened.stats.size)
+      // Replaced between the stat and the open by a larger file: answered as the stat of what is open.
+      if (size > textUpTo) return { target, info: infoOf(opened.stats) }
+      const answer = (bytes: Uint8Array): FsInspection => {
+        throwIfAborted(signal, display)
+        return { target, info: infoOf(opened.stats), text: decodeText(bytes, display).text }
+      }
+      // A small file opened on the loop thread is read there, in one read, and released before any
+      // other call runs: one such buffer at a time, so nothing is reserved for it.
+      const small = readSmallInline(core.process.calls, opened)
+      if (small !== undefined) {
+        opened.handle.closeInline?.()
+        return answer(small)
+      }
+      const cost = TEXT_COST_PER_BYTE * Math.min(size, maxTextBytes)
+      return await core.budget.with(cost, 'reading', display, signal, async () => answer(await readAll(opened, maxTextBytes, display)))
+    } finally {
+      void opened.handle.close().catch(() => {})
+    }
+  })
 }

@@ -1,54 +1,48 @@
-import { mkdir, mkdtemp, open, readdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, open, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { POOLED_CALLS } from './calls'
 import { tryHold } from './kernel-lock'
-import { newStagingName, stagedNameOf } from './names'
-import { makeStaged, reclaimStaging, removeStaged } from './staging'
+import { discard, isStagingName, makeStaged, reclaimStaging, stagedNameOf } from './staging'
 
 const fresh = () => mkdtemp(join(tmpdir(), 'dsh-staging-'))
-const replacing = (name: string) => ({ name, mode: 0o600 })
+const stage = (dir: string, name: string) => makeStaged(POOLED_CALLS, dir, name, 0o600, name)
+
+describe('staging names', () => {
+  it('stages one write per entry name, different ones for different names, and recognises them', () => {
+    expect(stagedNameOf('a.txt')).toBe(stagedNameOf('a.txt'))
+    expect(stagedNameOf('a.txt')).not.toBe(stagedNameOf('b.txt'))
+    expect(isStagingName(stagedNameOf('notes.md'))).toBe(true)
+  })
+
+  it('treats a look-alike whose check digits do not match as a user\'s name', () => {
+    const ours = stagedNameOf('x')
+    const forged = `${ours.slice(0, -8)}${ours.slice(-8) === '00000000' ? '11111111' : '00000000'}`
+    const others = [forged, '.dsh-staging.f.cafe0123.1.42.7.backup', '.dsh-staging.notes', '.dsh-staging.l.0123456789abcdef.00000000', `${ours}.backup`, ours.toUpperCase()]
+    for (const name of others) expect(isStagingName(name), name).toBe(false)
+  })
+})
 
 describe('reclaimStaging', () => {
-  it('removes staged files and staging directories nobody holds, and keeps the user\'s entries', async () => {
+  it('removes staged files nobody holds and keeps the user\'s entries', async () => {
     const dir = await fresh()
     await writeFile(join(dir, stagedNameOf('t.txt')), 'left by a dead writer')
-    const staging = newStagingName('d')
-    await mkdir(join(dir, staging), { mode: 0o700 })
-    await writeFile(join(dir, staging, 'content'), 'left by a dead writer')
-    const empty = newStagingName('d')
-    await mkdir(join(dir, empty), { mode: 0o700 })
     await writeFile(join(dir, 'user.txt'), 'mine')
-    expect(await reclaimStaging(dir)).toBe(3)
+    expect(await reclaimStaging(dir)).toBe(1)
     expect(await readdir(dir)).toEqual(['user.txt'])
   })
 
-  it('keeps what a live writer holds, and a staging directory that holds anything but its content', async () => {
+  it('keeps what a live writer holds, and removes it at the next sweep once its writer is gone', async () => {
     const dir = await fresh()
-    const held = await makeStaged(POOLED_CALLS, dir, replacing('t.txt'), 't.txt')
-    const created = await makeStaged(POOLED_CALLS, dir, undefined, 'n.txt')
-    const odd = newStagingName('d')
-    await mkdir(join(dir, odd), { mode: 0o700 })
-    await writeFile(join(dir, odd, 'notes.md'), 'mine')
-    const open755 = newStagingName('d')
-    await mkdir(join(dir, open755), { mode: 0o755 })
+    const held = await stage(dir, 't.txt')
+    const created = await makeStaged(POOLED_CALLS, dir, 'n.txt', 0o666, 'n.txt')
     expect(await reclaimStaging(dir)).toBe(0)
-    expect((await readdir(dir)).length).toBe(4)
-    // Released (closed without removal, as a crash would): both go at the next sweep.
+    expect((await readdir(dir)).length).toBe(2)
+    // Closed without removal, as a crash would leave them.
     await held.handle.close()
     await created.handle.close()
     expect(await reclaimStaging(dir)).toBe(2)
-    expect((await readdir(dir)).sort()).toEqual([odd, open755].sort())
-  })
-
-  it('leaves nothing once a staging is removed by its writer', async () => {
-    const dir = await fresh()
-    for (const how of [replacing('t.txt'), undefined]) {
-      const staged = await makeStaged(POOLED_CALLS, dir, how, 't.txt')
-      await removeStaged(staged, false)
-      await staged.handle.close()
-    }
     expect(await readdir(dir)).toEqual([])
   })
 })
@@ -56,7 +50,7 @@ describe('reclaimStaging', () => {
 describe('makeStaged', () => {
   it('holds an exclusive lock on the staged file from the moment it returns', async () => {
     const dir = await fresh()
-    const staged = await makeStaged(POOLED_CALLS, dir, replacing('t.txt'), 't.txt')
+    const staged = await stage(dir, 't.txt')
     const other = await open(staged.file, 'r')
     expect(tryHold(other.fd, true)).toBe('busy')
     await staged.handle.close()
@@ -66,34 +60,30 @@ describe('makeStaged', () => {
 
   it('lets one writer of a target stage at a time (its publication lock), the next once the first is gone', async () => {
     const dir = await fresh()
-    const first = await makeStaged(POOLED_CALLS, dir, replacing('t.txt'), 't.txt')
+    const first = await stage(dir, 't.txt')
     let second = false
-    const next = makeStaged(POOLED_CALLS, dir, replacing('t.txt'), 't.txt').then((staged) => {
+    const next = stage(dir, 't.txt').then((staged) => {
       second = true
       return staged
     })
     // Another target of the same directory does not wait.
-    const other = await makeStaged(POOLED_CALLS, dir, replacing('u.txt'), 'u.txt')
+    const other = await stage(dir, 'u.txt')
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(second).toBe(false)
-    await removeStaged(first, false)
-    await first.handle.close()
+    await discard(first)
     const staged = await next
     expect(staged.file).toBe(first.file)
-    for (const done of [staged, other]) {
-      await removeStaged(done, false)
-      await done.handle.close()
-    }
+    await discard(staged)
+    await discard(other)
     expect(await readdir(dir)).toEqual([])
   })
 
   it('takes over the name of a target a dead writer left staged (nobody holds its lock)', async () => {
     const dir = await fresh()
     await writeFile(join(dir, stagedNameOf('t.txt')), 'left by a dead writer')
-    const staged = await makeStaged(POOLED_CALLS, dir, replacing('t.txt'), 't.txt')
+    const staged = await stage(dir, 't.txt')
     expect(staged.created.size).toBe(0)
-    await removeStaged(staged, false)
-    await staged.handle.close()
+    await discard(staged)
     expect(await readdir(dir)).toEqual([])
   })
 })

@@ -1,52 +1,52 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
+import { createHash } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
-import { type FileHandle, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises'
+import { type FileHandle, open, readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Calls, POOLED_CALLS } from './calls'
 import { errnoCode } from './errors'
 import { tryHold } from './kernel-lock'
-import { isStagingName, newStagingName, stagedNameOf, stagingKindOf, STAGING_PREFIX } from './names'
-
-export { isStagingName, STAGING_PREFIX }
 
 /**
- * Bytes waiting beside their destination. A new file, whose mode and default ACL must come from its
- * creation, is staged as `content` in a private (0700) directory `.dsh-staging.d.<random>…`. A
- * replacement is staged in a file of its own named after its target, `.dsh-staging.f.<hash>…`
- * (readable by its owner only until it takes the old file's mode): created exclusively, that one
- * name is also the target's publication lock across processes. While it exists no other writer
- * can stage (let alone rename over) that target, and the `rename` that publishes it releases it.
- *
- * Its writer holds an exclusive kernel lock on the staged file from its creation until its
- * descriptor closes (`kernel-lock.ts`), which the kernel drops when the writer dies in whatever
- * PID namespace: a staged file that can be locked is a dead writer's, and only then is it removed,
- * while locked. Nothing is judged by age or pid.
+ * A write is staged beside its target as `.dsh-staging.f.<16 hex of the name's hash>.<8 hex check>`.
+ * Created exclusively, that one name is also the target's publication lock across processes: while
+ * it exists no other writer can stage that target, and the `rename` or `link` that publishes it
+ * ends it. Its writer holds an exclusive kernel lock on it (`kernel-lock.ts`) until its descriptor
+ * closes, which the kernel drops when the writer dies in any PID namespace: a staged file that can
+ * be locked is a dead writer's, and only then is it removed. The check digits make a user's
+ * look-alike (`.dsh-staging.f.cafe0123.1.42.7.backup`) an ordinary file.
  */
+export const STAGING_PREFIX = '.dsh-staging.'
+
+const PATTERN = /^\.dsh-staging\.f\.([0-9a-f]{16})\.([0-9a-f]{8})$/
+const hex = (text: string, length: number) => createHash('sha256').update(text).digest('hex').slice(0, length)
+const checkOf = (body: string) => hex(`dsh-staging f.${body}`, 8)
+
+/** The name a write of the entry `name` of a directory is staged under: one per target. */
+export function stagedNameOf(name: string): string {
+  const body = hex(name, 16)
+  return `${STAGING_PREFIX}f.${body}.${checkOf(body)}`
+}
+
+export function isStagingName(name: string): boolean {
+  const match = name.startsWith(STAGING_PREFIX) ? PATTERN.exec(name) : null
+  return match !== null && checkOf(match[1]!) === match[2]
+}
+
 export interface Staged {
   /** The staged file (the name that is renamed or linked into place). */
   file: string
-  /** The private directory of a new file's staging. */
-  dir?: string
   handle: FileHandle
   /** What the staged file got at its creation (owner, group, mode after the umask). */
   created: Stats
 }
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
-/**
- * How long a write waits for its staging before it gives up (nothing is written): for another
- * writer of its target to publish, or, where writers contend, for a staged name not taken by a
- * sweep or a waiter in the moment between its creation and its writer's lock.
- */
+/** Not a liveness judgement: how long a write waits for another live writer of its target before it gives up, unchanged. */
 const WAIT_LIMIT_MS = 10_000
 const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
 
-/**
- * Takes the writer's lock on a file just created at `path` and returns its `fstat`. A sweep may
- * have opened and locked it between the creation and this lock (it then removes it): the lock is
- * ours and the name still ours only when the name still leads to the inode we hold. Where there
- * are no kernel locks the staging is simply never reclaimed by anyone.
- */
+/** The lock on a file created at `path` and its `fstat`, or `undefined` when a sweep took the name between the two. */
 async function claim(calls: Calls, handle: FileHandle, path: string): Promise<Stats | undefined> {
   const held = tryHold(handle.fd)
   if (held === 'busy') return undefined
@@ -56,41 +56,34 @@ async function claim(calls: Calls, handle: FileHandle, path: string): Promise<St
 }
 
 /**
- * Creates the staged file of a write inside `parent` (anchored and checked by the caller): for a
- * replacement of the entry `replacing.name`, the file named after it with `replacing.mode`, waiting
- * while another live writer holds that name; for a new file (`replacing` undefined), `content`
- * (0o666, the umask applies) in a new private directory.
+ * Creates the staged file of a write of the entry `name` inside `parent` (anchored and checked by
+ * the caller) with `mode` (a new file: 0o666, so the umask and the directory's default ACL apply as
+ * to any creation), waiting while another live writer holds that name.
  */
-export async function makeStaged(calls: Calls, parent: string, replacing: { name: string; mode: number } | undefined, display: string): Promise<Staged> {
+export async function makeStaged(calls: Calls, parent: string, name: string, mode: number, display: string): Promise<Staged> {
+  const file = join(parent, stagedNameOf(name))
   const deadline = Date.now() + WAIT_LIMIT_MS
   for (let attempt = 1; ; attempt++) {
-    const made = replacing === undefined ? await stagedInDirectory(calls, parent) : await stagedFile(calls, parent, replacing.name, replacing.mode)
+    const made = await stagedFile(calls, file, mode)
     if (made !== 'busy' && made !== undefined) return made
-    if (Date.now() > deadline) {
-      if (made === 'busy') throw busy(display, stagedNameOf(replacing!.name))
-      throw fsError('FS_IO_ERROR', { path: display, reason: `was not written: its staged file was taken away for ${WAIT_LIMIT_MS / 1000} s; nothing changed` })
-    }
-    // Another writer of this target is between its staging and its rename: short, jittered waits.
+    if (Date.now() > deadline) throw busy(display, made === 'busy' ? stagedNameOf(name) : undefined)
     if (made === 'busy') await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * Math.min(2 + attempt, 20)))
   }
 }
 
-function busy(display: string, name: string) {
-  return fsError('FS_IO_ERROR', {
-    path: display,
-    reason: `was not written: another writer kept it staged (${name}) for ${WAIT_LIMIT_MS / 1000} s, or left it on a filesystem without kernel locks, where a dead writer cannot be told from a live one; nothing changed`,
-  })
+function busy(display: string, name: string | undefined) {
+  const reason = name === undefined
+    ? `was not written: its staged file was taken away for ${WAIT_LIMIT_MS / 1000} s; nothing changed`
+    : `was not written: another writer kept it staged (${name}) for ${WAIT_LIMIT_MS / 1000} s, or left it on a filesystem without kernel locks, where a dead writer cannot be told from a live one; nothing changed`
+  return fsError('FS_IO_ERROR', { path: display, reason })
 }
 
-/** The staged replacement, `busy` while another writer holds its name, `undefined` when a sweep took it first. */
-async function stagedFile(calls: Calls, parent: string, name: string, mode: number): Promise<Staged | 'busy' | undefined> {
-  const file = join(parent, stagedNameOf(name))
+async function stagedFile(calls: Calls, file: string, mode: number): Promise<Staged | 'busy' | undefined> {
   let handle: FileHandle
   try {
     handle = await open(file, CREATE, mode)
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error
-    // Held by a live writer, or left by a dead one (removed here, and the name tried again).
     return (await removeIfFree(calls, file)) ? undefined : 'busy'
   }
   const created = await claim(calls, handle, file)
@@ -99,41 +92,16 @@ async function stagedFile(calls: Calls, parent: string, name: string, mode: numb
   return undefined
 }
 
-async function stagedInDirectory(calls: Calls, parent: string): Promise<Staged | undefined> {
-  const dir = join(parent, newStagingName('d'))
-  await mkdir(dir, 0o700)
-  const file = join(dir, 'content')
-  let handle: FileHandle
-  try {
-    handle = await open(file, CREATE, 0o666)
-  } catch (error) {
-    // An empty staging directory is anyone's to remove: a sweep took it before `content` existed.
-    if (errnoCode(error) === 'ENOENT') return undefined
-    await rmdir(dir).catch(() => {})
-    throw error
-  }
-  const created = await claim(calls, handle, file)
-  if (created !== undefined) return { file, dir, handle, created }
-  await handle.close().catch(() => {})
-  await rmdir(dir).catch(() => {})
-  return undefined
+/** Removes an unpublished staging: the name, then the descriptor and its lock. */
+export async function discard(staged: Staged): Promise<void> {
+  await unlink(staged.file).catch(() => {})
+  await staged.handle.close().catch(() => {})
 }
 
 /**
- * Removes what is left of a staging: the staged name (unless it was renamed away), then its
- * directory; the descriptor, and with it the lock, is closed last, so no sweep ever judges a
- * staging whose writer is still removing it.
- */
-export async function removeStaged(staged: Staged, renamed: boolean): Promise<void> {
-  if (!renamed) await unlink(staged.file).catch(() => {})
-  if (staged.dir !== undefined) await rmdir(staged.dir).catch(() => {})
-}
-
-/**
- * Unlinks `path` (never through a link) if nobody holds a lock on it: an exclusive lock is taken
- * and kept while the name, checked to still lead to the inode locked, is unlinked. Exclusive, so
- * two sweeps never both judge one inode: with shared locks, the second could unlink the name a
- * new writer had just created in the first's wake (a lost update, seen once in 300 races).
+ * Unlinks `path` if nobody holds a lock on it, holding an exclusive lock while the name, checked to
+ * still lead to the inode locked, goes. Exclusive, so two sweeps never both judge one inode (with
+ * shared locks the second unlinked a name a new writer had just created: a lost update in 300 races).
  */
 async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
   const handle = await open(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
@@ -141,8 +109,7 @@ async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
   try {
     if (tryHold(handle.fd) !== 'held') return false
     const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
-    if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile()) return false
-    if (EUID >= 0 && mine.uid !== EUID) return false
+    if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile() || (EUID >= 0 && mine.uid !== EUID)) return false
     await unlink(path)
     return true
   } catch {
@@ -152,35 +119,12 @@ async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
   }
 }
 
-/**
- * Removes one abandoned entry of ours: a staged file nobody holds a lock on, or a staging
- * directory that is ours (0700), and empty (a writer that meets it gone stages again) or holding a
- * `content` nobody holds. Anything else, anything of another user, and anything on a filesystem
- * without kernel locks is left alone.
- */
-async function reclaimEntry(calls: Calls, dir: string, name: string): Promise<boolean> {
-  const kind = stagingKindOf(name)
-  const path = join(dir, name)
-  if (kind === 'f') return removeIfFree(calls, path)
-  if (kind !== 'd') return false
-  const stats = await calls.lstat(path).catch(() => undefined)
-  if (stats === undefined || !stats.isDirectory() || (stats.mode & 0o077) !== 0 || (EUID >= 0 && stats.uid !== EUID)) return false
-  const members = await readdir(path)
-  if (members.length > 1 || (members.length === 1 && members[0] !== 'content')) return false
-  if (members.length === 1 && !(await removeIfFree(calls, join(path, 'content')))) return false
-  return rmdir(path).then(() => true, () => false)
-}
-
-/**
- * Removes the abandoned staging in `dir` (`listed`: its names, when already read); returns how
- * many entries went. Never throws.
- */
+/** Removes the abandoned staging in `dir` (`listed`: its names, when already read); returns how many went. Never throws. */
 export async function reclaimStaging(dir: string, listed?: string[], calls: Calls = POOLED_CALLS): Promise<number> {
   try {
-    const names = (listed ?? await readdir(dir)).filter(isStagingName)
     let removed = 0
-    for (const name of names) {
-      if (await reclaimEntry(calls, dir, name).catch(() => false)) removed++
+    for (const name of (listed ?? await readdir(dir)).filter(isStagingName)) {
+      if (await removeIfFree(calls, join(dir, name))) removed++
     }
     return removed
   } catch {

@@ -2,7 +2,7 @@ import type { LocalFileSystem } from '@deepseek-ai/dsh-fs-local'
 import { stack } from '@deepseek-ai/dsh-test-kit'
 import { readFile, writeFile } from 'node:fs/promises'
 import { expect, it } from 'vitest'
-import { beforeEachPublish } from '../src/instrument'
+import { beforeEachPublish } from './hooks'
 
 // apply_patch's promise on the local disk once publishing has started: another process that
 // changes a later file after the whole patch was checked stops the patch at that file, whose

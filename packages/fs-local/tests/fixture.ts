@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, expect } from 'vitest'
 import { LocalFileSystem, type LocalFileSystemConfig } from '../src'
-import { beforeEachPublish } from '../src/instrument'
+import { beforeEachPublish } from './hooks'
 import { tryHold } from '../src/kernel-lock'
-import { newStagingName } from '../src/names'
+import { stagedNameOf } from '../src/staging'
 
 export const run = promisify(execFile)
 
@@ -78,22 +78,17 @@ export async function localFixture(config: Omit<LocalFileSystemConfig, 'cwd'> = 
 
 /**
  * Staging residue of the exact shape fs-local makes, whose writer is gone: nobody holds a lock on
- * it, so a sweep may remove it. `kind` `f` is a staged replacement, `d` a new file's staging directory.
+ * it, so a sweep may remove it.
  */
-export async function deadStaging(dir: string, kind: 'f' | 'd' = 'f'): Promise<string> {
-  const name = newStagingName(kind)
-  if (kind === 'f') {
-    await writeFile(join(dir, name), 'staged by a writer that died', { mode: 0o600 })
-  } else {
-    await mkdir(join(dir, name), { mode: 0o700 })
-    await writeFile(join(dir, name, 'content'), 'staged by a writer that died')
-  }
+export async function deadStaging(dir: string): Promise<string> {
+  const name = stagedNameOf(`dead-${made.length}-${Math.random()}`)
+  await writeFile(join(dir, name), 'staged by a writer that died', { mode: 0o600 })
   return name
 }
 
 /** A staged file whose writer is alive: this test holds its lock until `release`. */
 export async function liveStaging(dir: string): Promise<{ name: string; release: () => Promise<void> }> {
-  const name = newStagingName('f')
+  const name = stagedNameOf(`live-${Math.random()}`)
   const handle = await open(join(dir, name), 'wx', 0o600)
   await handle.write('staged by a live writer')
   expect(tryHold(handle.fd)).toBe('held')

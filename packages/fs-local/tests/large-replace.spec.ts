@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { withTextDecoding } from '@deepseek-ai/dsh-fs'
+import iconv from 'iconv-lite'
 import { localFixture } from './fixture'
 
 // Above `diffMaxBytes` a replace learns only the old file's style, from its first bytes: the
@@ -27,6 +29,18 @@ describe('replacing a file above diffMaxBytes', () => {
     await fx.external.write('c.txt', 'line\r\n'.repeat(30_000))
     await fx.fs.writeText(await fx.fs.resolve('c.txt'), 'x\ny\n')
     expect(await bytesOf(fx, 'c.txt')).toEqual(utf8('x\r\ny\r\n'))
+  })
+
+  it('keeps the encoding, BOM and CRLF of a file in a legacy encoding when a text decoding is in effect', async () => {
+    const fx = await localFixture({ diffMaxBytes: 0 })
+    const utf16 = (text: string) => [0xff, 0xfe, ...iconv.encode(text, 'utf-16le')]
+    await fx.external.write('u.txt', Uint8Array.from(utf16('première\r\nligne\r\n')))
+    await withTextDecoding({ detect: true }, async () => fx.fs.writeText(await fx.fs.resolve('u.txt'), 'é\nü\n'))
+    expect(await bytesOf(fx, 'u.txt')).toEqual(utf16('é\r\nü\r\n'))
+    const sjis = iconv.encode('吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。\n'.repeat(4), 'shift_jis')
+    await fx.external.write('j.txt', sjis)
+    await withTextDecoding({ detect: true }, async () => fx.fs.writeText(await fx.fs.resolve('j.txt'), '猫\n'))
+    expect(await bytesOf(fx, 'j.txt')).toEqual([...iconv.encode('猫\n', 'shift_jis')])
   })
 
   it('replaces a binary file as given', async () => {

@@ -25,7 +25,7 @@ describe('listDir', () => {
     const fixture = await localFixture({}, true)
     const outside = await tempDir('dsh-fs-local-outside-')
     // Residue of a writer that is certainly gone (nobody holds its lock): a sweep there would remove it.
-    const residue = await deadStaging(outside, 'd')
+    const residue = await deadStaging(outside)
     await mkdir(join(fixture.dir, 'sub'))
     const target = await fixture.fs.resolve('sub')
     await rename(join(fixture.dir, 'sub'), join(fixture.dir, 'sub.moved'))
@@ -37,8 +37,8 @@ describe('listDir', () => {
 
   it('still reclaims dead writers\' residue in a directory it lists inside the root', async () => {
     const fixture = await localFixture({}, true)
-    await deadStaging(fixture.dir, 'd')
-    await deadStaging(fixture.dir, 'f')
+    await deadStaging(fixture.dir)
+    await deadStaging(fixture.dir)
     await writeFile(join(fixture.dir, 'f.txt'), 'f')
     expect((await fixture.fs.listDir(await fixture.fs.resolve('.'))).map((entry) => entry.name)).toEqual(['f.txt'])
     expect(await readdir(fixture.dir)).toEqual(['f.txt'])

@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalDisk, LocalFileSystem } from '../src'
-import { beforeEachPublish } from '../src/instrument'
+import { beforeEachPublish } from './hooks'
 import { tempDir } from './fixture'
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))

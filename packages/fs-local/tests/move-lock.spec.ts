@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalFileSystem, STAGING_PREFIX } from '../src'
-import { beforeEachPublish, whileLocked } from '../src/instrument'
+import { beforeEachPublish, whileLocked } from './hooks'
 import { localFixture } from './fixture'
 
 const staging = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))

@@ -80,8 +80,8 @@ describe('separate processes', () => {
 
   it('reclaims a dead writer\'s staging but never touches a live writer\'s', async () => {
     const fixture = await localFixture()
-    // Residue nobody holds a lock on (its writer is gone), in both shapes, and a live writer's staged file.
-    const dead = [await deadStaging(fixture.dir, 'd'), await deadStaging(fixture.dir, 'f')]
+    // Residue nobody holds a lock on (its writer is gone) and a live writer's staged file.
+    const dead = [await deadStaging(fixture.dir), await deadStaging(fixture.dir)]
     const live = await liveStaging(fixture.dir)
     await writeFile(join(fixture.dir, 'seen.txt'), 'x')
     const entries = await fixture.fs.listDir(await fixture.fs.resolve('.'))
@@ -117,7 +117,7 @@ describe('separate processes', () => {
 
   it('refuses to write a name only dsh makes, and changes nothing', async () => {
     const fixture = await localFixture()
-    const residue = await deadStaging(fixture.dir, 'f')
+    const residue = await deadStaging(fixture.dir)
     await expectFsError(fixture.fs.writeText(await fixture.fs.resolve(residue), 'x'), 'FS_INVALID_PATH')
     expect(await readFile(join(fixture.dir, residue), 'utf8')).toBe('staged by a writer that died')
     await fixture.dispose()

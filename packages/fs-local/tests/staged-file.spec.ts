@@ -2,7 +2,7 @@ import { lstat, open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { reclaimStaging, STAGING_PREFIX } from '../src'
-import { beforeEachPublish } from '../src/instrument'
+import { beforeEachPublish } from './hooks'
 import { tryHold } from '../src/kernel-lock'
 import { localFixture } from './fixture'
 

@@ -20,8 +20,9 @@ export interface CallOptions {
  * - before it, a mutating call that repeats one this owner made within `retryTtlMs` (same tool, same
  *   arguments) and whose targets this owner still sees as that call left them, is a retry of a
  *   call whose response was lost: it gets the first outcome back and does not run again;
- * - after it, the owner's observations are settled in the store, and a mutating call's outcome is
- *   stored for its retries, before the result goes back to the host.
+ * - after it, the owner's observations are settled in the store (all but those of its own changes
+ *   to versions it held, which may follow the reply: see the recorder), and a mutating call's
+ *   outcome is stored for its retries, before the result goes back to the host.
  * A call is mutating when it asked for a write or edit guard (an intent): only those are stored.
  */
 export class Calls {
@@ -51,7 +52,8 @@ export class Calls {
     }
     const result = await next()
     try {
-      await this.recorder.settle(owner)
+      // A stored outcome names what the call left the owner seeing: every write must be in first.
+      await (id === undefined ? this.recorder.settleForReply(owner) : this.recorder.settle(owner))
       const keys = this.#guarded.get(exec)
       if (id !== undefined && keys !== undefined) await this.#store(owner, id, result, keys)
     } catch (error) {

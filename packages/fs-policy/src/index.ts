@@ -49,20 +49,31 @@ export async function apply(ctx: Context, input: PolicyConfigInput): Promise<voi
     retryTtlMs: config.retryTtlSeconds * 1000,
     readOnly: (tool) => (ctx.get('tools') as ToolRegistry | undefined)?.get(tool)?.annotations.readOnlyHint === true,
   })
-  const lookup = async (target: FsTarget, actor: object | undefined) => {
+  // Synchronous for a memory or file store with nothing pending: no await is added to its intents.
+  const lookup = (target: FsTarget, actor: object | undefined) => {
     calls.noteIntent(actor, target.targetKey)
-    try {
-      return await recorder.get(ownerOf(actor), target)
-    } catch (error) {
-      if (!(error instanceof LedgerError)) throw error
-      throw new FsError('FS_IO_ERROR', `${error.message}; nothing was changed: retry once the ledger is reachable`, { path: target.displayPath, cause: error })
-    }
+    const held = recorder.lookup(ownerOf(actor), target)
+    return held instanceof Promise ? held.catch((error: unknown) => unreachable(error, target)) : held
   }
   ctx.on('fs/observed', (target, observation, actor) => recorder.record(ownerOf(actor), target, observation))
   const { seenBeforeReplace } = config
-  ctx.on('fs/write-intent', async (target, actor) => writeIntent(await lookup(target, actor), { target, seenBeforeReplace }))
-  ctx.on('fs/edit-intent', async (target, actor) => editExpectation(await lookup(target, actor), target))
-  ctx.on('tools/execute', (exec, args, next) => calls.around(exec, args, next))
+  ctx.on('fs/write-intent', async (target, actor) => {
+    const held = lookup(target, actor)
+    return writeIntent(held instanceof Promise ? await held : held, { target, seenBeforeReplace })
+  })
+  ctx.on('fs/edit-intent', async (target, actor) => {
+    const held = lookup(target, actor)
+    return editExpectation(held instanceof Promise ? await held : held, target)
+  })
+  // Memory without retries never has a write pending nor an outcome to keep: no hook, so its calls
+  // take no more steps than before the ledger existed.
+  if (spec.kind !== 'memory' || config.retryTtlSeconds > 0) ctx.on('tools/execute', (exec, args, next) => calls.around(exec, args, next))
+}
+
+/** The ledger failed before a guard was chosen: the intent fails, and nothing is changed. */
+function unreachable(error: unknown, target: FsTarget): never {
+  if (!(error instanceof LedgerError)) throw error
+  throw new FsError('FS_IO_ERROR', `${error.message}; nothing was changed: retry once the ledger is reachable`, { path: target.displayPath, cause: error })
 }
 
 export default { name, Config, apply }

@@ -144,6 +144,46 @@ describe.runIf(redisAvailable)('a Redis ledger that goes away while running', ()
   })
 })
 
+describe.runIf(redisAvailable)('an owner\'s own change through a Redis ledger', () => {
+  it('is seen by its next lookup at once, though the reply did not wait for it', async () => {
+    const root = new Context()
+    const fiber = await root.plugin(policy, { ledger: `${redis!.url}/3` })
+    try {
+      const actor = { agent: { session: { owner: 'next-lookup' } } }
+      root.emit('fs/observed', target('/a'), present('v1'), actor)
+      expect(await root.waterfall('fs/edit-intent', target('/a'), actor, () => undefined)).toEqual({ version: 'v1' })
+      for (let version = 2; version <= 20; version++) {
+        // What an edit records: the version it made, from the one it held. The lookup is sent right behind it.
+        const from = { version: `v${version - 1}` as FsVersion, changes: [{ line: 1, removedLines: 1, addedLines: 1 }] }
+        root.emit('fs/observed', target('/a'), { kind: 'present', version: `v${version}` as FsVersion, from }, actor)
+        expect(await root.waterfall('fs/edit-intent', target('/a'), actor, () => undefined)).toEqual({ version: `v${version}` })
+      }
+    } finally {
+      await fiber.dispose()
+    }
+  })
+})
+
+describe.runIf(redisAvailable)('a Redis ledger that stops answering', () => {
+  it('fails the call within timeoutMs, naming the URL, instead of hanging; calls work again once it answers', async () => {
+    await using s = await stack({ tools: ['tool-fs'], policyConfig: { ledger: `${redis!.url}/2`, timeoutMs: 300 } })
+    const session = { cwd: s.dir, owner: 'agent' }
+    await s.put('a.txt', 'one\n')
+    await s.ok('read', { file_path: s.path('a.txt') }, session)
+    redis!.pause()
+    try {
+      const edit = await s.call('edit', { file_path: s.path('a.txt'), old_string: 'one', new_string: 'two' }, session)
+      expect(edit.isError).toBe(true)
+      expect(textOf(edit)).toContain(`the Redis ledger at ${redis!.url}/2 failed`)
+      expect((await s.bytes('a.txt'))!.toString()).toBe('one\n')
+    } finally {
+      redis!.resume()
+    }
+    await s.ok('edit', { file_path: s.path('a.txt'), old_string: 'one', new_string: 'two' }, session)
+    expect((await s.bytes('a.txt'))!.toString()).toBe('two\n')
+  })
+})
+
 describe('the seen lines, through a persistent ledger', () => {
   for (const kind of ['file', 'redis'] as const) {
     it.runIf(kind === 'file' || redisAvailable)(`add up across reads in a ${kind} ledger, so a write after reading every part goes through`, async () => {

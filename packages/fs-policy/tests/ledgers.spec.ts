@@ -227,6 +227,65 @@ describe.runIf(redisAvailable)('the redis ledger, against the server itself', ()
     }
   })
 
+  /** How many times Redis ran each command since the last call (INFO commandstats, reset by CONFIG RESETSTAT). */
+  async function commandsSince(client: Awaited<ReturnType<typeof raw>>): Promise<Record<string, number>> {
+    const info = await client.info('commandstats')
+    await client.config('RESETSTAT')
+    const counts: Record<string, number> = {}
+    for (const [, name, calls] of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) counts[name!] = Number(calls)
+    return counts
+  }
+
+  it('records an edit over what its guard lookup read in one command, combining the seen lines', async () => {
+    const store = await RedisLedger.open(`${redis!.url}/7`, limits(clock()), 2_000)
+    const client = await raw(7)
+    try {
+      await store.record!('edit', '/a', present('v1', { seen: { ranges: [[1, 4]], total: 4 } }))
+      expect(await store.get('edit', '/a')).toMatchObject({ version: 'v1' })
+      await commandsSince(client)
+      // The edit replaced line 2 of v1, making v2: lines 1, 3 and 4 were seen before, line 2 is the edit's own.
+      await store.record!('edit', '/a', present('v2', { from: { version: 'v1', changes: [{ line: 2, removedLines: 1, addedLines: 1 }] }, seen: { ranges: [[2, 2]] } }))
+      // One EVALSHA and the commands run inside it (Redis counts those too); no GET before it.
+      expect(await commandsSince(client)).toEqual({
+        'config|resetstat': 1, evalsha: 1, get: 1, set: 1, incr: 1, zadd: 1, pexpire: 2, zcard: 1,
+      })
+      expect(await store.get('edit', '/a')).toEqual(present('v2', { seen: { ranges: [[1, 4]], total: 4 } }))
+    } finally {
+      client.disconnect()
+      await store.close()
+    }
+  })
+
+  it('combines with what another process stored meanwhile, so neither loses the other\'s seen lines', async () => {
+    const url = `${redis!.url}/6`
+    const one = await RedisLedger.open(url, limits(clock()), 2_000)
+    const two = await RedisLedger.open(url, limits(clock()), 2_000)
+    try {
+      await one.record!('both', '/a', present('v1', { seen: { ranges: [[1, 2]] } }))
+      await two.record!('both', '/a', present('v1', { seen: { ranges: [[5, 6]] } }))
+      // `one` still expects what it wrote; Redis holds more, so `one` combines with that instead.
+      await one.record!('both', '/a', present('v1', { seen: { ranges: [[3, 4]] } }))
+      expect(await two.get('both', '/a')).toEqual(present('v1', { seen: { ranges: [[1, 6]] } }))
+    } finally {
+      await one.close()
+      await two.close()
+    }
+  })
+
+  it('never brings back what Redis lost: after FLUSHALL a record stores only what it observed', async () => {
+    const store = await RedisLedger.open(`${redis!.url}/5`, limits(clock()), 2_000)
+    const client = await raw(5)
+    try {
+      await store.record!('lost', '/a', present('v1', { seen: { ranges: [[1, 2]] } }))
+      await client.flushall()
+      await store.record!('lost', '/a', present('v1', { seen: { ranges: [[3, 4]] } }))
+      expect(await store.get('lost', '/a')).toEqual(present('v1', { seen: { ranges: [[3, 4]] } }))
+    } finally {
+      client.disconnect()
+      await store.close()
+    }
+  })
+
   it('refuses to start on an unreachable Redis with an error that names the URL', async () => {
     const { freePort } = await import('@deepseek-ai/dsh-test-kit')
     const port = await freePort()

@@ -1,5 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import { type FsError, fsError } from './errors'
+import type { FsTextEncoding } from './encodings'
+import { decodeLegacy } from './legacy'
 import { completePrefix, concatBytes, hasBom, isContinuation, sequenceLength, UTF8_BOM } from './utf8'
 
 /** How far into a file a NUL byte marks it as binary. */
@@ -9,13 +11,18 @@ export interface DecodedText {
   /** The text without its BOM. */
   text: string
   bom: boolean
+  /** The file's encoding when it is not UTF-8 (only under an `FsTextDecoding`, see `decodeLegacy`). */
+  encoding?: FsTextEncoding
 }
 
 function notText(reason: string, path: string | undefined, cause?: unknown): FsError {
   return fsError('FS_NOT_TEXT', { path, reason, cause })
 }
 
-/** Decodes a whole file. Binary (a NUL in the first 8 KiB) or invalid UTF-8 fails `FS_NOT_TEXT`. */
+/**
+ * Decodes a whole file. Binary (a NUL in the first 8 KiB) or invalid UTF-8 fails `FS_NOT_TEXT`,
+ * unless an `FsTextDecoding` is in effect (`withTextDecoding`) and decides another encoding.
+ */
 export function decodeText(bytes: Uint8Array, path?: string): DecodedText {
   // One non-streaming decode first: Node's streaming TextDecoder takes a path several times slower
   // (about 5 s for a 100 MB file against 1 s), which put large edits past any reasonable deadline.
@@ -26,6 +33,9 @@ export function decodeText(bytes: Uint8Array, path?: string): DecodedText {
       return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body), bom }
     } catch {}
   }
+  // Not UTF-8: another encoding when the caller allows one (the UTF-8 path above never pays for it).
+  const legacy = decodeLegacy(bytes, path)
+  if (legacy !== undefined) return legacy
   // Not text: the incremental decoder names the precise reason.
   const decoder = new Utf8StreamDecoder(path)
   const text = decoder.push(bytes) + decoder.end()

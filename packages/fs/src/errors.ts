@@ -1,3 +1,4 @@
+import { describeCharacter } from './encodable'
 import type { FsSeenLines } from './types'
 
 export const FS_ERROR_CODES = [
@@ -17,6 +18,7 @@ export const FS_ERROR_CODES = [
   'FS_ABORTED',
   'FS_INVALID_PATTERN',
   'FS_NOT_SEEN',
+  'FS_NOT_ENCODABLE',
 ] as const
 
 export type FsErrorCode = (typeof FS_ERROR_CODES)[number]
@@ -34,6 +36,12 @@ export interface FsOccurrences {
   truncated: boolean
 }
 
+/**
+ * A fact about the target that a refusal rests on, for the tool layer to word: `read-only` is a
+ * file no one may write (`chmod a-w`), which dsh does not replace, move or remove.
+ */
+export type FsErrorFact = 'read-only'
+
 export interface FsErrorOptions {
   cause?: unknown
   /** The path the failure is about, as the caller spelled it or as displayed. */
@@ -41,6 +49,28 @@ export interface FsErrorOptions {
   occurrences?: FsOccurrences
   /** Set on `FS_NOT_SEEN`: what the session was shown of the version it would replace. */
   seen?: FsSeenLines
+  fact?: FsErrorFact
+  /**
+   * Set on an `FS_NOT_TEXT` whose encoding could not be decided: the encodings the file might be
+   * in, most likely first (possibly none), so that a caller can name one to choose.
+   */
+  candidates?: FsEncodingCandidate[]
+  /** Set on `FS_NOT_ENCODABLE`: the character the file's encoding cannot hold, and where. */
+  unencodable?: FsUnencodable
+}
+
+/** An encoding a file might be in, with the detector's confidence (0–100). */
+export interface FsEncodingCandidate {
+  encoding: string
+  confidence: number
+}
+
+/** What `FS_NOT_ENCODABLE` refused: `character` at `line`/`column` (1-based, of the new text) has no bytes in `encoding`. */
+export interface FsUnencodable {
+  encoding: string
+  character: string
+  line: number
+  column: number
 }
 
 export class FsError extends Error {
@@ -51,6 +81,12 @@ export class FsError extends Error {
   readonly occurrences?: FsOccurrences
   /** Set on `FS_NOT_SEEN`: the lines seen, so the refusal can name them and the first one not seen. */
   readonly seen?: FsSeenLines
+  /** What the refusal rests on, when a provider knows it (see `FsErrorFact`). */
+  readonly fact?: FsErrorFact
+  /** Set on an undecided `FS_NOT_TEXT`: the encodings to choose from. */
+  readonly candidates?: FsEncodingCandidate[]
+  /** Set on `FS_NOT_ENCODABLE`. */
+  readonly unencodable?: FsUnencodable
   readonly [marker] = true
 
   constructor(code: FsErrorCode, message: string, options: FsErrorOptions = {}) {
@@ -59,6 +95,9 @@ export class FsError extends Error {
     if (options.path !== undefined) this.path = options.path
     if (options.occurrences !== undefined) this.occurrences = options.occurrences
     if (options.seen !== undefined) this.seen = options.seen
+    if (options.fact !== undefined) this.fact = options.fact
+    if (options.candidates !== undefined) this.candidates = options.candidates
+    if (options.unencodable !== undefined) this.unencodable = options.unencodable
   }
 
   static is(value: unknown, code?: FsErrorCode): value is FsError {
@@ -97,7 +136,7 @@ const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string }
   FS_NOT_REGULAR_FILE: (s, d) => `${s} ${d.entry === undefined ? 'is not a regular file' : `is ${d.entry}, not a regular file`}`,
   FS_NOT_TEXT: (s, d) => `${s} is not UTF-8 text${tail(d.reason)}`,
   FS_TOO_LARGE: (s, d) => `${s} ${d.reason ?? 'is too large'}`,
-  FS_PERMISSION_DENIED: (s, d) => `${s} ${d.reason ?? 'is not accessible'}`,
+  FS_PERMISSION_DENIED: (s, d) => `${s} ${d.reason ?? (d.fact === 'read-only' ? 'is read-only' : 'is not accessible')}`,
   FS_OUTSIDE_ROOT: (s, d) => `${s} is outside the root${tail(d.root, ' ')}; only paths inside it can be used`,
   FS_INVALID_PATH: (_s, d) => `invalid path ${JSON.stringify(d.path ?? '')}${tail(d.reason)}`,
   FS_IO_ERROR: (s, d) => (d.path === undefined ? (d.reason ?? 'input/output error') : `${s} ${d.reason ?? 'could not be read or written'}`),
@@ -116,12 +155,16 @@ const MESSAGES: { [C in FsErrorCode]: (s: string, d: FsErrorDetails) => string }
   FS_ABORTED: (_s, d) => `operation aborted${tail(d.reason, ' ')}${tail(d.path)}`,
   FS_INVALID_PATTERN: (_s, d) => d.reason ?? 'invalid pattern',
   FS_NOT_SEEN: (s, d) => `${s} ${d.reason ?? 'has lines this session was not shown'}`,
+  FS_NOT_ENCODABLE: (s, d) => d.unencodable === undefined
+    ? `${s} cannot hold the new text in its encoding; nothing was written`
+    : `${s} is in ${d.unencodable.encoding}, which has no ${describeCharacter(d.unencodable.character)} `
+      + `(line ${d.unencodable.line}, column ${d.unencodable.column} of the new text); nothing was written`,
 }
 
 /** An `FsError` whose message is rendered from its code: `fsError('FS_NOT_FOUND', { path })`. */
 export function fsError(code: FsErrorCode, details: FsErrorDetails = {}): FsError {
-  const { cause, path, occurrences, seen } = details
-  return new FsError(code, MESSAGES[code](path ?? 'the file', details), { cause, path, occurrences, seen })
+  const { cause, path, occurrences, seen, candidates, unencodable, fact } = details
+  return new FsError(code, MESSAGES[code](path ?? 'the file', details), { cause, path, occurrences, seen, candidates, unencodable, fact })
 }
 
 /**

@@ -11,7 +11,7 @@ export { dominantLineEnding, normalizeLineEndings } from './line-endings'
 export { type TextStyle, TextStyleProbe } from './style'
 export { changedRegion } from './lines'
 export {
-  checkWriteSize, editOutcome, planEdit, planEdits, type PlannedEdit, type PlannedEdits, planStyledWrite, planWrite, writeCost,
+  checkWriteSize, editOutcome, planEdit, planEdits, type PlannedEdit, type PlannedEdits, type PlannedWrite, planStyledWrite, planWrite, writeCost,
 } from './plan'
 export { checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard, describeEntry } from './guards'
 export { publishGuarded } from './publish'
@@ -28,3 +28,4 @@ export { applyEdits } from './multi-edit'
 export { DEFAULT_MAX_TEXT_BYTES, FS_MAX_EDITS } from './limits'
 export { escapeName } from './names'
 export { firstUnseen, seenAll, seenCarried, seenEverything, seenLineCount, seenUnion } from './seen'
+export { utf16Bom } from './encodings'

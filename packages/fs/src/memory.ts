@@ -326,7 +326,7 @@ export class MemoryFileSystem extends FileSystem {
   private checkWritable(key: string, path: string): void {
     const node = this.volume.get(key)
     if (node?.type === 'file' && node.readOnly) {
-      throw fsError('FS_PERMISSION_DENIED', { path, reason: 'is read-only; nothing was written' })
+      throw fsError('FS_PERMISSION_DENIED', { path, fact: 'read-only', reason: 'is read-only; nothing was written' })
     }
   }
 

@@ -9,18 +9,32 @@ import { prepareOverwrite, type TextStyle } from './style'
 import { DEFAULT_MAX_TEXT_BYTES } from './limits'
 import { applyEdits } from './multi-edit'
 import { encodeText } from './utf8'
+import { encodeExactly, type FsTextEncoding } from './encodings'
 import type { FsEditOutcome, FsEditRequest, FsEditStep, FsLineChange } from './types'
 
+/** What `planWrite` makes: the bytes to publish, the old and new texts, the encoding when not UTF-8. */
 export interface PlannedWrite {
   bytes: Uint8Array
   before: string | null
   after: string
   /** Whether `bytes` start with a BOM: `bytes` is `after` encoded behind it, for a provider that encodes as it writes. */
   bom: boolean
+  /**
+   * Set when the file is not UTF-8: `bytes` are then already encoded (a character the encoding
+   * cannot hold failed `FS_NOT_ENCODABLE` while planning) and a provider must write them as they are.
+   */
+  encoding?: FsTextEncoding
 }
 
-/** A plan whose bytes are encoded on first use: a provider that writes `after` itself never allocates them. */
-function plannedWrite(prepared: DecodedText, before: string | null): PlannedWrite {
+/**
+ * A plan whose bytes are encoded on first use: a provider that writes `after` itself never allocates
+ * them. A file in another encoding is encoded at once, so that a refusal comes before anything is staged.
+ */
+function plannedWrite(prepared: DecodedText, before: string | null, path?: string): PlannedWrite {
+  const { encoding } = prepared
+  if (encoding !== undefined) {
+    return { bytes: encodeIn(prepared, encoding, path), before, after: prepared.text, bom: prepared.bom, encoding }
+  }
   let bytes: Uint8Array | undefined
   return {
     get bytes() {
@@ -28,6 +42,13 @@ function plannedWrite(prepared: DecodedText, before: string | null): PlannedWrit
     },
     before, after: prepared.text, bom: prepared.bom,
   }
+}
+
+/** A decoded text back in its legacy encoding; a BOM character in front of an 8-bit one stays a character. */
+function encodeIn(prepared: DecodedText, encoding: FsTextEncoding, path: string | undefined): Uint8Array {
+  const utf16 = encoding === 'utf-16le' || encoding === 'utf-16be'
+  const text = prepared.bom && !utf16 ? `\ufeff${prepared.text}` : prepared.text
+  return encodeExactly(text, encoding, utf16, path)
 }
 
 /**
@@ -43,7 +64,7 @@ export function planWrite(previous: Uint8Array | null, content: string, path?: s
       if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
     }
   }
-  return plannedWrite(prepareOverwrite(decoded, content), decoded?.text ?? null)
+  return plannedWrite(prepareOverwrite(decoded, content), decoded?.text ?? null, path)
 }
 
 /**
@@ -93,11 +114,11 @@ export interface PlannedEdit extends PlannedWrite {
  */
 export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number): PlannedEdit {
   const decoded = decodeText(current, path)
-  const limits: SpliceLimits = { maxBytes: maxTextBytes - (decoded.bom ? 3 : 0), textBytes: current.length - (decoded.bom ? 3 : 0) }
+  const limits: SpliceLimits = { maxBytes: maxTextBytes - (decoded.bom ? 3 : 0), ...utf8Size(decoded, current) }
   if (heldBytes !== undefined) limits.heldBytes = heldBytes
   const { text, replacements, lines } = spliceLiteral(decoded.text, edit, path, limits)
   // Assigned onto the plan, not spread: a spread would read `bytes` and encode the text.
-  return Object.assign(plannedWrite({ text, bom: decoded.bom }, decoded.text), { before: decoded.text, replacements, lines })
+  return Object.assign(plannedWrite(sameEncoding(decoded, text), decoded.text, path), { before: decoded.text, replacements, lines })
 }
 
 /** What `planEdits` makes of several edits of one snapshot: as `PlannedEdit`, per step. */
@@ -116,9 +137,22 @@ export interface PlannedEdits extends PlannedWrite {
 export function planEdits(current: Uint8Array, edits: readonly FsEditRequest[], path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number): PlannedEdits {
   const decoded = decodeText(current, path)
   const bom = decoded.bom ? 3 : 0
-  const applied = applyEdits(decoded.text, edits, path, { maxBytes: maxTextBytes - bom, textBytes: current.length - bom, ...(heldBytes === undefined ? {} : { heldBytes }) })
+  const applied = applyEdits(decoded.text, edits, path, { maxBytes: maxTextBytes - bom, ...utf8Size(decoded, current), ...(heldBytes === undefined ? {} : { heldBytes }) })
   const replacements = applied.replacements.reduce((sum, count) => sum + count, 0)
-  return Object.assign(plannedWrite({ text: applied.text, bom: decoded.bom }, decoded.text), { before: decoded.text, replacements, steps: applied.steps })
+  return Object.assign(plannedWrite(sameEncoding(decoded, applied.text), decoded.text, path), { before: decoded.text, replacements, steps: applied.steps })
+}
+
+/**
+ * The UTF-8 size of a decoded text when the file's own size gives it (UTF-8 behind an optional BOM).
+ * A file in another encoding has its text measured: the size bounds apply to its text as UTF-8.
+ */
+function utf8Size(decoded: DecodedText, current: Uint8Array): { textBytes?: number } {
+  return decoded.encoding === undefined ? { textBytes: current.length - (decoded.bom ? 3 : 0) } : {}
+}
+
+/** `text` to be written as `decoded` was: same BOM, same encoding. */
+function sameEncoding(decoded: DecodedText, text: string): DecodedText {
+  return decoded.encoding === undefined ? { text, bom: decoded.bom } : { text, bom: decoded.bom, encoding: decoded.encoding }
 }
 
 /** What a provider reports of a published (or unchanged) plan, but the version: `before` only when told to keep it. */

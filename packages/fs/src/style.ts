@@ -24,7 +24,9 @@ export function prepareOverwrite(previous: DecodedText | TextStyle | null, conte
   if (previous === null) return { text, bom: leadingBom }
   const style = 'text' in previous ? styleOfText(previous) : previous
   if (style.crlf && crlfRuleApplies(text)) text = text.replaceAll('\n', '\r\n')
-  return { text, bom: style.bom || leadingBom }
+  // A file in another encoding stays in it (`encodeFor` writes the text in it).
+  const encoding = 'text' in previous ? previous.encoding : undefined
+  return encoding === undefined ? { text, bom: style.bom || leadingBom } : { text, bom: style.bom || leadingBom, encoding }
 }
 
 /** Whether the CRLF rule of `prepareOverwrite` can change `content`: it has bare LFs only. */

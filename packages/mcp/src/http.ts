@@ -5,9 +5,9 @@ import { rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolveToken, TOKEN_ENV, type TokenDirectory, tokenDirectory, writeTokenFile, type BearerToken } from './auth'
-import type { McpConfig } from './config'
+import { agentTokens, type McpConfig } from './config'
 import { allowedHostnames, isLoopback, rejectForeignHost } from './host-check'
-import { matchBearer, tokenOwner } from './owners'
+import { bearers, matchBearer, tokenOwner } from './owners'
 import { createMcpServer } from './server'
 import { SessionTable } from './sessions'
 
@@ -26,20 +26,19 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     throw new Error(`refusing auth: none on host ${config.host}, which is not loopback: anyone on that network would get the file tools; drop auth: none (the default auth: token needs a bearer token) or bind host: 127.0.0.1`)
   }
   const token = config.auth === 'token' ? resolveToken(config.token) : undefined
-  // Every token accepted: the main one, then one per further agent.
-  const accepted = token === undefined ? [] : [token.value, ...(config.tokens ?? [])]
+  const { accepted, placed } = bearers(token?.value, agentTokens(config.tokens))
   // Made once the port is bound: a start that fails before then leaves no directory behind.
   let tokenDir: TokenDirectory | undefined
   let tokenFile: string | undefined
   const allowed = allowedHostnames(config.host, config.allowedHosts ?? [])
   const sessions = new SessionTable<StreamableHTTPServerTransport>({ idleMs: config.sessionIdleSeconds * 1000, max: config.maxSessions })
 
-  async function open(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function open(request: IncomingMessage, response: ServerResponse, bearer: string | undefined): Promise<void> {
     if (!sessions.claim()) {
       response.setHeader('retry-after', '60')
       return reply(response, 503, `all ${config.maxSessions} MCP sessions have a request in progress; retry later, or raise maxSessions in the mcp config of dsh`, -32000)
     }
-    const session = { transport: 'http' as const, id: '' }
+    const session = { transport: 'http' as const, id: '', ...placed(bearer) }
     const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render() })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -94,7 +93,7 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
       return use.value.handleRequest(request, response)
     }
     if (request.method !== 'POST') return reply(response, 400, 'missing mcp-session-id header', -32000)
-    return open(request, response)
+    return open(request, response, bearer)
   }
 
   const owners = new Map<string, object>()
@@ -118,7 +117,7 @@ export async function serveHttp(ctx: Context, config: McpConfig): Promise<void> 
     }
     const owner = tokenOwner(bearer)
     let session = owners.get(owner)
-    if (session === undefined) owners.set(owner, (session = { transport: 'http' as const, owner }))
+    if (session === undefined) owners.set(owner, (session = { transport: 'http' as const, owner, ...placed(bearer) }))
     const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render() })
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: config.maxMessageBytes })
     inFlight++

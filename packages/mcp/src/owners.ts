@@ -25,3 +25,17 @@ export function matchBearer(header: string | undefined, tokens: readonly string[
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest()
 }
+
+/**
+ * Every token accepted (the main one, then one per further agent) and what a session of each
+ * carries besides its owner: the workspace its token names, if any. No token: none accepted.
+ */
+export function bearers(main: string | undefined, agents: readonly { token: string; workspace?: string }[]) {
+  const accepted = main === undefined ? [] : [main, ...agents.map((agent) => agent.token)]
+  const workspaces = new Map(agents.flatMap((agent) => (agent.workspace === undefined ? [] : [[agent.token, agent.workspace] as const])))
+  const placed = (bearer: string | undefined): { workspace?: string } => {
+    const workspace = bearer === undefined ? undefined : workspaces.get(bearer)
+    return workspace === undefined ? {} : { workspace }
+  }
+  return { accepted, placed }
+}

@@ -18,7 +18,7 @@ export async function connectInMemory(options: McpServerOptions): Promise<Client
 
 /**
  * A real tool runtime with two small tools that make the bridge observable: `whoami` tells which
- * policy owner (session object) a call ran under, `fail` throws a coded FsError like a file tool.
+ * policy owner (session object) a call ran under (and its workspace, if it has one), `fail` throws a coded FsError like a file tool.
  */
 export async function toolContext(): Promise<Context> {
   const ctx = new Context()
@@ -38,7 +38,8 @@ export async function toolContext(): Promise<Context> {
           const session = exec.agent?.session
           if (session === undefined) return 'no session'
           if (!owners.has(session)) owners.set(session, ++next)
-          return `session ${owners.get(session)}`
+          const workspace = (session as { workspace?: string }).workspace
+          return `session ${owners.get(session)}${workspace === undefined ? '' : ` in workspace ${workspace}`}`
         },
       }))
       inner.tools.register(defineTool({

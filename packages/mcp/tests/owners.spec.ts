@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import mcp, { Config, type McpConfigInput } from '../src/index'
 import { tokenOwner } from '../src/owners'
+import { toolContext } from './fixtures'
 
 // `owner: token`: every request with the same bearer token is one policy owner, whatever its MCP
 // session, and the HTTP transport keeps no session at all.
@@ -47,6 +48,13 @@ describe('the owner config', () => {
     expect(Config.safeParse({ transport: 'http', auth: 'none', tokens: [ALICE] }).success).toBe(false)
     expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: [ALICE] }).error?.message).toContain('a token is listed twice')
     expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: ['short'] }).success).toBe(false)
+  })
+
+  it('takes a token with the workspace its calls belong to, checks the name, and still refuses a token listed twice', () => {
+    expect(Config.parse({ transport: 'http', token: ALICE, tokens: [{ token: BOB, workspace: 'team-b' }] }).tokens).toEqual([{ token: BOB, workspace: 'team-b' }])
+    expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: [{ token: BOB, workspace: 'no spaces' }] }).error?.message).toContain('a workspace is 1-128 letters')
+    expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: [{ token: BOB, workspace: 'b', extra: 1 }] }).success).toBe(false)
+    expect(Config.safeParse({ transport: 'http', token: ALICE, tokens: [{ token: ALICE, workspace: 'a' }] }).error?.message).toContain('a token is listed twice')
   })
 
   it('keys an owner by a hash that does not contain the token', () => {
@@ -103,6 +111,18 @@ describe('owner: session over HTTP (the default)', () => {
     const second = await connect(url, ALICE)
     expect(await call(second, 'edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two' })).toMatchObject({ ok: false, code: 'FS_NOT_OBSERVED' })
   })
+})
+
+describe('a token\'s workspace', () => {
+  for (const owner of ['token', 'session'] as const) {
+    it(`rides on every session of that token (owner: ${owner}), and on none of a token without one`, async () => {
+      const ctx = await toolContext()
+      const url = await serve(ctx, { owner, tokens: [{ token: BOB, workspace: 'team-b' }] })
+      const [bob, alice] = [await connect(url, BOB), await connect(url, ALICE)]
+      expect((await call(bob, 'whoami', {})).text).toMatch(/^session \d+ in workspace team-b$/)
+      expect((await call(alice, 'whoami', {})).text).toMatch(/^session \d+$/)
+    })
+  }
 })
 
 const redisAvailable = hasBinary('redis-server')

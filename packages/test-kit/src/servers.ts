@@ -64,6 +64,9 @@ export interface RedisServer {
   kill(): Promise<void>
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>
+  /** Freezes the server (SIGSTOP): connections stay open and nothing is answered, as a hung host. `resume` (SIGCONT) undoes it. */
+  pause(): void
+  resume(): void
   [Symbol.asyncDispose](): Promise<void>
 }
 
@@ -85,7 +88,10 @@ export async function startRedis(): Promise<RedisServer> {
       await stopChild(child, 'SIGKILL')
       child = await start()
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     async [Symbol.asyncDispose]() {
+      child?.kill('SIGCONT')
       await stopChild(child, 'SIGKILL')
       await rm(dir, { recursive: true, force: true })
     },

@@ -1,3 +1,4 @@
+import { FS_TEXT_ENCODINGS } from '@deepseek-ai/dsh-fs'
 import { z } from 'zod'
 
 export const Config = z.object({
@@ -20,6 +21,10 @@ export const Config = z.object({
   listLimit: z.number().int().min(1).default(500).describe('Most entries one list returns.'),
   maxTextBytes: z.number().int().positive().default(256 * 1024 * 1024)
     .describe('The largest text file the provider changes (its own maxTextBytes): an edit or write of a larger file is refused by its size before any read-first rule.'),
+  detectEncodings: z.boolean().default(false)
+    .describe('A file that is not UTF-8 is decoded from its byte order mark (UTF-16) or by an encoding detector with a confidence bound, and edited byte-exact in its encoding; off, it is refused as not text.'),
+  defaultEncoding: z.enum(FS_TEXT_ENCODINGS).optional()
+    .describe('The encoding assumed for a file that is neither UTF-8 nor BOM-marked when the detector cannot decide (or detection is off).'),
   staleRefusalObserves: z.boolean().default(false)
     .describe('A write or edit refused as stale shows the current text and records that version as read (or the file as absent), so the retry can succeed at once.'),
 }).strict().prefault({})

@@ -1,9 +1,11 @@
 import type {} from '@deepseek-ai/dsh-fs'
 import { pinServices } from '@deepseek-ai/dsh-tools'
+import { withEncodings } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { applyPatchTool } from './apply-patch'
 import { Config } from './config'
+import { encodingArgument } from './encoding'
 import { editTool } from './edit'
 import { globTool } from './glob'
 import { grepTool } from './grep'
@@ -39,10 +41,12 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   const options = Config.parse(config)
   // What the calls use, read once (registrations stay on `ctx`, so they go with this plugin).
   const calls = pinServices(ctx, ['fs'])
-  ctx.tools.register(readTool(calls, options))
-  ctx.tools.register(writeTool(calls, options))
-  ctx.tools.register(editTool(calls, options))
-  if (options.multiEdit) ctx.tools.register(multiEditTool(calls, options))
+  // Each call of the text tools runs under its encoding choice (argument, configuration); a read names a legacy encoding.
+  const encodings = { argument: encodingArgument }
+  ctx.tools.register(withEncodings(readTool(calls, options), options, { ...encodings, names: () => true }))
+  ctx.tools.register(withEncodings(writeTool(calls, options), options, encodings))
+  ctx.tools.register(withEncodings(editTool(calls, options), options, encodings))
+  if (options.multiEdit) ctx.tools.register(withEncodings(multiEditTool(calls, options), options, encodings))
   if (options.applyPatch) ctx.tools.register(applyPatchTool(calls, options))
   if (options.discoveryTools) {
     ctx.tools.register(globTool(calls, options))

@@ -1,6 +1,6 @@
 import { FOREIGN_NAMES } from './foreign-names'
-import { FsError, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
-import { countLines } from '@deepseek-ai/dsh-tool-text'
+import { FsError, type FsTarget, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
+import { countLines, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -64,18 +64,14 @@ export function readTool(ctx: Context, config: Config) {
         const asked = input.offset ?? 1
         const counted = asked >= 1 ? undefined : text !== undefined ? countLines(text) : await countTargetLines(ctx.fs, target, exec.signal)
         const offset = counted === undefined ? asked : lineFromEnd(asked, counted)
-        // Large files: the lines before the window are skipped as bytes, never decoded.
-        const source = text !== undefined
-          ? { firstLine: 1, chunks: [text] }
-          : await skipLinesIndexed(lines, { fs: ctx.fs, target, version: info.version, signal: exec.signal }, offset)
-        const window = await buildWindow(source.chunks, {
+        const window = await windowOf(ctx, { target, version: info.version, text, lines }, {
           offset,
-          firstLine: source.firstLine,
+          firstLine: 1,
           limit: Math.min(input.limit ?? config.readLimit, config.readLimit),
           maxLineLength: config.readMaxLineLength,
           maxBytes: config.readMaxBytes,
           ...(input.column === undefined ? {} : { column: input.column }),
-        })
+        }, exec.signal)
         // The whole text is in memory already: counting its line feeds costs no I/O.
         const totalLines = window.totalLines ?? counted ?? (text === undefined ? undefined : countLines(text))
         ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
@@ -95,4 +91,22 @@ export function readTool(ctx: Context, config: Config) {
       }
     },
   })
+}
+
+/**
+ * The window of a read. Large files: the lines before it are skipped as bytes, never decoded. A
+ * large file whose bytes are not UTF-8 may be text in a legacy encoding the call allows; it is then
+ * decoded whole (`textUnderDecoding`, bounded by the provider's text limit).
+ */
+async function windowOf(ctx: Context, file: { target: FsTarget; version: FsVersion; text: string | undefined; lines: LineIndex },
+  windowing: WindowOptions, signal: AbortSignal | undefined): Promise<ReadWindow> {
+  const { target, text } = file
+  if (text !== undefined) return buildWindow([text], windowing)
+  try {
+    const source = await skipLinesIndexed(file.lines, { fs: ctx.fs, target, version: file.version, signal }, windowing.offset)
+    return await buildWindow(source.chunks, { ...windowing, firstLine: source.firstLine })
+  } catch (error) {
+    if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
+    return buildWindow([await textUnderDecoding(ctx.fs, target, signal, error)], windowing)
+  }
 }

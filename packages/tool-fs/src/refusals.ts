@@ -41,10 +41,11 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
   return renderFailure(tool, error, detail, path)
 }
 
+/** An undecided encoding (`FS_NOT_TEXT` with `candidates`) is said as such, never inspected into "binary". */
 async function detailOf(ctx: Context, config: Config, error: FsError, call: FailedCall, target: FsTarget): Promise<FailureDetail | undefined> {
   const { tool, exec } = call
   if (error.code === 'FS_NOT_SEEN') return { kind: 'not-seen', seen: error.seen }
-  const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT'
+  const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && error.candidates === undefined)
     || (error.code === 'FS_OUTSIDE_ROOT' && tool !== 'read')
   if (inspects) {
     const nature = await inspectTarget(ctx.fs, target, exec.signal)

@@ -3,8 +3,9 @@ import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import {
   type Attempt, cutNote, tooLargeText, FS_TOOL_WORDS, type MatchFailure, type NotAFile, notAFileText, numbered, plural,
-  type ReadWindow, readNotes, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
+  type ReadWindow, readNotes, readOnlyText, renderMatchFailure, renderNotSeen, renderStale, type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
+import { encodingRemedy } from '@deepseek-ai/dsh-tool-text'
 
 /*
  * Every sentence the model reads from read and write, and the refusals of read, write, edit and
@@ -120,8 +121,9 @@ export function renderFailure(tool: FsToolName, error: FsError, detail?: Failure
     case 'not-seen':
       return errorResult(renderNotSeen(path, detail.seen), error.code)
     default: {
+      if (error.fact === 'read-only') return errorResult(`${readOnlyText(path)}.`, error.code)
       const message = error.message.replace(/[.\s]+$/, '')
-      const remedy = remedyFor(tool, error.code)
+      const remedy = encodingRemedy(error, tool) ?? remedyFor(tool, error.code)
       // The remedy ends the text, verbatim: hosts and tests recognise it by its last words.
       return errorResult(remedy === undefined ? `${message}.` : `${message}${remedy.startsWith(' (') ? '' : '; '}${remedy}`, error.code)
     }

@@ -1,11 +1,12 @@
 import type {} from '@deepseek-ai/dsh-fs'
 import { defineTool, pinServices } from '@deepseek-ai/dsh-tools'
+import { withEncodings } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { create, insert, strReplace } from './edit'
 import { DESCRIPTION, PROMPT_SECTION } from './prompt'
 import { Editor } from './runtime'
-import { COMMANDS, Config, InputSchema } from './schema'
+import { COMMANDS, Config, EncodingArgument, InputSchema } from './schema'
 import { undoEdit } from './undo'
 import { view } from './view'
 
@@ -22,8 +23,10 @@ const commands = { view, create, str_replace: strReplace, insert, undo_edit: und
 /** Registers `str_replace_editor` and its prompt section; undo history lives as long as the plugin. */
 export function apply(ctx: Context, config: z.input<typeof Config>): void {
   // What the calls use, read once (the registration stays on `ctx`, so it goes with this plugin).
-  const editor = new Editor(pinServices(ctx, ['fs']), Config.parse(config))
-  ctx.tools.register(defineTool({
+  const options = Config.parse(config)
+  const editor = new Editor(pinServices(ctx, ['fs']), options)
+  // Each call runs under its encoding choice (argument, configuration); a `view` names a legacy encoding.
+  ctx.tools.register(withEncodings(defineTool({
     name: 'str_replace_editor',
     title: 'Text editor',
     description: DESCRIPTION,
@@ -37,7 +40,7 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
       'text_editor', 'str_replace_based_edit_tool', 'str_replace_editor_tool', 'editor',
     ],
     execute: (input, exec) => commands[input.command](editor, input, exec),
-  }))
+  }), options, { argument: EncodingArgument, names: (input) => input.command === 'view' }))
   ctx.systemPrompt.section({ name: 'str_replace_editor', order: 40, text: PROMPT_SECTION })
 }
 

@@ -14,7 +14,8 @@ import { type Editor, explain, withText } from './runtime'
  * - a refusal that would send the model to view first is checked against what the target is;
  * - a stale refusal shows the current version and records it, when `staleRefusalObserves` is on;
  * - a failed match shows the closest region.
- * `where` is old_str for `str_replace`, the line after which `insert` adds text.
+ * `where` is old_str for `str_replace`, the line after which `insert` adds text. An undecided
+ * encoding (`FS_NOT_TEXT` with `candidates`) is said as such (`withEncodings`), never as "binary".
  */
 export async function refuse(editor: Editor, raised: unknown, command: 'str_replace' | 'insert', target: FsTarget, exec: ToolExecution,
   where: { oldStr: string } | { line: number }): Promise<unknown> {
@@ -25,7 +26,7 @@ export async function refuse(editor: Editor, raised: unknown, command: 'str_repl
   if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal))?.kind === 'text') {
     error = fsError('FS_STALE_VERSION', { path, reason: 'has been created since you found it absent' })
   }
-  if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || error.code === 'FS_NOT_TEXT' || error.code === 'FS_OUTSIDE_ROOT') {
+  if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && error.candidates === undefined) || error.code === 'FS_OUTSIDE_ROOT') {
     const nature = await inspectTarget(editor.ctx.fs, target, exec.signal)
     if (nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED' && (nature.size ?? 0) > editor.config.maxTextBytes) {
       return new FsError('FS_TOO_LARGE', `${nothingDone(command)}: ${tooLargeText(path, nature.size!, editor.config.maxTextBytes)}.`, { cause: error, path })

@@ -1,5 +1,5 @@
 import { FsError, type FsErrorCode, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { resolveTarget } from '@deepseek-ai/dsh-tool-text'
+import { readOnlyText, resolveTarget } from '@deepseek-ai/dsh-tool-text'
 import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { EditHistories } from './history'
@@ -58,6 +58,7 @@ export function explain(error: unknown, command: Command, target: FsTarget): unk
     FS_STALE_VERSION: () => render.stale(command, path),
     FS_NOT_OBSERVED: () => render.notObserved(command, path),
     FS_NOT_FOUND: () => render.notFound(path),
+    ...(error.fact === 'read-only' ? { FS_PERMISSION_DENIED: () => `${readOnlyText(path)}.` } : {}),
   }
   const text = texts[error.code]
   return text === undefined ? error : withText(error, text())

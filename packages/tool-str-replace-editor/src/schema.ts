@@ -1,3 +1,5 @@
+import { FS_TEXT_ENCODINGS } from '@deepseek-ai/dsh-fs'
+import { ENCODING_ARGUMENT } from '@deepseek-ai/dsh-tool-text'
 import { z } from 'zod'
 
 export const COMMANDS = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const
@@ -20,6 +22,9 @@ export const InputSchema = z.object({
 
 export type Input = z.output<typeof InputSchema>
 
+/** The `encoding` argument, added to the schema when the configuration turns encodings on (`withEncodings`). */
+export const EncodingArgument = z.enum(FS_TEXT_ENCODINGS).optional().describe(ENCODING_ARGUMENT)
+
 export const Config = z.object({
   viewLimit: z.number().int().positive().default(2000).describe('Most lines one `view` shows.'),
   viewMaxLineLength: z.number().int().positive().default(2000).describe('Characters shown of one line; the rest is marked as cut. A one-line view_range shows its line up to viewMaxBytes.'),
@@ -29,6 +34,10 @@ export const Config = z.object({
   undoMaxBytes: z.number().int().nonnegative().default(8 * 1024 * 1024).describe('Bytes of previous texts kept for undo, per session.'),
   maxTextBytes: z.number().int().positive().default(256 * 1024 * 1024)
     .describe('The largest text file the provider changes (its own maxTextBytes): a `str_replace` or `insert` of a larger file is refused by its size before any view-first rule.'),
+  detectEncodings: z.boolean().default(false)
+    .describe('A file that is not UTF-8 is decoded from its byte order mark (UTF-16) or by an encoding detector with a confidence bound, and edited byte-exact in its encoding; off, it is refused as not text.'),
+  defaultEncoding: z.enum(FS_TEXT_ENCODINGS).optional()
+    .describe('The encoding assumed for a file that is neither UTF-8 nor BOM-marked when the detector cannot decide (or detection is off).'),
   staleRefusalObserves: z.boolean().default(false)
     .describe('A `str_replace` or `insert` refused as stale shows the current text and records that version as viewed (or the file as absent), so the retry can succeed at once.'),
 }).strict().prefault({})

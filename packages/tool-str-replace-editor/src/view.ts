@@ -5,7 +5,7 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { render } from './render'
 import { type Editor, invalid, withText } from './runtime'
 import type { Input } from './schema'
-import { rangeWindow, type TextWindow } from '@deepseek-ai/dsh-tool-text'
+import { rangeWindow, type TextWindow, textUnderDecoding } from '@deepseek-ai/dsh-tool-text'
 
 /** Line starts found by earlier views, per editor (one per plugin instance, hence per provider). */
 const indexes = new WeakMap<Editor, LineIndex>()
@@ -14,6 +14,7 @@ const indexes = new WeakMap<Editor, LineIndex>()
  * `view`: one `stat` routes the call. Nothing there → `absent` is recorded and the call fails
  * `FS_NOT_FOUND`; a directory is listed; a file is shown as a numbered window and recorded present
  * at the stat's version (a writer racing the read can at worst make the next edit spuriously stale).
+ * Bytes that are not UTF-8 may be text in a legacy encoding the call allows: then decoded whole.
  */
 export async function view(editor: Editor, input: Input, exec: ToolExecution): Promise<string> {
   const range = input.view_range
@@ -48,8 +49,8 @@ export async function view(editor: Editor, input: Input, exec: ToolExecution): P
   } catch (error) {
     // Deleted between the stat and the open: still a miss of this view, so still recorded absent.
     if (FsError.is(error, 'FS_NOT_FOUND')) throw editor.absent(target, exec)
-    if (FsError.is(error, 'FS_NOT_TEXT')) throw withText(error, render.notText(error.message))
-    throw error
+    if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
+    window = await rangeWindow([await textUnderDecoding(editor.ctx.fs, target, exec.signal, withText(error, render.notText(error.message)))], start, end, limits, 1)
   }
   // The window reached the end of the file before the range did: the range names lines that do not exist.
   if (range !== undefined && window.totalLines !== undefined) {

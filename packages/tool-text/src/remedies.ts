@@ -13,6 +13,14 @@ export interface ToolWords {
 export const FS_TOOL_WORDS: ToolWords = { show: 'the dsh `read` tool', change: 'the dsh `edit` tool', create: 'the dsh `write` tool' }
 export const EDITOR_WORDS: ToolWords = { show: 'the `view` command', change: 'the `str_replace` command', create: 'the `create` command' }
 
+/**
+ * The refusal of a change to a file no one may write (the provider's `read-only` fact). A fact, not
+ * a step: no dsh tool changes a file's permissions, and only its owner decides that it may change.
+ */
+export function readOnlyText(path: string): string {
+  return `${path} is read-only: no one has write permission on it, and dsh does not replace, move or remove such a file; nothing was changed`
+}
+
 /** What the refused call tried to do to the target. */
 export type Attempt = 'show' | 'change' | 'create'
 

@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { LocalDisk, STAGING_PREFIX } from '../../src'
-import { beforeEachPublish } from '../../src/instrument'
+import { beforeEachPublish } from '../hooks'
 import { tempDir } from '../fixture'
 
 // Regression for a lost update found by the process races: two providers that do not share the

@@ -98,7 +98,7 @@ it(`lists nothing of an outside directory, and sweeps nothing there, while a dir
   await writeFile(join(dir, 'swap', 'inside.txt'), 'inside\n')
   await writeFile(join(outside, 'outside-only.txt'), SECRET)
   // Residue of a writer that is certainly gone (nobody holds its lock): a sweep of this directory would remove it.
-  const residue = await deadStaging(outside, 'd')
+  const residue = await deadStaging(outside)
 
   const disk = new LocalDisk({ cwd: dir, root: dir, diffMaxBytes: 1 << 20, maxTextBytes: 1 << 24 })
   flipper = spawn('python3', ['-c', FLIPPER, dir, outside], { stdio: 'ignore' })

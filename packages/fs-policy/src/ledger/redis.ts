@@ -1,30 +1,18 @@
 import type { FsObservation } from '@deepseek-ai/dsh-fs'
 import { Redis } from 'ioredis'
 import { ownerKey } from '../owners'
+import { Expectations, RECORD, type RecordAttempt, recordAttempt } from './redis-record'
 import { type Ledger, LedgerError, type LedgerLimits, type Owner, type StoredOutcome } from './types'
 
-/**
- * Records one observation and trims its owner to the cap, in one round trip and atomically.
- * KEYS: the entry, the owner's index (a sorted set of target keys by write order), its write counter.
- * ARGV: value, TTL in ms, cap, the entry key prefix of this owner, the target key.
- * Entries expire on their own in Redis' clock (so expiry, an evicting `maxmemory` policy or a
- * FLUSHALL only ever make a target unseen); the index and counter live as long as the last write.
- * An index member whose entry expired is the oldest, so the cap trims it first.
- */
-const PUT = `
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-local order = redis.call('INCR', KEYS[3])
-redis.call('ZADD', KEYS[2], order, ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-redis.call('PEXPIRE', KEYS[3], ARGV[2])
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
-if over > 0 then
-  local gone = redis.call('ZPOPMIN', KEYS[2], over)
-  for i = 1, #gone, 2 do redis.call('DEL', ARGV[4] .. gone[i]) end
-end
-return 1`
+type Client = Redis & {
+  dshRecord(entry: string, index: string, counter: string, alone: string, ttl: number, cap: number, prefix: string, target: string,
+    expected: string, value: string, version: string, from: string): Promise<string | number>
+}
 
-type Client = Redis & { dshPut(entry: string, index: string, counter: string, value: string, ttl: number, cap: number, prefix: string, target: string): Promise<number> }
+/** Sends after which a record gives up, when other writers keep changing its entry (each send is one round trip). */
+const RECORD_ATTEMPTS = 4
+/** Most entries whose last known text is kept as the next record's expectation. */
+const EXPECTATIONS_MAX = 10_000
 
 /** The URL as shown in texts and logs: without a password. */
 export function redisLabel(url: string): string {
@@ -40,11 +28,14 @@ export function redisLabel(url: string): string {
  *
  * A ledger in the Redis database the URL names, shared by every process pointed at it. Nothing is
  * cached here: every read asks Redis, so an entry Redis lost is unseen on every replica at once.
+ * What the process last read or wrote of an entry only serves as the expectation of its next
+ * record, which Redis checks (see redis-record.ts).
  * Commands are never queued while disconnected and each has a timeout, so a lost Redis fails the
  * calls that need it promptly (with a `LedgerError` naming the URL) instead of holding them.
  */
 export class RedisLedger implements Ledger {
   readonly label: string
+  #expected = new Expectations(EXPECTATIONS_MAX)
 
   private constructor(private readonly client: Client, url: string, private readonly limits: LedgerLimits) {
     // Expiry is Redis' own (PX), on its clock: `limits.now` does not apply here.
@@ -64,7 +55,7 @@ export class RedisLedger implements Ledger {
     }) as Client
     // ioredis prints an unhandled 'error' event; failures reach the calls as rejections instead.
     client.on('error', () => {})
-    client.defineCommand('dshPut', { numberOfKeys: 3, lua: PUT })
+    client.defineCommand('dshRecord', { numberOfKeys: 3, lua: RECORD })
     const label = redisLabel(url)
     try {
       await client.connect()
@@ -85,15 +76,48 @@ export class RedisLedger implements Ledger {
   }
 
   async get(owner: Owner, targetKey: string): Promise<FsObservation | undefined> {
-    const text = await this.#run(() => this.client.get(`dsh:o:${ownerKey(owner)}:${targetKey}`))
+    const entry = `dsh:o:${ownerKey(owner)}:${targetKey}`
+    const text = await this.#run(() => this.client.get(entry))
+    this.#expected.set(entry, text)
     return text === null ? undefined : JSON.parse(text) as FsObservation
   }
 
+  /** Stores `observation` as is (nothing combined with it). */
   async put(owner: Owner, targetKey: string, observation: FsObservation): Promise<void> {
+    const text = JSON.stringify(observation)
+    await this.#send(owner, targetKey, { alone: text, expected: '', value: text, versions: ['', ''] })
+  }
+
+  /**
+   * Records `observation` over what the owner holds, in one round trip when this process knows the
+   * entry Redis holds (it read or wrote it last): the edit's own guard lookup, or its previous
+   * record. Otherwise, or when another writer changed it, Redis answers with the entry and the
+   * record is sent again over it.
+   */
+  async record(owner: Owner, targetKey: string, observation: FsObservation): Promise<boolean> {
+    const entry = `dsh:o:${ownerKey(owner)}:${targetKey}`
+    let attempt = recordAttempt(observation, this.#expected.get(entry))
+    // The observation's own object may change after this call returns: what is sent again is a copy.
+    const copy = JSON.stringify(observation)
+    // One connection: Redis runs its commands in the order they were sent, so a lookup sent after
+    // this one sees what it stored.
+    for (let sent = 1; ; sent++) {
+      const held = await this.#send(owner, targetKey, attempt)
+      if (held === null) return sent === 1
+      if (sent === RECORD_ATTEMPTS) throw new LedgerError(`the Redis ledger at ${this.label} failed: ${targetKey} kept changing while being recorded`)
+      attempt = recordAttempt(JSON.parse(copy) as FsObservation, held)
+    }
+  }
+
+  /** One send of the script; `null` once stored, else the entry Redis holds instead of the expected one. */
+  async #send(owner: Owner, targetKey: string, attempt: RecordAttempt): Promise<string | null> {
     const key = ownerKey(owner)
     const prefix = `dsh:o:${key}:`
-    await this.#run(() => this.client.dshPut(prefix + targetKey, `dsh:oi:${key}`, `dsh:oc:${key}`, JSON.stringify(observation),
-      this.limits.entryTtlMs, this.limits.maxEntriesPerOwner, prefix, targetKey))
+    const reply = await this.#run(() => this.client.dshRecord(prefix + targetKey, `dsh:oi:${key}`, `dsh:oc:${key}`, attempt.alone,
+      this.limits.entryTtlMs, this.limits.maxEntriesPerOwner, prefix, targetKey, attempt.expected, attempt.value, ...attempt.versions))
+    const held = typeof reply === 'string' ? reply : null
+    this.#expected.set(prefix + targetKey, held ?? (reply === 1 ? attempt.value : attempt.alone))
+    return held
   }
 
   async getOutcome(owner: Owner, id: string): Promise<StoredOutcome | undefined> {

@@ -33,6 +33,13 @@ export interface Ledger {
   readonly label: string
   get(owner: Owner, targetKey: string): FsObservation | undefined | Promise<FsObservation | undefined>
   put(owner: Owner, targetKey: string, observation: FsObservation): void | Promise<void>
+  /**
+   * Records an observation over what the owner holds (`recorded`), in one step of the store. A
+   * store without it is read and then written by the recorder. Resolves `true` when the step sent
+   * at the call applied it: a lookup sent after that call (on this ledger) then already sees it;
+   * `false` when it took more steps.
+   */
+  record?(owner: Owner, targetKey: string, observation: FsObservation): Promise<boolean>
   getOutcome(owner: Owner, id: string): StoredOutcome | undefined | Promise<StoredOutcome | undefined>
   putOutcome(owner: Owner, id: string, outcome: StoredOutcome): void | Promise<void>
   close(): Promise<void>

@@ -98,7 +98,7 @@ export interface ConformanceOptions<C extends ConformanceCapabilities = Conforma
    * Only these groups of clauses (`CONFORMANCE_GROUPS`); default all. For a provider run in two
    * configurations, each proving the groups its configuration can answer.
    */
-  groups?: readonly ('reads' | 'writes' | 'edits' | 'robustness' | 'permissions' | 'discovery' | 'bounds' | 'publication' | 'connection' | 'fused' | 'removal')[]
+  groups?: readonly ('reads' | 'writes' | 'edits' | 'encodings' | 'robustness' | 'permissions' | 'discovery' | 'bounds' | 'publication' | 'connection' | 'fused' | 'removal')[]
 }
 
 /** The optional `FileSystem` methods that are capabilities of their own (`FS_OPTIONAL_METHODS`). */

@@ -3,6 +3,7 @@ import { boundsClauses } from './bounds-clauses'
 import { discoveryClauses } from './discovery-clauses'
 import { connectionClauses } from './connection-clauses'
 import { editClauses } from './edit-clauses'
+import { encodingClauses } from './encoding-clauses'
 import type { ConformanceCapabilities, ConformanceOptions } from './fixture'
 import { fusedClauses } from './fused-clauses'
 import { Harness } from './harness'
@@ -31,6 +32,7 @@ export const CONFORMANCE_GROUPS = {
   reads: ['identity, stat, versions and reads', readClauses],
   writes: ['writeText', writeClauses],
   edits: ['editText', editClauses],
+  encodings: ['legacy encodings, byte-exact', encodingClauses],
   robustness: ['aborts, concurrency and errors', robustnessClauses],
   permissions: ['permissions', permissionClauses],
   discovery: ['discovery (walk, search) and editTextMany', discoveryClauses],

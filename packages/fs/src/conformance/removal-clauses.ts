@@ -66,7 +66,7 @@ export function removalClauses(h: Harness): void {
     await h.external.write('locked.txt', 'keep me')
     await h.external.makeReadOnly!('locked.txt')
     const version = await h.version('locked.txt')
-    await expectFsError(h.fs.remove!(await h.target('locked.txt'), { expected: { version } }), 'FS_PERMISSION_DENIED')
+    expect((await expectFsError(h.fs.remove!(await h.target('locked.txt'), { expected: { version } }), 'FS_PERMISSION_DENIED')).fact).toBe('read-only')
     expect(await h.disk('locked.txt')).toBe('keep me')
   })
 

@@ -1,10 +1,11 @@
-// A writer that stops midway: `node holder.mjs <dir> <path> <content> [staged|locked] [guarded]`.
-// It stages the write and prints `staged` (before its fsync: a slow disk), or also takes the
-// publication lock and prints `locked`; then it waits for a line on stdin, publishes, and prints
+// A writer that stops midway: `node holder.mjs <dir> <path> <content> [staged|fsync|locked] [guarded]`.
+// It stages the write and prints `staged` (before its fsync), or `fsync` from inside its fsync (a
+// slow disk: the fsync does not return until released), or `locked` holding the publication lock;
+// then it waits for a line on stdin, publishes, and prints
 // the outcome as `{ ok, code? }`. `guarded`: a replace at the version it saw first. The namespaces
 // spec runs it in another PID namespace and sweeps, writes and lists meanwhile.
 import { createInterface } from 'node:readline'
-import { beforeEachPublish, whileLocked } from '../../../src/instrument'
+import { beforeEachPublish, slowFsync, whileLocked } from '../../hooks'
 import { LocalDisk } from '../../../src/local-disk'
 
 const [dir, path, content, where = 'staged', guarded] = process.argv.slice(2) as [string, string, string, string?, string?]
@@ -16,6 +17,7 @@ const pause = async () => {
   await go
 }
 if (where === 'locked') whileLocked(disk, pause)
+else if (where === 'fsync') slowFsync(disk, pause)
 else beforeEachPublish(disk, pause)
 
 async function main(): Promise<void> {

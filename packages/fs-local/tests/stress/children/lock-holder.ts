@@ -4,14 +4,13 @@
 import { createInterface } from 'node:readline'
 import { basename, dirname } from 'node:path'
 import { POOLED_CALLS } from '../../../src/calls'
-import { makeStaged, removeStaged } from '../../../src/staging'
+import { discard, makeStaged } from '../../../src/staging'
 
 const target = process.argv[2]!
 const lines = createInterface({ input: process.stdin })
-const staged = await makeStaged(POOLED_CALLS, dirname(target), { name: basename(target), mode: 0o600 }, target)
+const staged = await makeStaged(POOLED_CALLS, dirname(target), basename(target), 0o600, target)
 process.stdout.write('held\n')
 await new Promise((resolve) => lines.once('line', resolve))
-await removeStaged(staged, false)
-await staged.handle.close()
+await discard(staged)
 process.stdout.write('released\n')
 lines.close()

@@ -1,0 +1,108 @@
+import {
+  currentTextDecoding, type FileSystem, type FsEncodingCandidate, FsError, FS_TEXT_ENCODINGS, type FsTarget, type FsTextDecoding, type FsTextEncoding, withTextDecoding,
+} from '@deepseek-ai/dsh-fs'
+import { BINARY_SNIFF_BYTES, utf16Bom } from '@deepseek-ai/dsh-fs/kit'
+import type { ToolDefinition, ToolExecution, ToolInputSchema, ToolOutput } from '@deepseek-ai/dsh-tools'
+
+// Legacy encodings as the tools present them: the `encoding` argument, the configuration that
+// turns detection on, the note a read adds, and the remedies of the two encoding refusals.
+
+/** The tools' configuration of encodings (tool-fs and str_replace_editor take the same two keys). */
+export interface EncodingConfig {
+  /** Decide the encoding of a file that is not UTF-8 from its BOM or the detector; off, such a file is refused. */
+  detectEncodings: boolean
+  /** The encoding to assume when the detector cannot decide. */
+  defaultEncoding?: FsTextEncoding | undefined
+}
+
+export const ENCODING_ARGUMENT = `The file's encoding, when it is neither UTF-8 nor marked by a byte order mark and the tool said it could not `
+  + `tell which it is: one of ${FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8').join(', ')}. Leave it out otherwise.`
+
+/** The decoding a call runs under: none (UTF-8 only, as before) unless configured or asked for. */
+export function textDecodingOf(config: EncodingConfig, encoding: FsTextEncoding | undefined): FsTextDecoding | undefined {
+  if (encoding === undefined && !config.detectEncodings && config.defaultEncoding === undefined) return undefined
+  const decoding: FsTextDecoding = { detect: config.detectEncodings }
+  if (encoding !== undefined) decoding.encoding = encoding
+  if (config.defaultEncoding !== undefined) decoding.fallback = config.defaultEncoding
+  return decoding
+}
+
+/** How a tool family hands its `encoding` argument (a zod field: this package has no zod) and picks the calls whose result names the encoding. */
+export interface EncodingHooks<S extends ToolInputSchema> {
+  argument: ToolInputSchema['shape'][string]
+  names?: (input: Parameters<ToolDefinition<S>['execute']>[0]) => boolean
+}
+
+/**
+ * A tool whose calls run under their `FsTextDecoding`. With encodings off in `config` it is
+ * `definition` itself: schema and behaviour as before. On, its schema takes the `encoding`
+ * argument, a successful text result of a call `names` picks ends with a note naming the legacy
+ * encoding it was decoded from, and an encoding refusal thrown by the tool gets its remedy.
+ */
+export function withEncodings<S extends ToolInputSchema>(definition: ToolDefinition<S>, config: EncodingConfig, hooks: EncodingHooks<S>): ToolDefinition<S> {
+  if (!config.detectEncodings && config.defaultEncoding === undefined) return definition
+  const execute = definition.execute.bind(definition)
+  return {
+    ...definition,
+    inputSchema: definition.inputSchema.extend({ encoding: hooks.argument }) as unknown as S,
+    async execute(input, exec: ToolExecution): Promise<ToolOutput> {
+      const decoding = textDecodingOf(config, (input as { encoding?: FsTextEncoding }).encoding)!
+      const output = await withTextDecoding(decoding, async () => execute(input, exec)).catch((error: unknown) => {
+        throw FsError.is(error) ? withEncodingRemedy(error, definition.name) : error
+      })
+      if (!(hooks.names?.(input) ?? false) || decoding.decided === undefined || typeof output !== 'string') return output
+      return `${output}\n${encodingNote(decoding.decided)}`
+    },
+  }
+}
+
+/** An encoding refusal with its remedy after the provider's account; any other error as it is. */
+function withEncodingRemedy(error: FsError, tool: string): FsError {
+  const remedy = encodingRemedy(error, tool)
+  if (remedy === undefined || error.message.endsWith(remedy)) return error
+  return new FsError(error.code, `${error.message.replace(/[.\s]+$/, '')}; ${remedy}`, { cause: error, ...(error.path === undefined ? {} : { path: error.path }) })
+}
+
+/**
+ * The whole text of a file whose streamed bytes were not UTF-8 (`notUtf8`), decoded under the
+ * call's `FsTextDecoding`: how a windowed reader (`read` of a large file, `view`) reaches a legacy
+ * encoding. The refusal stands without a decoding in effect, for a binary file (a NUL byte in its
+ * first chunk and no UTF-16 BOM: never read whole for nothing) and for anything still not text.
+ */
+export async function textUnderDecoding(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, notUtf8: FsError): Promise<string> {
+  if (currentTextDecoding() === undefined || await looksBinary(fs, target, signal)) throw notUtf8
+  try {
+    return await fs.readText(target, signal)
+  } catch (error) {
+    throw FsError.is(error, 'FS_NOT_TEXT') && error.candidates === undefined ? notUtf8 : error
+  }
+}
+
+async function looksBinary(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined): Promise<boolean> {
+  for await (const chunk of fs.streamBytes(target, signal)) {
+    return utf16Bom(chunk) === undefined && chunk.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0
+  }
+  return false
+}
+
+/** What a read of a file in a legacy encoding adds: the encoding, and that changes keep it. */
+export function encodingNote(encoding: FsTextEncoding): string {
+  return `[The file is in ${encoding}, not UTF-8; edits and writes keep it in ${encoding} and leave every byte they do not replace as it was.]`
+}
+
+/** The remedy of an `FS_NOT_TEXT` whose encoding the detector could not decide: how to name one. */
+export function undecidedRemedy(candidates: readonly FsEncodingCandidate[], tool: string): string {
+  const named = candidates.length > 0 ? candidates.map((c) => c.encoding) : FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8')
+  return `if you know its encoding, call the dsh \`${tool}\` tool again with encoding set to it `
+    + `(${candidates.length > 0 ? 'possible' : 'supported'}: ${named.join(', ')}), or set defaultEncoding in the configuration; otherwise it is not text these tools can show`
+}
+
+/** The remedy of `FS_NOT_ENCODABLE`. */
+export const UNENCODABLE_REMEDY = 'use only characters that encoding has in the new text (or an escape the file format allows), then retry'
+
+/** The remedy for an encoding refusal, if `error` is one. */
+export function encodingRemedy(error: FsError, tool: string): string | undefined {
+  if (error.code === 'FS_NOT_ENCODABLE') return UNENCODABLE_REMEDY
+  if (error.code === 'FS_NOT_TEXT' && error.candidates !== undefined) return undecidedRemedy(error.candidates, tool)
+  return undefined
+}
