@@ -1,6 +1,6 @@
 import {
-  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
-  type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWalkOptions, type FsWriteOptions,
+  FileSystem, FS_OPTIONAL_METHODS, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
+  type FsEditOptions, type FsWalkOptions, type FsWriteOptions,
 } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
@@ -70,6 +70,13 @@ export class E2BFileSystem extends FileSystem {
   constructor(ctx: Context, config: E2BFileSystemConfig) {
     super(ctx, SandboxFs.capabilities)
     this.config = config as z.output<typeof Config>
+    // The optional methods (remove, rename, ...), each to the sandbox of the call, named once in
+    // FS_OPTIONAL_METHODS: own properties, so they exist exactly when declared.
+    for (const method of FS_OPTIONAL_METHODS) {
+      if (!SandboxFs.capabilities[method]) continue
+      const forward = (...args: unknown[]) => this.run((core) => (core[method] as (...args: unknown[]) => Promise<unknown>).apply(core, args))
+      Object.defineProperty(this, method, { value: forward, writable: true, configurable: true })
+    }
   }
 
   async [Service.init](): Promise<void> {
@@ -144,14 +151,6 @@ export class E2BFileSystem extends FileSystem {
 
   editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions) {
     return this.run((core) => core.editText(target, edit, opts))
-  }
-
-  override remove(target: FsTarget, opts?: FsRemoveOptions) {
-    return this.run((core) => core.remove(target, opts))
-  }
-
-  override rename(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions) {
-    return this.run((core) => core.rename(source, destination, opts))
   }
 
   override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts?: FsEditOptions) {
