@@ -266,7 +266,11 @@ export function nextStep(step: Step, intent: Intent, memory: Memory): Next {
   }
   const named = namedCall(text, call)
   // "call the dsh `read` tool with offset=1 (…), then retry": that call, then the model's own again.
-  if (named !== undefined && named.tool !== call.tool && /, then retry\.$/.test(last)) return { calls: [named, { ...intent, name: 'recopy' }] }
+  if (named !== undefined && named.tool !== call.tool && /, then retry\.$/.test(last)) {
+    // "…with the offset each answer ends with until one shows the end of the file": the read goes on to the end first.
+    const onToTheEnd = /until one shows the end of the file/.test(text)
+    return { calls: [onToTheEnd ? { ...named, whole: true } : named, { ...intent, name: 'recopy' }] }
+  }
   if (named !== undefined) return { calls: [{ ...intent, ...named }] }
   return undefined
 }
@@ -327,7 +331,9 @@ export async function follow(session: Session, plan: (Intent | (() => Promise<vo
         continue
       }
       if ('stop' in derived) return { steps, outcome: { kind: 'stopped', because: derived.stop } }
-      queue.splice(0, queue.length, ...derived.calls)
+      // A read that goes on to the end of the file keeps what was queued after it (the retry).
+      if (step.ok && next.whole === true && intent.whole !== true) queue.unshift(...derived.calls)
+      else queue.splice(0, queue.length, ...derived.calls)
     }
   }
   return { steps, outcome: { kind: 'done' } }
@@ -341,7 +347,7 @@ function successStep(step: Step, call: Intent, intent: Intent): Next {
     const file = entry.startsWith('/') ? entry : `${pathOf(step.call).replace(/\/$/, '')}/${entry}`
     return { calls: [show(familyOf(step.call), file), { ...intent, name: `in:${file}` }] }
   }
-  if (intent.whole === true && (step.call.tool === 'read' || step.call.args.command === 'view')) {
+  if ((intent.whole === true || call.whole === true) && (step.call.tool === 'read' || step.call.args.command === 'view')) {
     const named = namedCall(step.text, step.call)
     if (named !== undefined) return { calls: [{ ...named, whole: true }] }
   }

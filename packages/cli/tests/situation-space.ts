@@ -9,7 +9,8 @@ import type { Intent } from './follower'
  * mistake in it. `fewest` is derived from the draw by the rules below, one cost per dimension, so
  * the follower is held to the sum (a text that fixes two things at once may do better, never worse).
  */
-export const NATURES = ['file', 'directory', 'symlink', 'swapped', 'binary', 'huge', 'empty', 'missing', 'read-only'] as const
+/** `long`: a file one read cannot show whole (more lines than a read's limits), replaced whole by the fs family. */
+export const NATURES = ['file', 'directory', 'symlink', 'swapped', 'binary', 'huge', 'long', 'empty', 'missing', 'read-only'] as const
 export const SAW = ['nothing', 'part', 'all', 'stale', 'absent'] as const
 export const MISTAKES = [
   'none', 'quotes', 'decorations', 'whitespace', 'nfd', 'no-break-space', 'bom', 'home-path', 'backslash-path', 'file-url', 'foreign-tool', 'foreign-argument', 'window',
@@ -48,10 +49,15 @@ export const drawArbitrary: fc.Arbitrary<Draw> = fc.record({
 const TEXT_MISTAKES: readonly Mistake[] = ['quotes', 'decorations', 'whitespace', 'nfd', 'no-break-space', 'bom']
 const PATH_MISTAKES: readonly Mistake[] = ['home-path', 'backslash-path', 'file-url']
 const HUGE_LINES = 30_000
+/** More lines than one `read` shows (its 2,000-line and 50 KiB limits): reading it takes two calls. */
+const LONG_LINES = 2_500
 
 /** The draw as a situation can have it: a missing file was seen as nothing or absent, a swapped one was read, … */
 export function settle(draw: Draw): Draw {
   const d = { ...draw, target: Math.min(draw.target, draw.lines) }
+  // A whole replacement of a file longer than one read, in the family whose write needs every line seen first.
+  if (d.nature === 'long') Object.assign(d, { family: 'fs', goal: 'write', lines: LONG_LINES, saw: d.saw === 'nothing' || d.saw === 'absent' ? 'nothing' : 'part' })
+  if (d.nature === 'long' && d.mistake === 'window') d.mistake = 'none'
   // A whole-file write quotes nothing, so text drift has no place in it; it is drawn on files a write can replace in one go.
   if (d.goal === 'write' && (['directory', 'huge', 'binary', 'swapped'].includes(d.nature) || d.mistake === 'window')) d.goal = 'edit'
   if (d.goal === 'write' && TEXT_MISTAKES.includes(d.mistake)) d.mistake = 'none'
@@ -81,6 +87,9 @@ export function settle(draw: Draw): Draw {
 function writeBasis(d: Draw): number {
   if (d.nature === 'missing') return 0
   if (d.family === 'editor') return d.saw === 'absent' && d.nature !== 'empty' ? 3 : 2
+  // Longer than one read: the refusal names the first unseen line and says to read on to the end (two reads), then the retry.
+  // Seen nothing: "read the file" shows its start only, so the seen rule refuses once more before that.
+  if (d.nature === 'long') return d.saw === 'part' ? 3 : 4
   switch (d.saw) {
     case 'nothing': return 2
     case 'part': return 4

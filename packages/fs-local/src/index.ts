@@ -30,10 +30,12 @@ export type LocalFileSystemConfig = z.input<typeof Config>
 export class LocalFileSystem extends ForwardingFileSystem {
   static Config = Config
   readonly disk: LocalDisk
+  override readonly maxTextBytes: number
 
   constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
     super(ctx, LocalDisk.capabilities)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
+    this.maxTextBytes = options.maxTextBytes
     const process = new LocalProcess()
     this.disk = new LocalDisk({ ...options, memoryBudget: processMemoryBudget(memoryBudgetBytes), process })
     ctx.effect(() => () => void process.dispose(), 'fs-local process')

@@ -119,7 +119,7 @@ export class MemoryFileSystem extends FileSystem {
   readonly volume: MemoryVolume
   readonly cwd: string
   private lock = new KeyedLock<FsTargetKey>()
-  private maxTextBytes: number
+  override readonly maxTextBytes: number
   private budget: MemoryBudget
 
   constructor(ctx: Context, config: MemoryFileSystemConfig = {}) {

@@ -1,6 +1,7 @@
 import { type Context, Service } from 'cordis'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
+import { DEFAULT_MAX_TEXT_BYTES } from './limits'
 import { FS_OPTIONAL_METHODS } from './types'
 import type {
   FsCapabilities, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
@@ -23,6 +24,12 @@ declare module 'cordis' {
  * `FS_NOT_TEXT`. Special files (FIFOs, sockets, devices) are never opened in a way that can block.
  */
 export abstract class FileSystem extends Service {
+  /**
+   * The largest text file this provider reads whole or changes: a larger one fails `FS_TOO_LARGE`.
+   * Tools read it to refuse such a change by its size up front; a provider with its own bound overrides it.
+   */
+  readonly maxTextBytes: number = DEFAULT_MAX_TEXT_BYTES
+
   /**
    * The optional methods this provider has. A provider declares them by passing them to `super`;
    * one that does not is taken to have exactly the optional methods it implements (what a provider

@@ -40,9 +40,10 @@ export function memoryWorld(dir: string): World {
 }
 
 /** The real local disk under `dir`, contained in it when `rooted` (as the shipped config is). */
-export function localWorld(dir: string, rooted: boolean): World {
+export function localWorld(dir: string, rooted: boolean, maxTextBytes?: number): World {
+  const config = { cwd: dir, ...(rooted ? { root: dir } : {}), ...(maxTextBytes === undefined ? {} : { maxTextBytes }) }
   return {
-    load: (ctx, log) => loadProvider(ctx, countingProvider(LocalFileSystem, log, { composed: true }), rooted ? { cwd: dir, root: dir } : { cwd: dir }),
+    load: (ctx, log) => loadProvider(ctx, countingProvider(LocalFileSystem, log, { composed: true }), config),
     ...diskAccess(),
     close: async () => {},
   }

@@ -21,6 +21,8 @@ export interface StackOptions {
   provider?: ProviderKind
   /** `local` only: contain the provider in the working directory, as the shipped config does. */
   rooted?: boolean
+  /** `local` only: the provider's largest text file (its `maxTextBytes`), which the tools read from it. */
+  maxTextBytes?: number
   /** `e2b` only: use this envd (say, a spec file's shared emulator, to count its requests) instead of a fresh emulator. */
   sandboxUrl?: string
   /** `e2b` only: the deadline of each request (the provider's `requestTimeoutMs`), for tests that lose the connection. */
@@ -100,7 +102,7 @@ export async function stack(options: StackOptions = {}): Promise<Stack> {
       await chmod(base, 0o755)
       await chmod(dir, 0o755)
     }
-    world = kind === 'memory' ? memoryWorld(dir) : kind === 'local' ? localWorld(dir, options.rooted === true) : await e2bWorld(dir, options.sandboxUrl, options.requestTimeoutMs)
+    world = kind === 'memory' ? memoryWorld(dir) : kind === 'local' ? localWorld(dir, options.rooted === true, options.maxTextBytes) : await e2bWorld(dir, options.sandboxUrl, options.requestTimeoutMs)
     const log = new CallLog()
     const families = options.tools ?? ['tool-fs', 'str-replace-editor']
     const stale = options.staleRefusalObserves === undefined ? {} : { staleRefusalObserves: options.staleRefusalObserves }

@@ -3,30 +3,30 @@ import type { WindowLine } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 
-/** A rendered reply, and the numbered lines of the new version it shows (they count as seen). */
-export interface Reply {
-  text: string
+/** A reply's data, and the numbered lines of the new version it shows (they count as seen). */
+export interface Reply<R> {
+  report: R
   shown: readonly WindowLine[]
 }
 
 /**
- * The end of a successful mutation: the reply rendered and the observation recorded. Given to the
- * provider as `hooks.published`, both happen as soon as it knows the outcome, while it still makes
- * the write durable (its directory fsync); `finish` then waits for that reply, or, from a provider
- * that never told, does both itself. `observed` says what the session knows of the new version,
- * given the lines the reply shows of it; it is recorded once the reply is rendered, before the
- * call returns.
+ * The end of a successful mutation: the reply's data built and the observation recorded. Given to
+ * the provider as `hooks.published`, both happen as soon as it knows the outcome, while it still
+ * makes the write durable (its directory fsync); `finish` then waits for that reply, or, from a
+ * provider that never told, does both itself. `observed` says what the session knows of the new
+ * version, given the lines the reply shows of it; it is recorded once the reply is built, before
+ * the call returns. The text is the tool's render step's.
  */
-export function answerWhenPublished<O extends { version: FsVersion; target?: FsTarget }>(
+export function answerWhenPublished<O extends { version: FsVersion; target?: FsTarget }, R>(
   ctx: Context, target: FsTarget, exec: ToolExecution,
-  observed: (outcome: O, shown: readonly WindowLine[]) => FsObservation, reply: (outcome: O) => Promise<Reply>,
+  observed: (outcome: O, shown: readonly WindowLine[]) => FsObservation, reply: (outcome: O) => Promise<Reply<R>>,
 ) {
-  let early: Promise<string> | undefined
-  const answer = async (outcome: O): Promise<string> => {
-    const { text, shown } = await reply(outcome)
+  let early: Promise<R> | undefined
+  const answer = async (outcome: O): Promise<R> => {
+    const { report, shown } = await reply(outcome)
     // A provider that created the file under another key than it first named says so.
     ctx.emit('fs/observed', outcome.target ?? target, observed(outcome, shown), exec)
-    return text
+    return report
   }
   return {
     hooks: {
@@ -36,6 +36,6 @@ export function answerWhenPublished<O extends { version: FsVersion; target?: FsT
         early.catch(() => {})
       },
     },
-    finish: (outcome: O): Promise<string> => early ?? answer(outcome),
+    finish: (outcome: O): Promise<R> => early ?? answer(outcome),
   }
 }

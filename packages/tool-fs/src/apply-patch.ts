@@ -1,8 +1,6 @@
 import { FsError } from '@deepseek-ai/dsh-fs'
-import {
-  patchProblemText, renderPatchHunkFailure, renderPatchPartial, renderPatchRefusal, renderPatchReport,
-} from '@deepseek-ai/dsh-tool-text'
-import { defineTool, errorResult, textResult, type ToolExecution, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { type FsRefusal, type PatchFileReport, patchRefused, renderPatchReport } from '@deepseek-ai/dsh-tool-text'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
@@ -11,6 +9,7 @@ import { parsePatch, type PatchSection, PatchSyntaxError } from './patch/parse'
 import { planPatch, type PlanRefusal, PlanStop } from './patch/plan'
 import { publishPatch } from './patch/publish'
 import { refusal } from './refusals'
+import { type FsCall, fsTool, type Refused } from './skeleton'
 
 export const applyPatchInput = z.object({
   input: z.string().describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
@@ -35,59 +34,57 @@ const DESCRIPTION = [
  * says exactly which files changed.
  */
 export function applyPatchTool(ctx: Context, config: Config) {
-  return defineTool({
-    name: 'apply_patch',
-    title: 'Apply a patch to files',
-    description: DESCRIPTION,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    inputSchema: applyPatchInput,
-    concurrency: 'exclusive',
-    async execute(input, exec) {
-      let sections: PatchSection[]
-      try {
-        sections = parsePatch(input.input)
-      } catch (error) {
-        if (!(error instanceof PatchSyntaxError)) throw error
-        return errorResult(`The patch is not in the apply_patch format (${error.message}). Nothing was written; fix it and send the whole patch again.`, 'INVALID_ARGUMENTS')
-      }
-      if (sections.length === 0) {
-        return errorResult('The patch names no file: put at least one *** Add File, *** Delete File or *** Update File section between its markers.', 'INVALID_ARGUMENTS')
-      }
-      const limits = { maxLineLength: config.readMaxLineLength }
-      let planned
-      try {
-        planned = await planPatch(ctx, exec, sections)
-      } catch (error) {
-        if (error instanceof PlanStop) return refused(ctx, config, exec, error.refusal)
-        throw error
-      }
-      const published = await publishPatch(ctx, exec, planned, snippetOptions(config))
-      if (published.ok) return textResult(renderPatchReport(published.files, limits))
-      const { failed } = published
-      const reason = FsError.is(failed.error) || failed.error instanceof Error ? failed.error.message : String(failed.error)
-      const code = FsError.is(failed.error) ? failed.error.code : 'FS_IO_ERROR'
-      return errorResult(renderPatchPartial({ changed: published.changed, failed: { path: failed.path, reason, uncertain: failed.uncertain }, untouched: published.untouched }, limits), code)
-    },
-  })
+  return fsTool(ctx, config, APPLY_PATCH, { run: (_ctx, _config, input, call) => applied(ctx, config, input.input, call), render: renderPatch })
+}
+
+const APPLY_PATCH = { name: 'apply_patch', title: 'Apply a patch to files', description: DESCRIPTION, inputSchema: applyPatchInput, kind: { change: { idempotent: false } } } as const
+
+const renderPatch = (files: PatchFileReport[], config: Config) => renderPatchReport(files, { maxLineLength: config.readMaxLineLength })
+
+async function applied(ctx: Context, config: Config, text: string, { exec }: FsCall): Promise<PatchFileReport[] | Refused> {
+  const limits = { maxLineLength: config.readMaxLineLength }
+  let sections: PatchSection[]
+  try {
+    sections = parsePatch(text)
+  } catch (error) {
+    if (!(error instanceof PatchSyntaxError)) throw error
+    return patchRefused('INVALID_ARGUMENTS', { kind: 'syntax', message: error.message })
+  }
+  if (sections.length === 0) return patchRefused('INVALID_ARGUMENTS', { kind: 'empty' })
+  let planned
+  try {
+    planned = await planPatch(ctx, exec, sections)
+  } catch (error) {
+    if (error instanceof PlanStop) return refused(ctx, config, exec, error.refusal)
+    throw error
+  }
+  const published = await publishPatch(ctx, exec, planned, snippetOptions(config))
+  if (published.ok) return published.files
+  const { failed } = published
+  const reason = FsError.is(failed.error) || failed.error instanceof Error ? failed.error.message : String(failed.error)
+  const code = FsError.is(failed.error) ? failed.error.code : 'FS_IO_ERROR'
+  const partial = { changed: published.changed, failed: { path: failed.path, reason, uncertain: failed.uncertain }, untouched: published.untouched }
+  return patchRefused(code, { kind: 'partial', partial, limits })
 }
 
 const ACTIONS = { add: 'Add File', delete: 'Delete File', update: 'Update File' } as const
 
-/** The text of a refusal found before any write: which section, why, and the retry that works. */
-async function refused(ctx: Context, config: Config, exec: ToolExecution, stop: PlanRefusal): Promise<ToolResult> {
-  const limits = { maxLineLength: config.readMaxLineLength }
+const PROBLEM_CODES = { unsupported: 'UNSUPPORTED', duplicate: 'INVALID_ARGUMENTS', 'too-large': 'FS_TOO_LARGE' } as const
+
+/** A refusal found before any write: which section, why, and the retry that works. */
+async function refused(ctx: Context, config: Config, exec: ToolExecution, stop: PlanRefusal): Promise<Refused> {
   if (stop.kind === 'hunk') {
     const code = stop.failure.why.kind === 'ambiguous' ? 'FS_AMBIGUOUS_EDIT' : 'FS_EDIT_NOT_FOUND'
-    return errorResult(`apply_patch wrote nothing. ${renderPatchHunkFailure(stop.failure, limits)}`, code)
+    return patchRefused(code, { kind: 'hunk', failure: stop.failure, limits: { maxLineLength: config.readMaxLineLength } })
   }
   const action = ACTIONS[stop.section.kind]
   if (stop.kind === 'problem') {
-    const code = stop.problem.kind === 'unsupported' ? 'UNSUPPORTED' : stop.problem.kind === 'duplicate' ? 'INVALID_ARGUMENTS' : stop.problem.kind === 'too-large' ? 'FS_TOO_LARGE' : 'FS_NOT_OBSERVED'
-    return errorResult(renderPatchRefusal(stop.path, stop.index, action, patchProblemText(stop.path, stop.problem)), code)
+    const code = stop.problem.kind in PROBLEM_CODES ? PROBLEM_CODES[stop.problem.kind as keyof typeof PROBLEM_CODES] : 'FS_NOT_OBSERVED'
+    return patchRefused(code, { kind: 'problem', section: { path: stop.path, index: stop.index, action }, problem: stop.problem })
   }
   // The provider's or policy's account, as the single-file tools give it (a stale refusal may show the current text).
   const tool = stop.section.kind === 'add' ? 'write' : 'edit'
   const account = await refusal(ctx, config, stop.error, { tool, target: stop.target, exec })
-  const text = account.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
-  return errorResult(renderPatchRefusal(stop.target?.displayPath ?? stop.section.path, stop.index, action, text), stop.error.code)
+  const section = { path: stop.target?.displayPath ?? stop.section.path, index: stop.index, action }
+  return patchRefused(stop.error.code, { kind: 'account', section, account: account.refused as FsRefusal })
 }

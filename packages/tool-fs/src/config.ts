@@ -19,8 +19,6 @@ export const Config = z.object({
   grepLimit: z.number().int().min(1).default(100).describe('Most files one grep returns in files_with_matches and count modes.'),
   grepContentLimit: z.number().int().min(1).default(200).describe('Most matching lines one grep returns in content mode.'),
   listLimit: z.number().int().min(1).default(500).describe('Most entries one list returns.'),
-  maxTextBytes: z.number().int().positive().default(256 * 1024 * 1024)
-    .describe('The largest text file the provider changes (its own maxTextBytes): an edit or write of a larger file is refused by its size before any read-first rule.'),
   detectEncodings: z.boolean().default(false)
     .describe('A file that is not UTF-8 is decoded from its byte order mark (UTF-16) or by an encoding detector with a confidence bound, and edited byte-exact in its encoding; off, it is refused as not text.'),
   defaultEncoding: z.enum(FS_TEXT_ENCODINGS).optional()

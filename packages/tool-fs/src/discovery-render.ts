@@ -1,6 +1,5 @@
-import { type FsError, type FsErrorCode, fsError, type FsSearchResult, type FsWalkEntry, type FsWalkResult } from '@deepseek-ai/dsh-fs'
+import type { FsSearchResult, FsWalkEntry, FsWalkResult } from '@deepseek-ai/dsh-fs'
 import { compileRegex, escapeName, type LineMatcher, MAX_REGEX_LINE } from '@deepseek-ai/dsh-fs/kit'
-import { errorResult, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { cutCodePoints, linePrefix } from './window'
 
 /*
@@ -250,47 +249,4 @@ function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-}
-
-/** The error result of a discovery tool: the provider's account, then the one step that works. */
-export function renderDiscoveryFailure(tool: DiscoveryToolName, error: FsError): ToolResult {
-  const message = plainMessage(error).replace(/[.\s]+$/, '')
-  const remedy = remedyFor(tool, error)
-  return errorResult(remedy === undefined ? `${message}.` : `${message}; ${remedy}`, error.code)
-}
-
-/**
- * A provider's message may name the operation it failed in (`read <path>: does not exist (ENOENT)`),
- * which is no tool the model knows. Where the code alone says what happened to the path, the
- * contract's own sentence for it is shown instead.
- */
-function plainMessage(error: FsError): string {
-  if (error.path === undefined || !PLAIN_CODES.has(error.code)) return error.message
-  return fsError(error.code, { path: error.path }).message
-}
-
-const PLAIN_CODES = new Set<FsErrorCode>(['FS_NOT_FOUND', 'FS_NOT_DIRECTORY', 'FS_NOT_REGULAR_FILE', 'FS_PERMISSION_DENIED'])
-
-function remedyFor(tool: DiscoveryToolName, error: FsError): string | undefined {
-  switch (error.code) {
-    case 'FS_INVALID_PATTERN':
-      if (tool === 'grep' && error.message.includes('regular expression')) {
-        if (/not supported|over the limit/.test(error.message)) {
-          return 'rewrite the pattern without lookaround or backreferences (and under the length limit), or search for a plain-text part of it'
-        }
-        return 'fix the pattern: it is a JavaScript regular expression, so escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally'
-      }
-      return 'fix the glob: it is relative to path, like **/*.ts or src/*.{js,ts}; escape [ ] { } ( ) * ? with a backslash to match them literally'
-    case 'FS_NOT_FOUND': return 'check the path: the dsh `list` tool with no path shows what exists in the working directory'
-    case 'FS_NOT_DIRECTORY': return tool === 'grep'
-      ? 'path must be a directory; to search one file, pass its directory as path and its name as glob'
-      : 'path must be a directory; pass the directory that contains it'
-    case 'FS_OUTSIDE_ROOT': return 'use a path inside the workspace'
-    // Only ignore rules are too large for a walk: skipping the .gitignore files is the way past them.
-    case 'FS_TOO_LARGE': return error.message.includes('ignore patterns')
-      ? 'pass fewer ignore patterns'
-      : `call ${tool} again with include_ignored: true (no .gitignore file is read then), or with a path below that directory`
-    case 'FS_INVALID_PATH': return 'pass a valid directory path'
-    default: return undefined
-  }
 }

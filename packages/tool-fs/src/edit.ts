@@ -1,14 +1,14 @@
-import { FOREIGN_NAMES } from './foreign-names'
-import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { editedObservation, type EditedReport, printedRefusal, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions } from '@deepseek-ai/dsh-tool-text'
-import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
+import { type FsEditOutcome } from '@deepseek-ai/dsh-fs'
+import {
+  argumentRefused, editedObservation, type EditedReport, type MutationReport, printedProblem, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions,
+} from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { fromRegions, lineChanges } from './changes'
 import type { Config } from './config'
 import { answerWhenPublished } from './answer'
-import { mutationTarget } from './paths'
-import { refusal } from './refusals'
+import { editIntent } from './intent'
+import { type FsCall, fsTool, type Refused } from './skeleton'
 
 export const editInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -17,45 +17,40 @@ export const editInput = z.object({
   replace_all: z.boolean().default(false).describe('Replace every occurrence; otherwise old_string must occur exactly once.'),
 })
 
+const DESCRIPTION = 'Replaces exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
+    + 'unless replace_all is true. Show the file with the dsh `read` tool first; the change fails if the file changed since.'
+
+type EditInput = z.output<typeof editInput>
+
 /**
  * `edit`: the version guard comes from the `fs/edit-intent` waterfall (the policy refuses unseen
  * or absent targets there); the provider checks it before matching, so a stale edit is reported
  * stale and never as a match error. Zero stats in the tool, with or without the policy.
+ * Not idempotent: when new_string contains old_string, the same call again changes the file again.
  */
 export function editTool(ctx: Context, config: Config) {
-  return defineTool({
-    name: 'edit',
-    foreignNames: FOREIGN_NAMES.edit,
-    title: 'Edit file',
-    description: 'Replaces exact text in a file. old_string must match the file exactly (whitespace included) and occur once, '
-      + 'unless replace_all is true. Show the file with the dsh `read` tool first; the change fails if the file changed since.',
-    // Not idempotent: when new_string contains old_string, the same call again changes the file again.
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    inputSchema: editInput,
-    concurrency: 'exclusive',
-    async execute(input, exec) {
-      if (input.old_string === input.new_string) {
-        throw new ToolError('INVALID_ARGUMENTS', 'old_string and new_string are identical, so this change would do nothing.')
-      }
-      // What `read` printed (line numbers, notes) is refused before anything is asked of the file.
-      const printed = printedRefusal(input.new_string, { family: 'fs', argument: 'new_string' }, { argument: 'old_string', text: input.old_string })
-      if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
-      let target: FsTarget | undefined
-      try {
-        target = await mutationTarget(ctx, input.file_path, exec)
-        const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
-        const { displayPath } = target
-        const answer = answerWhenPublished(ctx, target, exec, (outcome: FsEditOutcome, shown) => editedObservation(expected, outcome, shown),
-          (outcome: FsEditOutcome) => editedReport(displayPath, outcome, config)
-            .then((report) => ({ text: renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength }), shown: report.first?.snippet ?? [] })))
-        const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
-        return await answer.finish(await ctx.fs.editText(target, edit, { expected, signal: exec.signal, hooks: answer.hooks }))
-      } catch (error) {
-        if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, oldString: input.old_string })
-        throw error
-      }
-    },
-  })
+  return fsTool(ctx, config, { name: 'edit', title: 'Edit file', kind: { change: { idempotent: false } }, inputSchema: editInput, description: DESCRIPTION },
+    { run: edited, render: renderChange, quoted: (input) => ({ oldString: input.old_string }) })
+}
+
+/** What `edit`, `multi_edit` and `write` did, in the family's words. */
+export function renderChange(report: MutationReport, config: Config): string {
+  return renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })
+}
+
+async function edited(ctx: Context, config: Config, input: EditInput, call: FsCall): Promise<EditedReport | Refused> {
+  if (input.old_string === input.new_string) return argumentRefused({ kind: 'identical', family: 'fs' })
+  // What `read` printed (line numbers, notes) is refused before anything is asked of the file.
+  const printed = printedProblem(input.new_string, { family: 'fs', argument: 'new_string' }, { argument: 'old_string', text: input.old_string })
+  if (printed !== undefined) return argumentRefused(printed)
+  const { target, expected } = await editIntent(ctx, input.file_path, call)
+  const answer = answerWhenPublished(ctx, target, call.exec, (outcome: FsEditOutcome, shown) => editedObservation(expected, outcome, shown),
+    async (outcome: FsEditOutcome) => {
+      const report = await editedReport(target.displayPath, outcome, config)
+      return { report, shown: report.first?.snippet ?? [] }
+    })
+  const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
+  return answer.finish(await ctx.fs.editText(target, edit, { expected, signal: call.exec.signal, hooks: answer.hooks }))
 }
 
 /**

@@ -1,12 +1,10 @@
-import { FOREIGN_NAMES } from './foreign-names'
-import { FsError } from '@deepseek-ai/dsh-fs'
 import { globBase } from '@deepseek-ai/dsh-fs/kit'
-import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { posix } from 'node:path'
 import { z } from 'zod'
 import type { Config } from './config'
-import { renderDiscoveryFailure, renderGlob } from './discovery-render'
+import { type GlobData, renderGlob } from './discovery-render'
+import { type FsCall, fsTool } from './skeleton'
 import { discoveryRoot } from './paths'
 
 export const globInput = z.object({
@@ -16,6 +14,9 @@ export const globInput = z.object({
   offset: z.number().int().min(0).default(0).describe('Skip this many matches (to continue a cut result).'),
 })
 
+const DESCRIPTION = 'Find files by name with a wildcard pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '
+    + 'skipping .git and files excluded by .gitignore. To search file contents, use the dsh `grep` tool.'
+
 /** A pattern that starts above or outside `path` (`../x/**`, `/abs/**`) walks from its plain leading part. */
 function split(pattern: string): { base: string; glob: string } {
   const plain = !pattern.startsWith('/') && !pattern.startsWith('./') && !pattern.startsWith('../') && !pattern.includes('/../')
@@ -24,44 +25,34 @@ function split(pattern: string): { base: string; glob: string } {
   return { base, glob: glob === '' ? '**' : glob }
 }
 
+type GlobInput = z.output<typeof globInput>
+
 /**
  * `glob`: paths matching a glob under a directory, in path order. Discovery only: nothing is
  * observed, so the model still reads a file before it edits it.
  */
 export function globTool(ctx: Context, config: Config) {
-  return defineTool({
-    name: 'glob',
-    foreignNames: FOREIGN_NAMES.glob,
-    title: 'Find files by name',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description: 'Find files by name with a wildcard pattern such as "**/*.ts" (relative to path). Returns absolute paths in path order, '
-      + 'skipping .git and files excluded by .gitignore. To search file contents, use the dsh `grep` tool.',
-    inputSchema: globInput,
-    concurrency: 'shared',
-    async execute(input, exec) {
-      try {
-        const { base, glob } = split(input.pattern)
-        const dir = input.path ?? '.'
-        // An absolute base names its directory itself: joined onto path it doubled the root.
-        const start = base === '' ? dir : posix.isAbsolute(base) ? base : posix.join(dir, base)
-        const root = await discoveryRoot(ctx, start, exec)
-        const result = await ctx.fs.walk(root, {
-          glob: [glob], includeIgnored: input.include_ignored, offset: input.offset, limit: config.globLimit,
-          ...(input.include_ignored ? {} : { reportIgnoredMatch: true }),
-        }, exec.signal)
-        // Nothing found: whether ignored files match decides if include_ignored is worth naming.
-        // A provider that could tell from the same walk says so; otherwise it is asked once more.
-        const ignoredMatch = result.total === 0 && !input.include_ignored
-          ? result.ignoredMatch ?? (await ctx.fs.walk(root, { glob: [glob], includeIgnored: true, limit: 1 }, exec.signal)).total > 0
-          : undefined
-        return renderGlob({
-          pattern: input.pattern, root: root.displayPath, offset: input.offset, result, includeIgnored: input.include_ignored,
-          ...(ignoredMatch === undefined ? {} : { ignoredMatch }),
-        })
-      } catch (error) {
-        if (FsError.is(error)) return renderDiscoveryFailure('glob', error)
-        throw error
-      }
-    },
-  })
+  return fsTool(ctx, config, { name: 'glob', title: 'Find files by name', kind: 'look', inputSchema: globInput, description: DESCRIPTION },
+    { run: globbed, render: renderGlob })
+}
+
+async function globbed(ctx: Context, config: Config, input: GlobInput, { exec }: FsCall): Promise<GlobData> {
+  const { base, glob } = split(input.pattern)
+  const dir = input.path ?? '.'
+  // An absolute base names its directory itself: joined onto path it doubled the root.
+  const start = base === '' ? dir : posix.isAbsolute(base) ? base : posix.join(dir, base)
+  const root = await discoveryRoot(ctx, start, exec)
+  const result = await ctx.fs.walk(root, {
+    glob: [glob], includeIgnored: input.include_ignored, offset: input.offset, limit: config.globLimit,
+    ...(input.include_ignored ? {} : { reportIgnoredMatch: true }),
+  }, exec.signal)
+  // Nothing found: whether ignored files match decides if include_ignored is worth naming.
+  // A provider that could tell from the same walk says so; otherwise it is asked once more.
+  const ignoredMatch = result.total === 0 && !input.include_ignored
+    ? result.ignoredMatch ?? (await ctx.fs.walk(root, { glob: [glob], includeIgnored: true, limit: 1 }, exec.signal)).total > 0
+    : undefined
+  return {
+    pattern: input.pattern, root: root.displayPath, offset: input.offset, result, includeIgnored: input.include_ignored,
+    ...(ignoredMatch === undefined ? {} : { ignoredMatch }),
+  }
 }

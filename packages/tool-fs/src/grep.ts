@@ -1,10 +1,9 @@
-import { FOREIGN_NAMES } from './foreign-names'
-import { FsError, type FsSearchMode } from '@deepseek-ai/dsh-fs'
-import { defineTool } from '@deepseek-ai/dsh-tools'
+import type { FsSearchMode, FsSearchOptions } from '@deepseek-ai/dsh-fs'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { renderDiscoveryFailure, renderGrep } from './discovery-render'
+import { type GrepData, renderGrep } from './discovery-render'
+import { type FsCall, fsTool } from './skeleton'
 import { discoveryRoot } from './paths'
 
 export const grepInput = z.object({
@@ -19,7 +18,12 @@ export const grepInput = z.object({
   offset: z.number().int().min(0).default(0).describe('Skip this many results (files, or matching lines in content mode) to continue a cut result.'),
 })
 
+const DESCRIPTION = 'Search file contents with a regular expression (JavaScript syntax; no lookaround or backreferences). Skips .git, files excluded by .gitignore and binary files. '
+    + 'output_mode "content" shows matching lines numbered as the dsh `read` tool numbers them; show a file with the dsh `read` tool before you change it.'
+
 const MODES: Record<z.output<typeof grepInput>['output_mode'], FsSearchMode> = { files_with_matches: 'files', content: 'lines', count: 'count' }
+
+type GrepInput = z.output<typeof grepInput>
 
 /**
  * `grep`: a regular-expression search of file contents. Content results are numbered like `read`
@@ -27,44 +31,37 @@ const MODES: Record<z.output<typeof grepInput>['output_mode'], FsSearchMode> = {
  * first, since a search is not an observation.
  */
 export function grepTool(ctx: Context, config: Config) {
-  return defineTool({
-    name: 'grep',
-    foreignNames: FOREIGN_NAMES.grep,
-    title: 'Search file contents',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description: 'Search file contents with a regular expression (JavaScript syntax; no lookaround or backreferences). Skips .git, files excluded by .gitignore and binary files. '
-      + 'output_mode "content" shows matching lines numbered as the dsh `read` tool numbers them; show a file with the dsh `read` tool before you change it.',
-    inputSchema: grepInput,
-    concurrency: 'shared',
-    async execute(input, exec) {
-      try {
-        const root = await discoveryRoot(ctx, input.path ?? '.', exec)
-        const options = {
-          pattern: input.pattern,
-          caseInsensitive: input.case_insensitive,
-          mode: MODES[input.output_mode],
-          context: input.context,
-          offset: input.offset,
-          limit: input.output_mode === 'content' ? config.grepContentLimit : config.grepLimit,
-          includeIgnored: input.include_ignored,
-          ...(input.glob === undefined ? {} : { glob: [input.glob], matchBase: true }),
-        }
-        const asked = input.offset === 0 && !input.include_ignored
-        const result = await ctx.fs.search(root, asked ? { ...options, reportIgnoredMatch: true } : options, exec.signal)
-        // Nothing found: whether ignored files hold a match decides if include_ignored is worth naming.
-        // A provider that could tell from the same search says so; otherwise it is asked once more.
-        const ignoredMatch = result.files.length === 0 && asked
-          ? result.ignoredMatch ?? (await ctx.fs.search(root, { ...options, mode: 'files', limit: 1, includeIgnored: true }, exec.signal)).files.length > 0
-          : undefined
-        return renderGrep({
-          ...(ignoredMatch === undefined ? {} : { ignoredMatch }),
-          pattern: input.pattern, caseInsensitive: input.case_insensitive, root: root.displayPath, mode: input.output_mode, offset: input.offset, result,
-          maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes,
-        })
-      } catch (error) {
-        if (FsError.is(error)) return renderDiscoveryFailure('grep', error)
-        throw error
-      }
-    },
-  })
+  return fsTool(ctx, config, { name: 'grep', title: 'Search file contents', kind: 'look', inputSchema: grepInput, description: DESCRIPTION },
+    { run: searched, render: renderGrep })
+}
+
+/** The provider's search options for a call. */
+function searchOptions(input: GrepInput, config: Config): FsSearchOptions {
+  return {
+    pattern: input.pattern,
+    caseInsensitive: input.case_insensitive,
+    mode: MODES[input.output_mode],
+    context: input.context,
+    offset: input.offset,
+    limit: input.output_mode === 'content' ? config.grepContentLimit : config.grepLimit,
+    includeIgnored: input.include_ignored,
+    ...(input.glob === undefined ? {} : { glob: [input.glob], matchBase: true }),
+  }
+}
+
+async function searched(ctx: Context, config: Config, input: GrepInput, { exec }: FsCall): Promise<GrepData> {
+  const root = await discoveryRoot(ctx, input.path ?? '.', exec)
+  const options = searchOptions(input, config)
+  const asked = input.offset === 0 && !input.include_ignored
+  const result = await ctx.fs.search(root, asked ? { ...options, reportIgnoredMatch: true } : options, exec.signal)
+  // Nothing found: whether ignored files hold a match decides if include_ignored is worth naming.
+  // A provider that could tell from the same search says so; otherwise it is asked once more.
+  const ignoredMatch = result.files.length === 0 && asked
+    ? result.ignoredMatch ?? (await ctx.fs.search(root, { ...options, mode: 'files', limit: 1, includeIgnored: true }, exec.signal)).files.length > 0
+    : undefined
+  return {
+    ...(ignoredMatch === undefined ? {} : { ignoredMatch }),
+    pattern: input.pattern, caseInsensitive: input.case_insensitive, root: root.displayPath, mode: input.output_mode, offset: input.offset, result,
+    maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes,
+  }
 }

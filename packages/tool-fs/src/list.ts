@@ -1,10 +1,8 @@
-import { FOREIGN_NAMES } from './foreign-names'
-import { FsError } from '@deepseek-ai/dsh-fs'
-import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { renderDiscoveryFailure, renderList } from './discovery-render'
+import { type ListData, renderList } from './discovery-render'
+import { type FsCall, fsTool } from './skeleton'
 import { discoveryRoot } from './paths'
 
 export const listInput = z.object({
@@ -15,29 +13,20 @@ export const listInput = z.object({
   offset: z.number().int().min(0).default(0).describe('Skip this many entries (to continue a cut listing).'),
 })
 
+const DESCRIPTION = 'Show a directory as a tree (directories end with "/", files show their size), skipping .git and files excluded by '
+    + '.gitignore. To find files by name anywhere below, use the dsh `glob` tool.'
+
 /** `list`: a directory tree with types and sizes, `.gitignore` honoured. Nothing is observed. */
 export function listTool(ctx: Context, config: Config) {
-  return defineTool({
-    name: 'list',
-    foreignNames: FOREIGN_NAMES.list,
-    title: 'List directory tree',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description: 'Show a directory as a tree (directories end with "/", files show their size), skipping .git and files excluded by '
-      + '.gitignore. To find files by name anywhere below, use the dsh `glob` tool.',
-    inputSchema: listInput,
-    concurrency: 'shared',
-    async execute(input, exec) {
-      try {
-        const root = await discoveryRoot(ctx, input.path ?? '.', exec)
-        const result = await ctx.fs.walk(root, {
-          maxDepth: input.depth, includeIgnored: input.include_ignored, offset: input.offset, limit: config.listLimit, sizes: true,
-          ...(input.ignore === undefined ? {} : { exclude: input.ignore }),
-        }, exec.signal)
-        return renderList({ root: root.displayPath, depth: input.depth, offset: input.offset, result })
-      } catch (error) {
-        if (FsError.is(error)) return renderDiscoveryFailure('list', error)
-        throw error
-      }
-    },
-  })
+  return fsTool(ctx, config, { name: 'list', title: 'List directory tree', kind: 'look', inputSchema: listInput, description: DESCRIPTION },
+    { run: listed, render: renderList })
+}
+
+async function listed(ctx: Context, config: Config, input: z.output<typeof listInput>, { exec }: FsCall): Promise<ListData> {
+  const root = await discoveryRoot(ctx, input.path ?? '.', exec)
+  const result = await ctx.fs.walk(root, {
+    maxDepth: input.depth, includeIgnored: input.include_ignored, offset: input.offset, limit: config.listLimit, sizes: true,
+    ...(input.ignore === undefined ? {} : { exclude: input.ignore }),
+  }, exec.signal)
+  return { root: root.displayPath, depth: input.depth, offset: input.offset, result }
 }

@@ -1,14 +1,14 @@
-import { FOREIGN_NAMES } from './foreign-names'
-import { type FsEditOutcome, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { type FsEditOutcome } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
-import { editedObservation, MULTI_EDIT_SNIPPETS, printedRefusal, type MultiEditedReport, renderReport, snippetLines } from '@deepseek-ai/dsh-tool-text'
-import { defineTool, ToolError } from '@deepseek-ai/dsh-tools'
+import {
+  type ArgumentProblem, argumentRefused, editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, printedProblem, snippetLines,
+} from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
-import { snippetOptions } from './edit'
-import { mutationTarget } from './paths'
-import { refusal } from './refusals'
+import { renderChange, snippetOptions } from './edit'
+import { editIntent } from './intent'
+import { type FsCall, fsTool, type Refused } from './skeleton'
 
 export const multiEditInput = z.object({
   file_path: z.string().describe('The file to change: absolute, or relative to the working directory.'),
@@ -19,50 +19,42 @@ export const multiEditInput = z.object({
   }).strict()).min(1).describe('Edits applied in order, each to the result of the ones before; all of them or none are written.'),
 })
 
+const DESCRIPTION = 'Make several exact-text replacements in one file at once. They apply in order, each to the result of the previous ones; '
+    + 'if any one fails, none is written. Same rules as the dsh `edit` tool: show the file with the dsh `read` tool first, and each '
+    + 'old_string must occur once unless replace_all.'
+
+type MultiEditInput = z.output<typeof multiEditInput>
+
 /**
  * `multi_edit`: several literal edits of one file, applied in order to one snapshot and published
  * once under one version guard from `fs/edit-intent`, like `edit`. If any edit fails nothing is
  * written and the error names it (`edits[i]`).
  */
 export function multiEditTool(ctx: Context, config: Config) {
-  return defineTool({
-    name: 'multi_edit',
-    foreignNames: FOREIGN_NAMES.multi_edit,
-    title: 'Edit file in several places',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    description: 'Make several exact-text replacements in one file at once. They apply in order, each to the result of the previous ones; '
-      + 'if any one fails, none is written. Same rules as the dsh `edit` tool: show the file with the dsh `read` tool first, and each '
-      + 'old_string must occur once unless replace_all.',
-    inputSchema: multiEditInput,
-    concurrency: 'exclusive',
-    async execute(input, exec) {
-      for (const [index, edit] of input.edits.entries()) {
-        if (edit.old_string === edit.new_string) {
-          throw new ToolError('INVALID_ARGUMENTS', `edits[${index}]: old_string and new_string are identical, so the edit would change nothing; `
-            + 'remove it or change its new_string. Nothing was written.')
-        }
-        const printed = printedRefusal(edit.new_string, { family: 'fs', argument: `edits[${index}].new_string` }, { argument: `edits[${index}].old_string`, text: edit.old_string })
-        if (printed !== undefined) throw new ToolError('INVALID_ARGUMENTS', printed)
-      }
-      const edits = input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all }))
-      let target: FsTarget | undefined
-      try {
-        target = await mutationTarget(ctx, input.file_path, exec)
-        const expected = await ctx.waterfall('fs/edit-intent', target, exec, () => undefined)
-        const outcome = await ctx.fs.editTextMany(target, edits, { expected, signal: exec.signal })
-        const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)
-        // The snippets of the reply are lines of the new version shown: they count as seen.
-        const shown = [...(report.steps ?? []).flatMap((step) => step.snippet), ...(report.merged?.snippet ?? [])]
-        ctx.emit('fs/observed', target, editedObservation(expected, outcome, shown), exec)
-        return renderReport(report, 'fs', { maxLineLength: config.readMaxLineLength })
-      } catch (error) {
-        // The provider names the failed step (`edits[i]`); nothing was written. A failed match is
-        // shown against the text the steps before it made, like `edit` shows it against the file.
-        if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'edit', target, exec, edits })
-        throw error
-      }
-    },
-  })
+  // The provider names the failed step (`edits[i]`); nothing was written. A failed match is
+  // shown against the text the steps before it made, like `edit` shows it against the file.
+  return fsTool(ctx, config, { name: 'multi_edit', title: 'Edit file in several places', kind: { change: { idempotent: false } }, inputSchema: multiEditInput, description: DESCRIPTION },
+    { run: multiEdited, render: renderChange, quoted: (input) => ({ edits: requests(input) }) })
+}
+
+const requests = (input: MultiEditInput) => input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all }))
+
+async function multiEdited(ctx: Context, config: Config, input: MultiEditInput, call: FsCall): Promise<MultiEditedReport | Refused> {
+  const problem = input.edits.map((edit, index) => editProblem(edit, index)).find((found) => found !== undefined)
+  if (problem !== undefined) return argumentRefused(problem)
+  const { target, expected } = await editIntent(ctx, input.file_path, call)
+  const outcome = await ctx.fs.editTextMany(target, requests(input), { expected, signal: call.exec.signal })
+  const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)
+  // The snippets of the reply are lines of the new version shown: they count as seen.
+  const shown = [...(report.steps ?? []).flatMap((step) => step.snippet), ...(report.merged?.snippet ?? [])]
+  ctx.emit('fs/observed', target, editedObservation(expected, outcome, shown), call.exec)
+  return report
+}
+
+/** An edit refused before anything is asked of the file: one that changes nothing, or text `read` printed. */
+function editProblem(edit: MultiEditInput['edits'][number], index: number): ArgumentProblem | undefined {
+  if (edit.old_string === edit.new_string) return { kind: 'identical', family: 'fs', step: index }
+  return printedProblem(edit.new_string, { family: 'fs', argument: `edits[${index}].new_string` }, { argument: `edits[${index}].old_string`, text: edit.old_string })
 }
 
 /**

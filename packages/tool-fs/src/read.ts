@@ -1,13 +1,11 @@
-import { FOREIGN_NAMES } from './foreign-names'
-import { FsError, type FsTarget, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
-import { countLines, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
-import { defineTool } from '@deepseek-ai/dsh-tools'
+import { FsError, type FsInfo, type FsTarget, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
+import { countLines, fsRefused, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
 import { inspectPath } from './paths'
-import { refusal } from './refusals'
-import { renderDirectory, renderFailure, renderRead } from './render'
+import { type ReadData, type ReadReply, renderReadReply } from './render'
+import { type FsCall, fsTool, type Refused } from './skeleton'
 import { countTargetLines, LineIndex, lineFromEnd, seenOfWindow, skipLinesIndexed } from '@deepseek-ai/dsh-tool-text'
 import { buildWindow } from './window'
 
@@ -20,77 +18,72 @@ export const readInput = z.object({
     .describe('The character (1-based) of line offset to start from, to see the rest of a line shown cut. Default 1.'),
 })
 
+type ReadInput = z.output<typeof readInput>
+
 /**
  * `read`: one `inspect` (the stat, with the text of a small file) routes the call. A miss is an
  * observation (`absent`) that lets the policy allow a guarded create; a regular file is windowed and recorded `present` at the stat's version.
  * No second stat confirms it: a writer racing the read can only make a later guarded edit stale.
+ * Read-only toward the files; what it records is the session's own policy state, not the environment.
  */
 export function readTool(ctx: Context, config: Config) {
   const lines = new LineIndex()
-  return defineTool({
-    name: 'read',
-    foreignNames: FOREIGN_NAMES.read,
-    title: 'Read file',
+  return fsTool(ctx, config, {
+    name: 'read', title: 'Read file', kind: 'look', inputSchema: readInput,
     description: 'Shows a text file with numbered lines, like `cat -n` (number, tab, text); the numbers are not part of the file. '
       + `Returns up to ${config.readLimit} lines from offset; a longer file ends with the offset to continue from. `
       + 'A line longer than the line limit is shown cut; column shows the rest of it. A directory is listed. '
       + 'Call this tool on a file before changing it with the dsh `edit` or `write` tool: they refuse an existing file '
       + 'that this tool has not shown in the session.',
-    // Read-only toward the files; what it records is the session's own policy state, not the environment.
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    inputSchema: readInput,
-    concurrency: 'shared',
-    async execute(input, exec) {
-      let target: FsTarget | undefined
-      try {
-        // The provider's one step: target, stat and, for a small file, its text.
-        const inspected = await inspectPath(ctx, input.file_path, exec, config.readStreamThreshold)
-        target = inspected.target
-        const { info, text } = inspected
-        const path = target.displayPath
-        if (info === undefined) {
-          ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
-          throw fsError('FS_NOT_FOUND', { path })
-        }
-        if (info.type === 'directory') {
-          // Shown as a listing, so the next call can name a file in it; nothing is recorded as read.
-          return renderDirectory({ path, entries: await ctx.fs.listDir(target, exec.signal), limit: config.readLimit })
-        }
-        if (info.type !== 'file') {
-          // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
-          return renderFailure('read', fsError('FS_NOT_REGULAR_FILE', { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
-        }
-        // A position from the end needs the line count first: known from the text of a small file, else one pass over the bytes.
-        const asked = input.offset ?? 1
-        const counted = asked >= 1 ? undefined : text !== undefined ? countLines(text) : await countTargetLines(ctx.fs, target, exec.signal)
-        const offset = counted === undefined ? asked : lineFromEnd(asked, counted)
-        const window = await windowOf(ctx, { target, version: info.version, text, lines }, {
-          offset,
-          firstLine: 1,
-          limit: Math.min(input.limit ?? config.readLimit, config.readLimit),
-          maxLineLength: config.readMaxLineLength,
-          maxBytes: config.readMaxBytes,
-          ...(input.column === undefined ? {} : { column: input.column }),
-        }, exec.signal)
-        // The whole text is in memory already: counting its line feeds costs no I/O.
-        const totalLines = window.totalLines ?? counted ?? (text === undefined ? undefined : countLines(text))
-        ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
-        return renderRead({
-          path,
-          offset,
-          ...(input.column === undefined ? {} : { column: input.column }),
-          window,
-          ...(totalLines === undefined ? {} : { totalLines }),
-          ...(counted === undefined ? {} : { fromEnd: asked }),
-          maxLineLength: config.readMaxLineLength,
-          maxBytes: config.readMaxBytes,
-        })
-      } catch (error) {
-        if (FsError.is(error)) return refusal(ctx, config, error, { tool: 'read', target, exec })
-        throw error
-      }
-    },
-  })
+  }, { run: (_ctx, _config, input, call) => readPath(ctx, config, lines, input, call), render: renderReadReply })
+}
+
+/** Routes the call by the provider's one step: target, stat and, for a small file, its text. */
+async function readPath(ctx: Context, config: Config, lines: LineIndex, input: ReadInput, call: FsCall): Promise<ReadReply | Refused> {
+  const { exec } = call
+  const { target, info, text } = await inspectPath(ctx, input.file_path, exec, config.readStreamThreshold)
+  call.target = target
+  const path = target.displayPath
+  if (info === undefined) {
+    ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
+    throw fsError('FS_NOT_FOUND', { path })
+  }
+  if (info.type === 'directory') {
+    // Shown as a listing, so the next call can name a file in it; nothing is recorded as read.
+    return { kind: 'directory', data: { path, entries: await ctx.fs.listDir(target, exec.signal), limit: config.readLimit } }
+  }
+  // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
+  if (info.type !== 'file') return fsRefused('read', fsError('FS_NOT_REGULAR_FILE', { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
+  return { kind: 'file', data: await readFile(ctx, config, lines, input, { target, info, text, exec: call.exec }) }
+}
+
+interface Opened {
+  target: FsTarget
+  info: FsInfo
+  /** The whole text, when the file is small enough to come with the stat. */
+  text: string | undefined
+  exec: FsCall['exec']
+}
+
+/** A regular file's window, recorded as what the session was shown of the stat's version. */
+async function readFile(ctx: Context, config: Config, lines: LineIndex, input: ReadInput, file: Opened): Promise<ReadData> {
+  const { target, info, text, exec } = file
+  // A position from the end needs the line count first: known from the text of a small file, else one pass over the bytes.
+  const asked = input.offset ?? 1
+  const counted = asked >= 1 ? undefined : text !== undefined ? countLines(text) : await countTargetLines(ctx.fs, target, exec.signal)
+  const offset = counted === undefined ? asked : lineFromEnd(asked, counted)
+  const column = input.column === undefined ? {} : { column: input.column }
+  const limit = Math.min(input.limit ?? config.readLimit, config.readLimit)
+  const limits = { maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes }
+  const window = await windowOf(ctx, { target, version: info.version, text, lines }, { offset, firstLine: 1, limit, ...limits, ...column }, exec.signal)
+  // The whole text is in memory already: counting its line feeds costs no I/O.
+  const totalLines = window.totalLines ?? counted ?? (text === undefined ? undefined : countLines(text))
+  ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
+  return {
+    path: target.displayPath, offset, ...column, window, ...limits,
+    ...(totalLines === undefined ? {} : { totalLines }),
+    ...(counted === undefined ? {} : { fromEnd: asked }),
+  }
 }
 
 /**

@@ -57,17 +57,17 @@ it('names a file swapped for a symbolic link since the read as a link, in both f
   await rm(s.path('a.txt'))
   await symlink(s.path('real.txt'), s.path('a.txt'))
   const edit = await s.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two' })
-  expect(edit.content[0]!.text).toBe(`${s.path('a.txt')} is a symbolic link now, so the change would land in the file it points to, which has not been read `
+  expect(edit.content[0]!.text).toBe(`${s.path('a.txt')} is a symbolic link, so the change would land in the file it points to, which has not been read `
     + 'in this session (the dsh `read` tool shows it through the link); read the file, then retry')
   const replace = await s.call('str_replace_editor', { command: 'str_replace', path: 'a.txt', old_str: 'one', new_str: 'two' })
-  expect(replace.content[0]!.text).toContain('is a symbolic link now, so the change would land in the file it points to')
+  expect(replace.content[0]!.text).toContain('is a symbolic link, so the change would land in the file it points to')
   await s.ok('read', { file_path: 'a.txt' })
   await s.ok('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two' })
   expect((await s.bytes('real.txt'))!.toString()).toBe('two\n')
 })
 
-it('refuses a change to a file larger than the tools change by its size, before any read-first rule, in both families', async () => {
-  s = await assembled({ rooted: true, toolFs: { maxTextBytes: 1000 }, editor: { maxTextBytes: 1000 } })
+it('refuses a change to a file larger than the provider changes by its size, before any read-first rule, in both families', async () => {
+  s = await assembled({ rooted: true, maxTextBytes: 1000 })
   await s.put('big.txt', `${'x'.repeat(2000)}\n`)
   const edit = await s.call('edit', { file_path: 'big.txt', old_string: 'x', new_string: 'y' })
   expect(edit.error?.code).toBe('FS_TOO_LARGE')

@@ -18,7 +18,8 @@ describe('a whole write under the seen rule', () => {
     expect(result.error?.code).toBe('FS_NOT_SEEN')
     expect(result.content[0]!.text).toBe(`Nothing was written: the dsh \`write\` tool replaces every line of ${s.path('big.txt')}, which has 3000 lines, `
       + 'and this session has been shown lines 10-14 (5 of 3000 lines). To change part of the file, call the dsh `edit` tool with old_string '
-      + 'quoting the text to change. To replace the whole file, first call the dsh `read` tool with offset=1 (line 1 is the first line not shown yet), then retry.')
+      + 'quoting the text to change. To replace the whole file, first call the dsh `read` tool with offset=1 (line 1 is the first line not shown yet); one read stops at its line and size limits, '
+      + 'so call it again with the offset each answer ends with until one shows the end of the file, then retry.')
     expect((await s.bytes('big.txt'))!.toString()).toBe(before)
   })
 

@@ -5,6 +5,13 @@ import { EditHistories, EditHistory } from './history'
 const key = (name: string) => name as FsTargetKey
 const v = (name: string) => name as FsVersion
 
+/** A history with these limits after these pushes, each `[file, previous text, version written]`. */
+function pushed(limits: { depth: number; maxBytes: number }, pushes: Array<[string, string, string]>): EditHistory {
+  const history = new EditHistory(limits)
+  for (const [file, previous, written] of pushes) history.push(key(file), previous, v(written))
+  return history
+}
+
 describe('EditHistory', () => {
   it('undoes newest first and re-bases the entry below on the version the undo produced', () => {
     const history = new EditHistory({ depth: 10, maxBytes: 1000 })
@@ -19,18 +26,14 @@ describe('EditHistory', () => {
   })
 
   it('keeps at most `depth` entries per file', () => {
-    const history = new EditHistory({ depth: 2, maxBytes: 1000 })
-    for (const n of [1, 2, 3]) history.push(key('a'), `t${n}`, v(`v${n}`))
+    const history = pushed({ depth: 2, maxBytes: 1000 }, [['a', 't1', 'v1'], ['a', 't2', 'v2'], ['a', 't3', 'v3']])
     history.popTo(key('a'), v('x'))
     history.popTo(key('a'), v('y'))
     expect(history.peek(key('a'))).toBeUndefined()
   })
 
   it('evicts the oldest entries of the session when the byte budget is exceeded', () => {
-    const history = new EditHistory({ depth: 10, maxBytes: 10 })
-    history.push(key('a'), 'aaaa', v('1'))
-    history.push(key('b'), 'bbbb', v('2'))
-    history.push(key('a'), 'cccc', v('3'))
+    const history = pushed({ depth: 10, maxBytes: 10 }, [['a', 'aaaa', '1'], ['b', 'bbbb', '2'], ['a', 'cccc', '3']])
     expect(history.bytes).toBe(8)
     expect(history.peek(key('b'))).toMatchObject({ previous: 'bbbb' })
     history.popTo(key('a'), v('4'))
@@ -38,9 +41,7 @@ describe('EditHistory', () => {
   })
 
   it('forgets a file whose previous text is larger than the whole budget, older entries included', () => {
-    const history = new EditHistory({ depth: 10, maxBytes: 4 })
-    history.push(key('a'), 'ab', v('1'))
-    history.push(key('a'), 'éééé', v('2'))
+    const history = pushed({ depth: 10, maxBytes: 4 }, [['a', 'ab', '1'], ['a', 'éééé', '2']])
     expect(history.peek(key('a'))).toBeUndefined()
     expect(history.bytes).toBe(0)
   })

@@ -5,7 +5,8 @@ import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { create, insert, strReplace } from './edit'
 import { DESCRIPTION, PROMPT_SECTION } from './prompt'
-import { Editor } from './runtime'
+import { renderReply } from './render'
+import { Editor, providerRefusal } from './runtime'
 import { COMMANDS, Config, EncodingArgument, InputSchema } from './schema'
 import { undoEdit } from './undo'
 import { view } from './view'
@@ -39,7 +40,9 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
       ...COMMANDS.map((command) => ({ name: command, args: { command } })),
       'text_editor', 'str_replace_based_edit_tool', 'str_replace_editor_tool', 'editor',
     ],
-    execute: (input, exec) => commands[input.command](editor, input, exec),
+    // Each command returns data (a reply or a refusal); a provider failure it does not word itself keeps the provider's account.
+    execute: (input, exec) => commands[input.command](editor, input, exec).catch(providerRefusal),
+    render: (data) => renderReply(data, editor.window),
   }), options, { argument: EncodingArgument, names: (input) => input.command === 'view' }))
   ctx.systemPrompt.section({ name: 'str_replace_editor', order: 40, text: PROMPT_SECTION })
 }

@@ -2,25 +2,21 @@ import { describe, expect, it } from 'vitest'
 import { insertLines, occurrenceLines } from './lines'
 
 describe('insertLines', () => {
-  it('inserts at the top, between lines and after the last line', () => {
-    expect(insertLines('a\nb\n', 0, 'x').text).toBe('x\na\nb\n')
-    expect(insertLines('a\nb\n', 1, 'x').text).toBe('a\nx\nb\n')
-    expect(insertLines('a\nb\n', 2, 'x').text).toBe('a\nb\nx\n')
-  })
+  // [what the case shows, text, insert_line, block, the text after]
+  const cases: Array<[string, string, number, string, string]> = [
+    ['inserts at the top', 'a\nb\n', 0, 'x', 'x\na\nb\n'],
+    ['inserts between lines', 'a\nb\n', 1, 'x', 'a\nx\nb\n'],
+    ['inserts after the last line', 'a\nb\n', 2, 'x', 'a\nb\nx\n'],
+    ['keeps a file without a final line break without one, at its end', 'a\nb', 2, 'x', 'a\nb\nx'],
+    ['keeps a file without a final line break without one, inside it', 'a\nb', 1, 'x', 'a\nx\nb'],
+    ['gives the inserted lines the dominant line ending and leaves other bytes alone', 'a\r\nb\r\nc\n', 1, 'x\ny', 'a\r\nx\r\ny\r\nb\r\nc\n'],
+    ['turns a CRLF block into the file\'s LF', 'a\nb\n', 1, 'x\r\ny', 'a\nx\ny\nb\n'],
+    ['drops one trailing line break of the block, since it becomes whole lines anyway', 'a\n', 1, 'x\n', 'a\nx\n'],
+    ['keeps a second trailing line break of the block as an empty line', 'a\n', 1, 'x\n\n', 'a\nx\n\n'],
+  ]
 
-  it('keeps a file without a final line break without one', () => {
-    expect(insertLines('a\nb', 2, 'x').text).toBe('a\nb\nx')
-    expect(insertLines('a\nb', 1, 'x').text).toBe('a\nx\nb')
-  })
-
-  it('gives the inserted lines the dominant line ending and leaves other bytes alone', () => {
-    expect(insertLines('a\r\nb\r\nc\n', 1, 'x\ny').text).toBe('a\r\nx\r\ny\r\nb\r\nc\n')
-    expect(insertLines('a\nb\n', 1, 'x\r\ny').text).toBe('a\nx\ny\nb\n')
-  })
-
-  it('drops one trailing line break of the block, since it becomes whole lines anyway', () => {
-    expect(insertLines('a\n', 1, 'x\n').text).toBe('a\nx\n')
-    expect(insertLines('a\n', 1, 'x\n\n').text).toBe('a\nx\n\n')
+  it.each(cases)('%s', (_what, text, line, block, after) => {
+    expect(insertLines(text, line, block).text).toBe(after)
   })
 
   it('reports where the inserted lines are', () => {

@@ -1,11 +1,12 @@
 import { FsError, type FsErrorCode, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { readOnlyText, resolveTarget } from '@deepseek-ai/dsh-tool-text'
-import { ToolError, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { type EditorCommand, editorRefused, type EditorStop, type FileRefusal, resolveTarget, type WindowLimits } from '@deepseek-ai/dsh-tool-text'
+import type { ToolExecution, ToolRefusal } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { EditHistories } from './history'
-import { type Command, render } from './render'
 import type { EditorConfig } from './schema'
-import type { WindowLimits } from '@deepseek-ai/dsh-tool-text'
+
+/** A refused command, as data: dsh-tool-text words it. */
+export type Refused = ToolRefusal<FileRefusal>
 
 /** What every command needs: the context (for `ctx.fs` and the `fs/*` events), limits, undo state. */
 export class Editor {
@@ -27,39 +28,48 @@ export class Editor {
     this.ctx.emit('fs/observed', target, observation, exec)
   }
 
-  /** A metadata miss is an observation too: recorded before failing, so a later `create` recovers. */
-  absent(target: FsTarget, exec: ToolExecution): FsError {
+  /** A metadata miss is an observation too: recorded before refusing, so a later `create` recovers. */
+  absent(target: FsTarget, exec: ToolExecution): Refused {
     this.observe(target, { kind: 'absent' }, exec)
-    return new FsError('FS_NOT_FOUND', render.notFound(target.displayPath), { path: target.displayPath })
+    return editorRefused('FS_NOT_FOUND', { kind: 'not-found', path: target.displayPath })
   }
 }
 
-export function missing(name: string, command: Command): ToolError {
-  return new ToolError('INVALID_ARGUMENTS', render.missingParameter(name, command))
+export function missing(name: string, command: EditorCommand): Refused {
+  return editorRefused('INVALID_ARGUMENTS', { kind: 'missing-parameter', name, command })
 }
 
-export function invalid(message: string): ToolError {
-  return new ToolError('INVALID_ARGUMENTS', message)
+export function invalid(stop: EditorStop): Refused {
+  return editorRefused('INVALID_ARGUMENTS', stop)
 }
 
-/** The same failure with the model-facing text; the code is kept so hosts can branch on it. */
-export function withText(error: FsError, message: string): FsError {
-  return new FsError(error.code, message, { cause: error, ...(error.path === undefined ? {} : { path: error.path }) })
+/** A refusal with the provider's code and the editor's words for it. */
+export function refusedAs(error: FsError, stop: EditorStop): Refused {
+  return editorRefused(error.code, stop)
 }
 
 /**
- * Adds the remedy to the freshness failures every mutating command shares; other failures keep the
+ * The remedy of the freshness failures every mutating command shares; other failures keep the
  * provider's own message, which already names the path and the reason.
  */
-export function explain(error: unknown, command: Command, target: FsTarget): unknown {
-  if (!FsError.is(error)) return error
+export function explain(error: FsError, command: EditorCommand, target: FsTarget): Refused {
   const path = target.displayPath
-  const texts: Partial<Record<FsErrorCode, () => string>> = {
-    FS_STALE_VERSION: () => render.stale(command, path),
-    FS_NOT_OBSERVED: () => render.notObserved(command, path),
-    FS_NOT_FOUND: () => render.notFound(path),
-    ...(error.fact === 'read-only' ? { FS_PERMISSION_DENIED: () => `${readOnlyText(path)}.` } : {}),
+  const stops: Partial<Record<FsErrorCode, EditorStop>> = {
+    FS_STALE_VERSION: { kind: 'stale', command, path },
+    FS_NOT_OBSERVED: { kind: 'not-observed', command, path },
+    FS_NOT_FOUND: { kind: 'not-found', path },
+    ...(error.fact === 'read-only' ? { FS_PERMISSION_DENIED: { kind: 'read-only', path } as const } : {}),
   }
-  const text = texts[error.code]
-  return text === undefined ? error : withText(error, text())
+  return refusedAs(error, stops[error.code] ?? providerStop(error))
+}
+
+/** The provider's account as it is, with what an encoding refusal's remedy needs. */
+function providerStop(error: FsError): EditorStop {
+  return { kind: 'provider', message: error.message, code: error.code, ...(error.candidates === undefined ? {} : { candidates: error.candidates }) }
+}
+
+/** Any other provider failure: its own account, with its code (a command's failure path words the ones it knows). */
+export function providerRefusal(error: unknown): Refused {
+  if (!FsError.is(error)) throw error
+  return refusedAs(error, providerStop(error))
 }

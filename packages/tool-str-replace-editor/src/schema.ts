@@ -32,8 +32,6 @@ export const Config = z.object({
   listLimit: z.number().int().positive().default(1000).describe('Most entries a directory `view` lists.'),
   undoDepth: z.number().int().nonnegative().default(10).describe('Edits per file that `undo_edit` can revert.'),
   undoMaxBytes: z.number().int().nonnegative().default(8 * 1024 * 1024).describe('Bytes of previous texts kept for undo, per session.'),
-  maxTextBytes: z.number().int().positive().default(256 * 1024 * 1024)
-    .describe('The largest text file the provider changes (its own maxTextBytes): a `str_replace` or `insert` of a larger file is refused by its size before any view-first rule.'),
   detectEncodings: z.boolean().default(false)
     .describe('A file that is not UTF-8 is decoded from its byte order mark (UTF-16) or by an encoding detector with a confidence bound, and edited byte-exact in its encoding; off, it is refused as not text.'),
   defaultEncoding: z.enum(FS_TEXT_ENCODINGS).optional()

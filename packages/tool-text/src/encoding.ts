@@ -2,7 +2,7 @@ import {
   currentTextDecoding, type FileSystem, type FsEncodingCandidate, FsError, FS_TEXT_ENCODINGS, type FsTarget, type FsTextDecoding, type FsTextEncoding, withTextDecoding,
 } from '@deepseek-ai/dsh-fs'
 import { BINARY_SNIFF_BYTES, utf16Bom } from '@deepseek-ai/dsh-fs/kit'
-import type { ToolDefinition, ToolExecution, ToolInputSchema, ToolOutput } from '@deepseek-ai/dsh-tools'
+import { defineTool, isRefusal, type ToolDefinition, type ToolExecution, type ToolInputSchema, type ToolOutput, type ToolRefusal } from '@deepseek-ai/dsh-tools'
 
 // Legacy encodings as the tools present them: the `encoding` argument, the configuration that
 // turns detection on, the note a read adds, and the remedies of the two encoding refusals.
@@ -37,23 +37,38 @@ export interface EncodingHooks<S extends ToolInputSchema> {
  * A tool whose calls run under their `FsTextDecoding`. With encodings off in `config` it is
  * `definition` itself: schema and behaviour as before. On, its schema takes the `encoding`
  * argument, a successful text result of a call `names` picks ends with a note naming the legacy
- * encoding it was decoded from, and an encoding refusal thrown by the tool gets its remedy.
+ * encoding it was decoded from, and an encoding refusal thrown by the tool gets its remedy. The
+ * note is added in the render step, after the tool's own: the call's data carries the encoding
+ * decided to it (a refusal value passes through as it is).
  */
 export function withEncodings<S extends ToolInputSchema>(definition: ToolDefinition<S>, config: EncodingConfig, hooks: EncodingHooks<S>): ToolDefinition<S> {
   if (!config.detectEncodings && config.defaultEncoding === undefined) return definition
   const execute = definition.execute.bind(definition)
-  return {
+  const render = (data: unknown, input: Parameters<ToolDefinition<S>['execute']>[0]): ToolOutput =>
+    definition.render === undefined ? data as ToolOutput : definition.render(data as ToolOutput, input)
+  return defineTool<S, Decoded | ToolRefusal>({
     ...definition,
     inputSchema: definition.inputSchema.extend({ encoding: hooks.argument }) as unknown as S,
-    async execute(input, exec: ToolExecution): Promise<ToolOutput> {
+    async execute(input, exec: ToolExecution): Promise<Decoded | ToolRefusal> {
       const decoding = textDecodingOf(config, (input as { encoding?: FsTextEncoding }).encoding)!
-      const output = await withTextDecoding(decoding, async () => execute(input, exec)).catch((error: unknown) => {
+      const data = await withTextDecoding(decoding, async () => execute(input, exec)).catch((error: unknown) => {
         throw FsError.is(error) ? withEncodingRemedy(error, definition.name) : error
       })
-      if (!(hooks.names?.(input) ?? false) || decoding.decided === undefined || typeof output !== 'string') return output
-      return `${output}\n${encodingNote(decoding.decided)}`
+      if (isRefusal(data)) return data
+      return { data, ...(hooks.names?.(input) === true && decoding.decided !== undefined ? { decided: decoding.decided } : {}) }
     },
-  }
+    render(reply, input): ToolOutput {
+      if (isRefusal(reply)) return render(reply, input)
+      const output = render(reply.data, input)
+      return reply.decided === undefined || typeof output !== 'string' ? output : `${output}\n${encodingNote(reply.decided)}`
+    },
+  })
+}
+
+/** What a call under `withEncodings` returned, and the legacy encoding its result names. */
+interface Decoded {
+  data: unknown
+  decided?: FsTextEncoding
 }
 
 /** An encoding refusal with its remedy after the provider's account; any other error as it is. */

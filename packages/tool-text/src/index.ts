@@ -29,4 +29,13 @@ export { derivation, editedObservation, seenOfWindow } from './seen'
 export { renderNotSeen } from './render-unseen'
 export { readNotes, viewNotes } from './notes'
 export { type Printed, type PrintedCall, printedIn, printedRefusal, renderPrinted } from './printed'
+export { type FileRefusal, renderRefusal } from './refusal'
+export {
+  type DiscoveryToolName, type FailureDetail, fsRefused, type FsRefusal, type FsToolName, renderFsRefusal,
+} from './refusal-fs'
+export { type ArgumentProblem, type ArgumentRefusal, argumentRefused, printedProblem } from './refusal-argument'
+export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop } from './refusal-editor'
+export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
+export { identicalText, linkedText } from './refusal-words'
+export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'
 export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'

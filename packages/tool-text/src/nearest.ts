@@ -65,6 +65,34 @@ export function nearestRegion(text: string, needle: string): NearestRegion | und
   if (text.length > MAX_TEXT || needle.length === 0) return undefined
   const lines = normalizeLineEndings(text).split('\n')
   if (lines.at(-1) === '') lines.pop()
+  const quote = quoted(needle)
+  const { bare, wantedLoose } = quote
+  const n = bare.length
+  if (n > MAX_REGION_LINES || wantedLoose.every((line) => line.length === 0)) return undefined
+  const fileLoose = lines.map(loose)
+  const matchesLine = (k: number, line: number): boolean => {
+    const have = fileLoose[line]
+    return have !== undefined && sameAfter(have, wantedLoose[k]!, n === 1, k, n) && (n > 1 || wantedLoose[k]!.length > 0)
+  }
+  const best = bestStart(lines.length, quote, matchesLine)
+  if (best === undefined) return undefined
+  const numberedNote = quote.numbered ? ['old_string starts with line numbers (number and tab) that are not part of the file'] : []
+  const gap = best.score < n ? skippedLines(best.start, n, lines.length, matchesLine) : undefined
+  if (gap !== undefined) {
+    const region = lines.slice(best.start, best.start + n + gap.count)
+    return { start: best.start + 1, end: best.start + region.length, lines: region, differences: [...numberedNote, gapWords(best.start, gap, quote.separated)] }
+  }
+  const region = lines.slice(best.start, best.start + n)
+  const differences = [...numberedNote, ...differencesOf(region, bare, best.start + 1, n === 1)]
+  if (quote.endsWithBreak && best.start + n === lines.length && !normalizeLineEndings(text).endsWith('\n')) {
+    differences.push('old_string ends with a line break, and the last line of the file has none')
+  }
+  if (/\r(?!\n)/.test(needle)) differences.push('old_string contains a carriage return (CR) without a line feed')
+  return { start: best.start + 1, end: best.start + region.length, lines: region, differences }
+}
+
+/** The needle as the model quoted it: its lines without line numbers or grep separators, and their loose forms. */
+function quoted(needle: string) {
   let wanted = normalizeLineEndings(needle).split('\n')
   const endsWithBreak = wanted.length > 1 && wanted.at(-1) === ''
   if (endsWithBreak) wanted = wanted.slice(0, -1)
@@ -73,27 +101,19 @@ export function nearestRegion(text: string, needle: string): NearestRegion | und
   if (separated) wanted = wanted.filter((line) => line !== '--')
   const numbered = wanted.every((line) => line.length === 0 || LINE_NUMBER_PREFIX.test(line)) && wanted.some((line) => line.length > 0)
   const bare = numbered ? wanted.map((line) => line.replace(LINE_NUMBER_PREFIX, '')) : wanted
-  const wantedLoose = bare.map(loose)
-  const n = bare.length
-  if (n > MAX_REGION_LINES || wantedLoose.every((line) => line.length === 0)) return undefined
+  return { bare, wantedLoose: bare.map(loose), numbered, separated, endsWithBreak }
+}
 
-  const fileLoose = lines.map(loose)
-  const single = n === 1
-  const matchesLine = (k: number, line: number): boolean => {
-    const have = fileLoose[line]
-    const want = wantedLoose[k]!
-    if (have === undefined) return false
-    if (single) return want.length > 0 && have.includes(want)
-    // The first and last lines of old_string may be parts of lines.
-    if (k === 0) return have.endsWith(want)
-    if (k === n - 1) return have.startsWith(want)
-    return have === want
-  }
-
+/**
+ * The candidate start with the most matching lines: candidates are the lines matching the needle's
+ * first line, or ending a run that matches its last line, at most `MAX_CANDIDATES` of them.
+ */
+function bestStart(total: number, { wantedLoose }: { wantedLoose: string[] }, matchesLine: (k: number, line: number) => boolean) {
+  const n = wantedLoose.length
   const candidates = new Set<number>()
-  for (let line = 0; line < lines.length && candidates.size < MAX_CANDIDATES; line++) {
+  for (let line = 0; line < total && candidates.size < MAX_CANDIDATES; line++) {
     if (wantedLoose[0]!.length > 0 && matchesLine(0, line)) candidates.add(line)
-    else if (!single && wantedLoose[n - 1]!.length > 0 && matchesLine(n - 1, line) && line - n + 1 >= 0) candidates.add(line - n + 1)
+    else if (n > 1 && wantedLoose[n - 1]!.length > 0 && matchesLine(n - 1, line) && line - n + 1 >= 0) candidates.add(line - n + 1)
   }
   let best: { start: number; score: number } | undefined
   for (const start of candidates) {
@@ -101,26 +121,16 @@ export function nearestRegion(text: string, needle: string): NearestRegion | und
     for (let k = 0; k < n; k++) if (matchesLine(k, start + k)) score++
     if (best === undefined || score > best.score) best = { start, score }
   }
-  if (best === undefined) return undefined
-  const gap = best.score < n ? skippedLines(best.start, n, lines.length, matchesLine) : undefined
-  if (gap !== undefined) {
-    const region = lines.slice(best.start, best.start + n + gap.count)
-    const first = best.start + gap.at + 1
-    const last = first + gap.count - 1
-    const which = gap.count === 1 ? `line ${first}` : `lines ${first}-${last}`
-    const differences = [`old_string leaves out ${which} of the file, between its lines ${first - 1} and ${last + 1}`
-      + `${separated ? ' (grep\'s "--" separates groups of lines that are not adjacent in the file; it is not text of the file)' : ''}`]
-    if (numbered) differences.unshift('old_string starts with line numbers (number and tab) that are not part of the file')
-    return { start: best.start + 1, end: best.start + region.length, lines: region, differences }
-  }
-  const region = lines.slice(best.start, best.start + n)
-  const differences = differencesOf(region, bare, best.start + 1, single)
-  if (numbered) differences.unshift('old_string starts with line numbers (number and tab) that are not part of the file')
-  if (endsWithBreak && best.start + n === lines.length && !normalizeLineEndings(text).endsWith('\n')) {
-    differences.push('old_string ends with a line break, and the last line of the file has none')
-  }
-  if (/\r(?!\n)/.test(needle)) differences.push('old_string contains a carriage return (CR) without a line feed')
-  return { start: best.start + 1, end: best.start + region.length, lines: region, differences }
+  return best
+}
+
+/** The lines of the file old_string leaves out, between two of its lines. */
+function gapWords(start: number, gap: { at: number; count: number }, separated: boolean): string {
+  const first = start + gap.at + 1
+  const last = first + gap.count - 1
+  const which = gap.count === 1 ? `line ${first}` : `lines ${first}-${last}`
+  return `old_string leaves out ${which} of the file, between its lines ${first - 1} and ${last + 1}`
+    + `${separated ? ' (grep\'s "--" separates groups of lines that are not adjacent in the file; it is not text of the file)' : ''}`
 }
 
 /**
@@ -147,48 +157,52 @@ function differencesOf(region: string[], wanted: string[], firstLine: number, si
   }
   for (let k = 0; k < wanted.length; k++) {
     const have = region[k]
-    const want = wanted[k]!
-    const line = firstLine + k
     if (have === undefined) {
       note('length', `old_string has ${wanted.length} lines; the file ends after line ${firstLine + region.length - 1}`)
       break
     }
-    if (single ? have.includes(want) : k === 0 ? have.endsWith(want) : k === wanted.length - 1 ? have.startsWith(want) : have === want) continue
-    // Indentation and trailing blanks are named in their own words (how many tabs or spaces), plain blanks only.
-    const haveIndent = /^[ \t]*/.exec(have)![0]
-    const wantIndent = /^[ \t]*/.exec(want)![0]
-    const haveRest = have.slice(haveIndent.length).trimEnd()
-    const wantRest = want.slice(wantIndent.length).trimEnd()
-    // The first line of a longer old_string may start mid-line: its indentation says nothing.
-    const indentCounts = single ? wantIndent.length > 0 && haveRest.startsWith(wantRest) : k > 0 && haveRest === wantRest
-    if (indentCounts && haveIndent !== wantIndent) {
-      if (haveIndent.includes('\t') !== wantIndent.includes('\t')) note('tabs', `tabs vs spaces (line ${line}: the file indents with ${indentWords(haveIndent)}, old_string with ${indentWords(wantIndent)})`)
-      else note('indentation', `indentation (line ${line}: ${indentWords(haveIndent)} in the file, ${indentWords(wantIndent)} in old_string)`)
-      continue
-    }
-    const trimBlanks = (value: string) => value.replace(/[ \t]+$/, '')
-    if ((trimBlanks(have) !== have || trimBlanks(want) !== want) && sameAfter(trimBlanks(have), trimBlanks(want), single, k, wanted.length)) {
-      note('trailing', `trailing whitespace (line ${line})`)
-      continue
-    }
-    // A line of old_string (not its last) that is the start of the file's line: copied from a line shown cut.
-    if (!single && k < wanted.length - 1 && want.length > 0 && have.startsWith(want)) {
-      note('cut', `line ${line} is cut short in old_string: it has the first ${[...want].length} of the line's ${[...have].length} characters `
-        + '(a line shown cut shows only its start; copy it whole)')
-      continue
-    }
-    const needed = neededSteps(have, want, (a, b) => sameAfter(a, b, single, k, wanted.length))
-      ?? neededSteps(have, want, (a, b) => sameAfter(a, b, true, k, wanted.length))
-    if (needed !== undefined && needed.length > 0) {
-      for (const kind of needed) {
-        if (kind === 'whitespace') note('spaces', `whitespace inside the line (line ${line})`)
-        else note(kind, `${FORGIVEN.find((step) => step.kind === kind)!.words} (line ${line})`)
-      }
-      continue
-    }
-    note('text', `other text (line ${line} differs)`)
+    if (!sameAfter(have, wanted[k]!, single, k, wanted.length)) lineDifference({ have, want: wanted[k]!, line: firstLine + k, k, n: wanted.length, single }, note)
   }
   return [...found.values()]
+}
+
+/** One line of old_string against the file's line at its place: which of the known differences it shows, first that fits. */
+interface LinePair {
+  have: string
+  want: string
+  /** The file's line number. */
+  line: number
+  /** The line's index in old_string, of `n`. */
+  k: number
+  n: number
+  single: boolean
+}
+
+function lineDifference({ have, want, line, k, n, single }: LinePair, note: (what: string, detail: string) => void): void {
+  // Indentation and trailing blanks are named in their own words (how many tabs or spaces), plain blanks only.
+  const haveIndent = /^[ \t]*/.exec(have)![0]
+  const wantIndent = /^[ \t]*/.exec(want)![0]
+  const haveRest = have.slice(haveIndent.length).trimEnd()
+  const wantRest = want.slice(wantIndent.length).trimEnd()
+  // The first line of a longer old_string may start mid-line: its indentation says nothing.
+  const indentCounts = single ? wantIndent.length > 0 && haveRest.startsWith(wantRest) : k > 0 && haveRest === wantRest
+  if (indentCounts && haveIndent !== wantIndent) {
+    if (haveIndent.includes('\t') !== wantIndent.includes('\t')) return note('tabs', `tabs vs spaces (line ${line}: the file indents with ${indentWords(haveIndent)}, old_string with ${indentWords(wantIndent)})`)
+    return note('indentation', `indentation (line ${line}: ${indentWords(haveIndent)} in the file, ${indentWords(wantIndent)} in old_string)`)
+  }
+  const trimBlanks = (value: string) => value.replace(/[ \t]+$/, '')
+  if ((trimBlanks(have) !== have || trimBlanks(want) !== want) && sameAfter(trimBlanks(have), trimBlanks(want), single, k, n)) return note('trailing', `trailing whitespace (line ${line})`)
+  // A line of old_string (not its last) that is the start of the file's line: copied from a line shown cut.
+  if (!single && k < n - 1 && want.length > 0 && have.startsWith(want)) {
+    return note('cut', `line ${line} is cut short in old_string: it has the first ${[...want].length} of the line's ${[...have].length} characters `
+      + '(a line shown cut shows only its start; copy it whole)')
+  }
+  const needed = neededSteps(have, want, (a, b) => sameAfter(a, b, single, k, n)) ?? neededSteps(have, want, (a, b) => sameAfter(a, b, true, k, n))
+  if (needed === undefined || needed.length === 0) return note('text', `other text (line ${line} differs)`)
+  for (const kind of needed) {
+    if (kind === 'whitespace') note('spaces', `whitespace inside the line (line ${line})`)
+    else note(kind, `${FORGIVEN.find((step) => step.kind === kind)!.words} (line ${line})`)
+  }
 }
 
 function sameAfter(have: string, want: string, contains: boolean, k: number, n: number): boolean {

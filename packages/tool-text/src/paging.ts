@@ -59,49 +59,73 @@ interface Recorder {
 async function scan(bytes: AsyncIterable<Uint8Array>, start: Checkpoint, from: number, path: string, recorder: Recorder | undefined): Promise<SkippedSource> {
   const decoder = new Utf8StreamDecoder(path, { offset: start.byte })
   const iterator = bytes[Symbol.asyncIterator]()
-  let line = start.line
+  const counter = new LineCounter(start.line, recorder)
   let unterminated = false
   // Byte offset of the current chunk's first byte in the stream.
   let base = start.byte
   let first: Uint8Array = new Uint8Array(0)
-  const pending: number[] = []
-  const stride = recorder?.stride ?? Number.POSITIVE_INFINITY
-  let mark = recorder === undefined ? Number.POSITIVE_INFINITY : (Math.floor((line - 1) / stride) + 1) * stride + 1
   try {
-    while (line < from) {
+    while (counter.line < from) {
       const next = await iterator.next()
       if (next.done) {
         decoder.end()
-        return { firstLine: line, chunks: unterminated ? ['\u0000'] : [] }
+        return { firstLine: counter.line, chunks: unterminated ? ['\u0000'] : [] }
       }
       const chunk = next.value
-      let position = 0
-      while (line < from) {
-        const newline = chunk.indexOf(0x0a, position)
-        if (newline < 0) break
-        line++
-        position = newline + 1
-        if (line === mark) {
-          pending.push(line, base + position)
-          mark += stride
-        }
-      }
-      if (line < from) {
+      const position = counter.pass(chunk, from, base)
+      if (counter.line < from) {
         decoder.skip(chunk)
         if (position < chunk.length) unterminated = true
         else if (position > 0) unterminated = false
       } else {
         decoder.skip(chunk.subarray(0, position))
         first = chunk.subarray(position)
-        if (recorder !== undefined && from > start.line) pending.push(from, base + position)
+        if (recorder !== undefined && from > start.line) counter.pending.push(from, base + position)
       }
-      for (let i = 0; i < pending.length; i += 2) recorder?.record(pending[i]!, pending[i + 1]!)
-      pending.length = 0
+      counter.flush()
       base += chunk.length
     }
   } catch (error) {
     await iterator.return?.()
     throw error
   }
-  return { firstLine: line, chunks: decodeRest(decoder, first, iterator) }
+  return { firstLine: counter.line, chunks: decodeRest(decoder, first, iterator) }
+}
+
+/** Counts line feeds, holding a checkpoint every `stride` lines until its chunk's bytes passed validation. */
+class LineCounter {
+  line: number
+  readonly stride: number
+  /** The next line whose start is a checkpoint. */
+  mark: number
+  /** Checkpoints of the current chunk, as line, byte pairs. */
+  readonly pending: number[] = []
+
+  constructor(line: number, readonly recorder: Recorder | undefined) {
+    this.line = line
+    this.stride = recorder?.stride ?? Number.POSITIVE_INFINITY
+    this.mark = recorder === undefined ? Number.POSITIVE_INFINITY : (Math.floor((line - 1) / this.stride) + 1) * this.stride + 1
+  }
+
+  /** Counts the lines of `chunk` (whose first byte is at `base`) up to line `from`; returns where counting stopped. */
+  pass(chunk: Uint8Array, from: number, base: number): number {
+    let position = 0
+    while (this.line < from) {
+      const newline = chunk.indexOf(0x0a, position)
+      if (newline < 0) break
+      this.line++
+      position = newline + 1
+      if (this.line === this.mark) {
+        this.pending.push(this.line, base + position)
+        this.mark += this.stride
+      }
+    }
+    return position
+  }
+
+  /** The chunk's bytes passed validation: its checkpoints are recorded. */
+  flush(): void {
+    for (let i = 0; i < this.pending.length; i += 2) this.recorder?.record(this.pending[i]!, this.pending[i + 1]!)
+    this.pending.length = 0
+  }
 }

@@ -1,3 +1,4 @@
+import { printedProblem } from './refusal-argument'
 import { normalizeLineEndings } from '@deepseek-ai/dsh-fs/kit'
 import { readNotes, viewNotes } from './notes'
 import { cutNote } from './render'
@@ -126,8 +127,6 @@ export function renderPrinted(printed: Printed, call: PrintedCall): string {
  * text the same call quotes from the file (old_string), named too when it carries the same numbers.
  */
 export function printedRefusal(text: string, call: PrintedCall, quoted?: { argument: string; text: string }): string | undefined {
-  const printed = printedIn(text)
-  if (printed === undefined) return undefined
-  const both = printed.kind === 'line-numbers' && quoted !== undefined && printedIn(quoted.text)?.kind === 'line-numbers'
-  return renderPrinted(printed, both ? { ...call, argument: `${quoted.argument} and ${call.argument}` } : call)
+  const problem = printedProblem(text, call, quoted)
+  return problem?.kind === 'printed' ? renderPrinted(problem.printed, problem.call) : undefined
 }

@@ -9,7 +9,9 @@ const NAMED_RANGES = 4
  * Why a whole-file replacement was refused under the policy's seen rule (`FS_NOT_SEEN`), from the
  * data the policy attached: what the session was shown of the version, its line count when known,
  * and the two calls that work: `edit` for a part (it quotes what it changes, so needs nothing more)
- * or `read` from the first character not shown yet, after which the replacement may be retried.
+ * or `read` from the first character not shown yet and on, answer after answer, to the end of the
+ * file (one read stops at its line and byte limits, so one call is not always enough), after which
+ * the replacement may be retried.
  */
 export function renderNotSeen(path: string, seen: FsSeenLines | undefined): string {
   const count = seenLineCount(seen)
@@ -25,7 +27,8 @@ export function renderNotSeen(path: string, seen: FsSeenLines | undefined): stri
     : `line ${next.line} was shown up to character ${next.column - 1}`
   return `Nothing was written: the dsh \`write\` tool replaces every line of ${path}${size}, and this session has been shown ${shown}. `
     + `To change part of the file, call the dsh \`edit\` tool with old_string quoting the text to change. `
-    + `To replace the whole file, first call the dsh \`read\` tool with ${call} (${where}), then retry.`
+    + `To replace the whole file, first call the dsh \`read\` tool with ${call} (${where}); one read stops at its line and size limits, `
+    + 'so call it again with the offset each answer ends with until one shows the end of the file, then retry.'
 }
 
 /** `lines 10-14`, `lines 1-9, 11-20 and 30-40`, `line 3`, or the first few ranges and how many more. */

@@ -55,106 +55,135 @@ export function linePrefix(number: number): string {
  * Cuts never split a character: lengths are in code points, budgets in whole UTF-8 sequences.
  */
 export async function buildWindow(chunks: AsyncIterable<string> | Iterable<string>, options: WindowOptions): Promise<ReadWindow> {
-  const { offset, limit, maxLineLength, maxBytes } = options
-  const column = options.column ?? 1
-  // Characters of line `offset` still to pass over before the window keeps any.
-  let toSkip = column - 1
-  // Enough UTF-16 units for maxLineLength code points plus a trailing CR, whatever the characters.
-  const keepUnits = maxLineLength * 2 + 2
-  const lines: WindowLine[] = []
-  let bytes = 0
-  let number = options.firstLine ?? 1
-  let buffer = ''
-  let overflow = false
-  let started = false
-  // The UTF-16 units of the current line after the skipped columns, and the surrogate pairs among them.
-  let lineUnits = 0
-  let linePairs = 0
-  let lastUnit = -1
-  let result: ReadWindow | undefined
+  const builder = new WindowBuilder(options)
+  for await (const chunk of chunks) {
+    const result = builder.consume(chunk)
+    if (result !== undefined) return result
+  }
+  return builder.finish()
+}
 
-  // Passes over up to `toSkip` characters of line `offset` in `chunk[from, stop)`; returns where it stopped.
-  const skipCodePoints = (chunk: string, from: number, stop: number): number => {
+/** The state of one window as its text streams by: the line being read, and the lines kept so far. */
+class WindowBuilder {
+  readonly offset: number
+  readonly column: number
+  // Characters of line `offset` still to pass over before the window keeps any.
+  toSkip: number
+  // Enough UTF-16 units for maxLineLength code points plus a trailing CR, whatever the characters.
+  readonly keepUnits: number
+  readonly lines: WindowLine[] = []
+  bytes = 0
+  number: number
+  buffer = ''
+  overflow = false
+  started = false
+  // The UTF-16 units of the current line after the skipped columns, and the surrogate pairs among them.
+  lineUnits = 0
+  linePairs = 0
+  lastUnit = -1
+
+  constructor(readonly options: WindowOptions) {
+    this.offset = options.offset
+    this.column = options.column ?? 1
+    this.toSkip = this.column - 1
+    this.keepUnits = options.maxLineLength * 2 + 2
+    this.number = options.firstLine ?? 1
+  }
+
+  /** Takes in one chunk; returns the finished window when the chunk ends it. */
+  consume(chunk: string): ReadWindow | undefined {
+    let position = 0
+    while (position < chunk.length) {
+      // The window is full and there is more text: the next line exists.
+      if (this.lines.length === this.options.limit) return { lines: this.lines, end: 'limit', nextOffset: this.number }
+      const newline = chunk.indexOf('\n', position)
+      const stop = newline < 0 ? chunk.length : newline
+      this.started = true
+      if (this.number === this.offset && this.toSkip > 0) {
+        position = this.skipCodePoints(chunk, position, stop)
+        if (this.toSkip > 0 && newline < 0) return undefined
+      }
+      if (this.number >= this.offset) this.keep(chunk, position, stop)
+      if (newline < 0) return undefined
+      position = newline + 1
+      const result = this.completeLine()
+      if (result !== undefined) return result
+    }
+    return undefined
+  }
+
+  /** The text ended: a final line without a line feed still counts. */
+  finish(): ReadWindow {
+    const ended = this.started ? this.completeLine() : undefined
+    return ended ?? { lines: this.lines, end: 'eof', totalLines: this.number - 1 }
+  }
+
+  /** Passes over up to `toSkip` characters of line `offset` in `chunk[from, stop)`; returns where it stopped. */
+  skipCodePoints(chunk: string, from: number, stop: number): number {
     let at = from
-    while (toSkip > 0 && at < stop) {
+    while (this.toSkip > 0 && at < stop) {
       const code = chunk.charCodeAt(at)
       at += code >= 0xd800 && code <= 0xdbff && at + 1 < stop ? 2 : 1
-      toSkip--
+      this.toSkip--
     }
     return at
   }
 
-  // Called at the end of line `number`; returns the finished window when this line ends it.
-  const completeLine = (): ReadWindow | undefined => {
-    if (number === offset && toSkip > 0) {
+  /** Counts `chunk[position, stop)` into the line, and keeps as much of it as a line may show. */
+  keep(chunk: string, position: number, stop: number): void {
+    if (stop > position) {
+      this.lineUnits += stop - position
+      this.linePairs += surrogatePairs(chunk, position, stop)
+      this.lastUnit = chunk.charCodeAt(stop - 1)
+    }
+    if (this.overflow) return
+    const room = this.keepUnits - this.buffer.length
+    if (stop - position > room) this.overflow = true
+    this.buffer += chunk.slice(position, position + Math.min(room, stop - position))
+  }
+
+  /** Called at the end of line `number`; returns the finished window when this line ends it. */
+  completeLine(): ReadWindow | undefined {
+    const { number, offset, column } = this
+    if (number === offset && this.toSkip > 0) {
       // The line ends before the column: nothing of it is shown, and the window says how long it is.
-      return { lines, end: 'eof', lineLength: column - 1 - toSkip }
+      return { lines: this.lines, end: 'eof', lineLength: column - 1 - this.toSkip }
     }
     if (number >= offset) {
-      let text = overflow ? buffer : buffer.endsWith('\r') ? buffer.slice(0, -1) : buffer
-      const capped = cutCodePoints(text, maxLineLength)
-      let cut = overflow || capped !== undefined
-      if (capped !== undefined) text = capped
-      let size = renderedLineBytes(number, text)
-      if (bytes + size > maxBytes) {
-        if (lines.length > 0) return { lines, end: 'bytes', nextOffset: number }
-        // A first line that alone exceeds the budget is shown cut, so every window makes progress.
-        text = cutUtf8(text, Math.max(1, maxBytes - linePrefix(number).length - 1))
-        cut = true
-        size = renderedLineBytes(number, text)
-      }
-      const line: WindowLine = number === offset && column > 1 ? { number, text, cut, column } : { number, text, cut }
-      if (cut) line.length = (number === offset ? column - 1 : 0) + lineUnits - linePairs - (lastUnit === 13 ? 1 : 0)
-      lines.push(line)
-      bytes += size
+      const ended = this.keepLine()
+      if (ended !== undefined) return ended
     }
-    number++
-    buffer = ''
-    overflow = false
-    started = false
-    lineUnits = 0
-    linePairs = 0
-    lastUnit = -1
+    this.number++
+    this.buffer = ''
+    this.overflow = false
+    this.started = false
+    this.lineUnits = 0
+    this.linePairs = 0
+    this.lastUnit = -1
     return undefined
   }
 
-  scan: for await (const chunk of chunks) {
-    let position = 0
-    while (position < chunk.length) {
-      // The window is full and there is more text: the next line exists.
-      if (lines.length === limit) {
-        result = { lines, end: 'limit', nextOffset: number }
-        break scan
-      }
-      const newline = chunk.indexOf('\n', position)
-      const stop = newline < 0 ? chunk.length : newline
-      started = true
-      if (number === offset && toSkip > 0) {
-        position = skipCodePoints(chunk, position, stop)
-        if (toSkip > 0 && newline < 0) break
-      }
-      if (number >= offset && stop > position) {
-        lineUnits += stop - position
-        linePairs += surrogatePairs(chunk, position, stop)
-        lastUnit = chunk.charCodeAt(stop - 1)
-      }
-      if (number >= offset && !overflow) {
-        const room = keepUnits - buffer.length
-        if (stop - position > room) overflow = true
-        buffer += chunk.slice(position, position + Math.min(room, stop - position))
-      }
-      if (newline < 0) break
-      position = newline + 1
-      result = completeLine()
-      if (result !== undefined) break scan
+  /** Line `number` as shown: cut to the line length, and within the byte budget (or the window ends before it). */
+  keepLine(): ReadWindow | undefined {
+    const { number, offset, column, options: { maxLineLength, maxBytes } } = this
+    let text = this.overflow ? this.buffer : this.buffer.endsWith('\r') ? this.buffer.slice(0, -1) : this.buffer
+    const capped = cutCodePoints(text, maxLineLength)
+    let cut = this.overflow || capped !== undefined
+    if (capped !== undefined) text = capped
+    let size = renderedLineBytes(number, text)
+    if (this.bytes + size > maxBytes) {
+      if (this.lines.length > 0) return { lines: this.lines, end: 'bytes', nextOffset: number }
+      // A first line that alone exceeds the budget is shown cut, so every window makes progress.
+      text = cutUtf8(text, Math.max(1, maxBytes - linePrefix(number).length - 1))
+      cut = true
+      size = renderedLineBytes(number, text)
     }
+    const line: WindowLine = number === offset && column > 1 ? { number, text, cut, column } : { number, text, cut }
+    if (cut) line.length = (number === offset ? column - 1 : 0) + this.lineUnits - this.linePairs - (this.lastUnit === 13 ? 1 : 0)
+    this.lines.push(line)
+    this.bytes += size
+    return undefined
   }
-  if (result !== undefined) return result
-  if (started) {
-    const ended = completeLine()
-    if (ended !== undefined) return ended
-  }
-  return { lines, end: 'eof', totalLines: number - 1 }
 }
 
 /** The first `max` code points of `text`, or `undefined` when it is not longer than that. */

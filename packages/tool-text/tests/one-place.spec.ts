@@ -25,3 +25,9 @@ it('keeps the families apart: neither imports the other', () => {
     expect(Object.keys(manifest.dependencies).filter((dep) => FAMILIES.some((other) => dep === `@deepseek-ai/dsh-${other}`))).toEqual([])
   }
 })
+
+it('leaves every refusal sentence to dsh-tool-text: no family builds an error result or throws an error with model text', () => {
+  const own = FAMILIES.flatMap(sources).filter(({ text }) => /\berrorResult\(|new ToolError\(|withText\(/.test(text))
+  expect(own.map(({ file }) => file)).toEqual([])
+})
+

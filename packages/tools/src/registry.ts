@@ -5,7 +5,7 @@ import { foreignCall, renderForeignCall } from './foreign'
 import { errorResult, resultFromError, textResult, ToolError } from './errors'
 import { ConcurrencyGate } from './gate'
 import { toInputSchema } from './schema'
-import type { ToolAnnotations, ToolCall, ToolDefinition, ToolExecution, ToolInputSchema, ToolListing, ToolResult } from './types'
+import { isRefusal, type ToolAnnotations, type ToolCall, type ToolDefinition, type ToolExecution, type ToolInputSchema, type ToolListing, type ToolOutput, type ToolResult } from './types'
 
 declare module 'cordis' {
   interface Context {
@@ -150,8 +150,7 @@ async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, 
     const input = parseArguments(definition, call.arguments)
     const run = async (): Promise<ToolResult> => {
       throwIfAborted(signal, call.name)
-      const output = await definition.execute(input as Record<string, unknown>, exec)
-      return typeof output === 'string' ? textResult(output) : output
+      return rendered(definition, await definition.execute(input as Record<string, unknown>, exec), input)
     }
     return await gate.run(call.agent?.session, definition.concurrency ?? 'exclusive', async () => {
       try {
@@ -163,6 +162,13 @@ async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, 
   } catch (error) {
     return resultFromError(error)
   }
+}
+
+/** The render step: what `execute` returned, as the result the model reads. */
+function rendered(definition: ToolDefinition, data: unknown, input: unknown): ToolResult {
+  const output = definition.render === undefined ? data as ToolOutput : definition.render(data as ToolOutput, input as Record<string, unknown>)
+  if (typeof output !== 'string') return output
+  return isRefusal(data) ? errorResult(output, data.code) : textResult(output)
 }
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const

@@ -28,8 +28,17 @@ export interface ToolResult {
   error?: { code?: string; message: string }
 }
 
-/** A tool's `execute` returns the text for the model, or a full result when it shapes errors itself. */
+/** What the model reads from a call: the text, or a full result when a tool shapes errors itself. */
 export type ToolOutput = string | ToolResult
+
+/**
+ * A call the tool declined, as data: the code hosts branch on, and the reason the tool's `render`
+ * turns into the model's text. The registry answers it as an error result with this code.
+ */
+export interface ToolRefusal<R = unknown> {
+  readonly refused: R
+  readonly code: string
+}
 
 /**
  * How a tool may overlap with other calls of the same session: `shared` calls run side by side,
@@ -57,7 +66,12 @@ export interface ToolAnnotations {
   openWorldHint?: boolean
 }
 
-export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema> {
+/**
+ * A tool. `execute` does the work and returns data: a value of its own, or a `ToolRefusal` made by
+ * `refuse()`. `render` is the one step that turns that data into what the model reads; a tool
+ * without it returns the text itself (`D` is then `ToolOutput`).
+ */
+export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, D = ToolOutput> {
   /** Letters, digits, `_` and `-` (the intersection of what model APIs and MCP accept). */
   name: string
   /** A short human-readable name that clients show instead of `name`, e.g. `Read file`. */
@@ -72,8 +86,17 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema> {
    * it is answered with this tool and the call's arguments mapped to this tool's names.
    */
   foreignNames?: readonly ForeignName[]
-  execute(input: z.output<S>, exec: ToolExecution): ToolOutput | Promise<ToolOutput>
+  execute(input: z.output<S>, exec: ToolExecution): D | Promise<D>
+  /**
+   * The model's text for what `execute` returned. For a refusal, a string becomes an error result
+   * with the refusal's code. Pure: it runs after the work, and a throw is answered as an error.
+   */
+  render?(data: D, input: z.output<S>): ToolOutput
 }
+
+/** A definition as written: when `execute` returns data of its own (not text), `render` is required. */
+export type ToolDefinitionOf<S extends ToolInputSchema, D> = ToolDefinition<S, D>
+  & ([D] extends [ToolOutput] ? unknown : { render(data: D, input: z.output<S>): ToolOutput })
 
 /** A foreign name of a tool, and the arguments it implies. */
 export type ForeignName = string | { name: string; args: Record<string, unknown> }
@@ -107,9 +130,23 @@ export interface PromptSection {
   text: string
 }
 
-/** Identity helper that keeps `execute`'s input typed by the schema. */
-export function defineTool<S extends ToolInputSchema>(definition: ToolDefinition<S>): ToolDefinition<S> {
-  return definition
+/**
+ * Identity helper that keeps `execute`'s input typed by the schema, and its data typed for `render`.
+ * The result is the registry's view of the tool: its data type no longer matters outside it.
+ */
+export function defineTool<S extends ToolInputSchema, D = ToolOutput>(definition: ToolDefinitionOf<S, D>): ToolDefinition<S> {
+  return definition as unknown as ToolDefinition<S>
+}
+
+const refusalMarker = Symbol.for('@deepseek-ai/dsh-tools/ToolRefusal')
+
+/** A refusal as data, for `execute` to return; its `render` names the reason and the step that works. */
+export function refuse<R>(code: string, refused: R): ToolRefusal<R> {
+  return Object.defineProperty({ refused, code }, refusalMarker, { value: true })
+}
+
+export function isRefusal(value: unknown): value is ToolRefusal {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[refusalMarker] === true
 }
 
 /** The session's working directory, when the host gave it one. */

@@ -4,7 +4,7 @@ import { z } from 'zod'
 // The real contract error, to prove an FsError is recognised across packages without importing dsh-fs.
 import { FsError } from '../../fs/src/errors'
 import * as mod from '../src/index'
-import { defineTool, type ToolExecution, ToolError } from '../src/index'
+import { defineTool, isRefusal, refuse, type ToolExecution, ToolError } from '../src/index'
 
 const plugin = mod.default ?? mod
 
@@ -185,6 +185,30 @@ describe('execute', () => {
     expect(seen!.callId).toMatch(/^call_/)
     expect(seen!.signal.aborted).toBe(false)
     expect(seen!.agent).toBeUndefined()
+  })
+
+  it('renders what execute returned in the one render step, and a refusal as an error with its code', async () => {
+    const rendered: unknown[] = []
+    root.tools.register(defineTool({
+      ...plain,
+      name: 'half',
+      description: '',
+      inputSchema: z.object({ n: z.number().int() }),
+      execute: ({ n }) => n % 2 === 0 ? { half: n / 2 } : refuse('ODD', { n }),
+      render: (data, input) => {
+        rendered.push(data)
+        return 'half' in data ? `half of ${input.n} is ${data.half}` : `${data.refused.n} is odd; pass an even number`
+      },
+    }))
+    expect(await root.tools.execute({ name: 'half', arguments: { n: 4 } })).toEqual({ content: [{ type: 'text', text: 'half of 4 is 2' }], isError: false })
+    expect(await root.tools.execute({ name: 'half', arguments: { n: 3 } })).toEqual({
+      content: [{ type: 'text', text: '3 is odd; pass an even number' }],
+      isError: true,
+      error: { code: 'ODD', message: '3 is odd; pass an even number' },
+    })
+    expect(rendered).toEqual([{ half: 2 }, { refused: { n: 3 }, code: 'ODD' }])
+    expect(isRefusal(rendered[1])).toBe(true)
+    expect(isRefusal({ refused: {}, code: 'ODD' })).toBe(false)
   })
 
   it('fails an already-aborted call with ABORTED before the tool runs', async () => {

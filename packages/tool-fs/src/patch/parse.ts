@@ -9,6 +9,7 @@
  *   @@ [anchor]                  ` ` context, `-` removed, `+` added lines; `*** End of File`
  *   *** End Patch
  */
+import { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from '@deepseek-ai/dsh-tool-text'
 
 /** One line of a hunk: kept (` `), removed (`-`) or added (`+`). */
 export interface HunkLine {
@@ -37,21 +38,18 @@ export type PatchSection =
   | { kind: 'delete'; path: string; patchLine: number }
   | { kind: 'update'; path: string; moveTo?: string; hunks: PatchHunk[]; patchLine: number }
 
-/** The patch is not in the format: where (1-based line of the patch text) and why. */
+/** The patch is not in the format: where (1-based line of the patch text) and why, as data and in dsh-tool-text's words. */
 export class PatchSyntaxError extends Error {
   override readonly name = 'PatchSyntaxError'
-  constructor(readonly line: number, readonly reason: string) {
+  readonly reason: string
+  constructor(readonly line: number, readonly problem: PatchSyntaxProblem) {
+    const reason = patchSyntaxText(problem)
     super(`line ${line}: ${reason}`)
+    this.reason = reason
   }
 }
 
-const BEGIN = '*** Begin Patch'
-const END = '*** End Patch'
-const ADD = '*** Add File: '
-const DELETE = '*** Delete File: '
-const UPDATE = '*** Update File: '
-const MOVE = '*** Move to: '
-const END_OF_FILE = '*** End of File'
+const { begin: BEGIN, end: END, add: ADD, delete: DELETE, update: UPDATE, move: MOVE, endOfFile: END_OF_FILE } = PATCH_MARKERS
 
 /** The largest patch text parsed: past it the call is refused before any work (a bound on memory and time). */
 export const MAX_PATCH_CHARS = 8 * 1024 * 1024
@@ -71,69 +69,79 @@ const HEREDOC = /^(?:apply_patch\s+|applypatch\s+)?<<(?:'([A-Za-z_][\w-]*)'|"([A
  * Throws `PatchSyntaxError` naming the line at fault.
  */
 export function parsePatch(input: string): PatchSection[] {
+  const { body, lineNo } = framed(input)
+  const sections: PatchSection[] = []
+  let at = 0
+  while (at < body.length) {
+    // Blank lines between sections are tolerated, as a model may leave one.
+    if (body[at]!.trim() === '') {
+      at++
+      continue
+    }
+    const parsed = parseSection(body, at, lineNo)
+    sections.push(parsed.section)
+    at = parsed.next
+  }
+  if (sections.length > MAX_PATCH_FILES) {
+    throw new PatchSyntaxError(sections[MAX_PATCH_FILES]!.patchLine, { kind: 'too-many-files', files: sections.length, max: MAX_PATCH_FILES })
+  }
+  return sections
+}
+
+type LineNo = (index: number) => number
+
+/** The lines between the patch's markers, and the 1-based input line of each. */
+function framed(input: string): { body: string[]; lineNo: LineNo } {
   if (input.length > MAX_PATCH_CHARS) {
-    throw new PatchSyntaxError(1, `the patch is ${input.length} characters long; at most ${MAX_PATCH_CHARS} are accepted. Split it into several patches`)
+    throw new PatchSyntaxError(1, { kind: 'too-long', chars: input.length, max: MAX_PATCH_CHARS })
   }
   const { lines, firstLine } = unwrap(input)
   if (lines.length === 0 || lines[0]!.trim() !== BEGIN) {
-    throw new PatchSyntaxError(firstLine, `the first line of the patch must be '${BEGIN}'`)
+    throw new PatchSyntaxError(firstLine, { kind: 'no-begin' })
   }
   if (lines.length < 2 || lines.at(-1)!.trim() !== END) {
-    throw new PatchSyntaxError(firstLine + lines.length - 1, `the last line of the patch must be '${END}'`)
+    throw new PatchSyntaxError(firstLine + lines.length - 1, { kind: 'no-end' })
   }
-  const body = lines.slice(1, -1)
-  const sections: PatchSection[] = []
-  let at = 0
-  const lineNo = (index: number) => firstLine + 1 + index
-  while (at < body.length) {
-    const line = body[at]!
-    const header = line.trim()
-    if (header === '') {
-      // Blank lines between sections are tolerated, as a model may leave one.
-      at++
-      continue
-    }
-    if (header.startsWith(ADD)) {
-      const path = pathOf(header, ADD, lineNo(at))
-      const patchLine = lineNo(at)
-      const content: string[] = []
-      at++
-      while (at < body.length && body[at]!.startsWith('+')) content.push(body[at++]!.slice(1))
-      // A line that neither adds nor starts the next section: most often a line whose '+' was left out.
-      if (at < body.length && body[at]!.trim() !== '' && !body[at]!.trim().startsWith('***')) {
-        throw new PatchSyntaxError(lineNo(at), `'${clip(body[at]!)}' is in the Add File section for '${path}', whose every line starts with '+'`)
-      }
-      sections.push({ kind: 'add', path, lines: content, patchLine })
-      continue
-    }
-    if (header.startsWith(DELETE)) {
-      sections.push({ kind: 'delete', path: pathOf(header, DELETE, lineNo(at)), patchLine: lineNo(at) })
-      at++
-      continue
-    }
-    if (header.startsWith(UPDATE)) {
-      const patchLine = lineNo(at)
-      const path = pathOf(header, UPDATE, patchLine)
-      at++
-      let moveTo: string | undefined
-      if (at < body.length && body[at]!.trim().startsWith(MOVE)) {
-        moveTo = pathOf(body[at]!.trim(), MOVE, lineNo(at))
-        at++
-      }
-      const parsed = parseHunks(body, at, lineNo)
-      at = parsed.next
-      if (parsed.hunks.length === 0 && moveTo === undefined) {
-        throw new PatchSyntaxError(patchLine, `the Update File section for '${path}' has no hunk: add '@@' followed by the lines to change, or leave the file out`)
-      }
-      sections.push(moveTo === undefined ? { kind: 'update', path, hunks: parsed.hunks, patchLine } : { kind: 'update', path, moveTo, hunks: parsed.hunks, patchLine })
-      continue
-    }
-    throw new PatchSyntaxError(lineNo(at), `'${clip(line)}' is not a section header; a section starts with '${ADD}<path>', '${DELETE}<path>' or '${UPDATE}<path>'`)
+  return { body: lines.slice(1, -1), lineNo: (index) => firstLine + 1 + index }
+}
+
+/** The section whose header is `body[at]`, and the index after it. */
+function parseSection(body: string[], at: number, lineNo: LineNo): { section: PatchSection; next: number } {
+  const header = body[at]!.trim()
+  if (header.startsWith(ADD)) return parseAdd(body, at, lineNo)
+  if (header.startsWith(DELETE)) return { section: { kind: 'delete', path: pathOf(header, DELETE, lineNo(at)), patchLine: lineNo(at) }, next: at + 1 }
+  if (header.startsWith(UPDATE)) return parseUpdate(body, at, lineNo)
+  throw new PatchSyntaxError(lineNo(at), { kind: 'not-a-header', line: body[at]! })
+}
+
+function parseAdd(body: string[], start: number, lineNo: LineNo): { section: PatchSection; next: number } {
+  const patchLine = lineNo(start)
+  const path = pathOf(body[start]!.trim(), ADD, patchLine)
+  const content: string[] = []
+  let at = start + 1
+  while (at < body.length && body[at]!.startsWith('+')) content.push(body[at++]!.slice(1))
+  // A line that neither adds nor starts the next section: most often a line whose '+' was left out.
+  if (at < body.length && body[at]!.trim() !== '' && !body[at]!.trim().startsWith('***')) {
+    throw new PatchSyntaxError(lineNo(at), { kind: 'add-line', line: body[at]!, path })
   }
-  if (sections.length > MAX_PATCH_FILES) {
-    throw new PatchSyntaxError(sections[MAX_PATCH_FILES]!.patchLine, `the patch changes ${sections.length} files; at most ${MAX_PATCH_FILES} are accepted in one patch. Split it into several patches`)
+  return { section: { kind: 'add', path, lines: content, patchLine }, next: at }
+}
+
+function parseUpdate(body: string[], start: number, lineNo: LineNo): { section: PatchSection; next: number } {
+  const patchLine = lineNo(start)
+  const path = pathOf(body[start]!.trim(), UPDATE, patchLine)
+  let at = start + 1
+  let moveTo: string | undefined
+  if (at < body.length && body[at]!.trim().startsWith(MOVE)) {
+    moveTo = pathOf(body[at]!.trim(), MOVE, lineNo(at))
+    at++
   }
-  return sections
+  const parsed = parseHunks(body, at, lineNo)
+  if (parsed.hunks.length === 0 && moveTo === undefined) {
+    throw new PatchSyntaxError(patchLine, { kind: 'no-hunk', path })
+  }
+  const section: PatchSection = moveTo === undefined ? { kind: 'update', path, hunks: parsed.hunks, patchLine } : { kind: 'update', path, moveTo, hunks: parsed.hunks, patchLine }
+  return { section, next: parsed.next }
 }
 
 /** The patch's lines without the whitespace around it and without a heredoc wrapper; `firstLine` is the 1-based line of `lines[0]` in the input. */
@@ -158,70 +166,72 @@ function unwrap(input: string): { lines: string[]; firstLine: number } {
 
 function pathOf(header: string, marker: string, line: number): string {
   const path = header.slice(marker.length).trim()
-  if (path.length === 0) throw new PatchSyntaxError(line, `'${marker.trim()}' names no path`)
+  if (path.length === 0) throw new PatchSyntaxError(line, { kind: 'no-path', marker })
   return path
 }
 
 /** The hunks of an Update section from `start`, up to the next section header or the end. */
-function parseHunks(body: string[], start: number, lineNo: (index: number) => number): { hunks: PatchHunk[]; next: number } {
-  const hunks: PatchHunk[] = []
+function parseHunks(body: string[], start: number, lineNo: LineNo): { hunks: PatchHunk[]; next: number } {
+  const reader = new HunkReader()
   let at = start
-  let current: PatchHunk | undefined
-  // A hunk whose body has begun: a further `@@` starts the next one.
-  let bodyStarted = false
-  const close = () => {
-    if (current === undefined) return
-    if (!bodyStarted) throw new PatchSyntaxError(current.patchLine, 'this hunk has no lines: after its @@ line, give the lines to change, each starting with \' \', \'-\' or \'+\'')
-    hunks.push(current)
-    current = undefined
-    bodyStarted = false
-  }
-  while (at < body.length) {
-    const line = body[at]!
-    if (isSectionBoundary(line)) break
+  for (; at < body.length && !isSectionBoundary(body[at]!); at++) reader.read(body[at]!, lineNo(at))
+  reader.close()
+  return { hunks: reader.hunks, next: at }
+}
+
+/** Reads an Update section's lines one at a time into hunks. */
+class HunkReader {
+  readonly hunks: PatchHunk[] = []
+  current: PatchHunk | undefined
+  /** The current hunk's body has begun: a further `@@` starts the next one. */
+  bodyStarted = false
+
+  read(line: string, patchLine: number): void {
     if (line.trim() === END_OF_FILE) {
-      if (current === undefined || !bodyStarted) throw new PatchSyntaxError(lineNo(at), `'${END_OF_FILE}' must end a hunk that has lines`)
-      current.endOfFile = true
-      close()
-      at++
-      continue
-    }
-    if (line.startsWith('@@')) {
+      if (this.current === undefined || !this.bodyStarted) throw new PatchSyntaxError(patchLine, { kind: 'misplaced-end-of-file' })
+      this.current.endOfFile = true
+      this.close()
+    } else if (line.startsWith('@@')) {
       // Consecutive `@@` lines stack their anchors (class, then method); after a body, a new hunk.
-      if (bodyStarted) close()
-      current ??= { anchors: [], oldLines: [], newLines: [], body: [], endOfFile: false, patchLine: lineNo(at) }
-      const anchor = line.slice(2).trim()
-      if (anchor.length > 0) current.anchors.push(line.slice(2).replace(/^ /, '').replace(/\s+$/, ''))
-      at++
-      continue
+      if (this.bodyStarted) this.close()
+      this.current ??= emptyHunk(patchLine)
+      if (line.slice(2).trim().length > 0) this.current.anchors.push(line.slice(2).replace(/^ /, '').replace(/\s+$/, ''))
+    } else {
+      this.bodyLine(line, patchLine)
     }
+  }
+
+  bodyLine(line: string, patchLine: number): void {
     const sign = line[0]
     if (sign !== ' ' && sign !== '-' && sign !== '+' && line !== '') {
-      throw new PatchSyntaxError(lineNo(at), `'${clip(line)}' is not a hunk line: every line of a hunk starts with ' ' (context), '-' (removed) or '+' (added)`)
+      throw new PatchSyntaxError(patchLine, { kind: 'not-a-hunk-line', line })
     }
     // The first hunk of a section may omit its `@@`.
-    if (current === undefined) {
-      if (hunks.length > 0) throw new PatchSyntaxError(lineNo(at), 'a hunk after the first one must start with an @@ line')
-      current = { anchors: [], oldLines: [], newLines: [], body: [], endOfFile: false, patchLine: lineNo(at) }
+    if (this.current === undefined) {
+      if (this.hunks.length > 0) throw new PatchSyntaxError(patchLine, { kind: 'missing-at-at' })
+      this.current = emptyHunk(patchLine)
     }
-    bodyStarted = true
+    this.bodyStarted = true
     // An empty line is an empty context line whose leading space was lost.
     const text = line.slice(1)
-    if (sign === '-' || sign === ' ' || line === '') current.oldLines.push(text)
-    if (sign === '+' || sign === ' ' || line === '') current.newLines.push(text)
-    current.body.push({ sign: line === '' ? ' ' : sign as HunkLine['sign'], text })
-    at++
+    if (sign === '-' || sign === ' ' || line === '') this.current.oldLines.push(text)
+    if (sign === '+' || sign === ' ' || line === '') this.current.newLines.push(text)
+    this.current.body.push({ sign: line === '' ? ' ' : sign as HunkLine['sign'], text })
   }
-  close()
-  return { hunks, next: at }
+
+  close(): void {
+    if (this.current === undefined) return
+    if (!this.bodyStarted) throw new PatchSyntaxError(this.current.patchLine, { kind: 'empty-hunk' })
+    this.hunks.push(this.current)
+    this.current = undefined
+    this.bodyStarted = false
+  }
 }
+
+const emptyHunk = (patchLine: number): PatchHunk => ({ anchors: [], oldLines: [], newLines: [], body: [], endOfFile: false, patchLine })
 
 /** A line that ends an Update section: the next section's header (`*** Add File: …`) or a stray `*** End Patch`. */
 function isSectionBoundary(line: string): boolean {
   const trimmed = line.trim()
   return trimmed.startsWith(ADD) || trimmed.startsWith(DELETE) || trimmed.startsWith(UPDATE) || trimmed === END || trimmed.startsWith(MOVE)
-}
-
-function clip(line: string): string {
-  return line.length > 80 ? `${line.slice(0, 77)}...` : line
 }

@@ -36,49 +36,61 @@ export async function publishPatch(ctx: Context, exec: ToolExecution, planned: r
   return { ok: true, files }
 }
 
+/** What a publication needs besides the change: where, the session's observations, and the snippet rule. */
+interface Publishing {
+  ctx: Context
+  exec: ToolExecution
+  snippet: SnippetOptions
+  observe(target: FsTarget, observation: FsObservation): void
+}
+
 async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChange, snippet: SnippetOptions, moved: { to?: FsTarget }): Promise<PatchFileReport> {
   const { signal } = exec
-  const observe = (target: FsTarget, observation: FsObservation) => ctx.emit('fs/observed', target, observation, exec)
-  // A file at a new place or version the session saw nothing of (yet): present, its lines unseen.
-  const present = (version: FsVersion, text: string): Extract<FsObservation, { kind: 'present' }> => ({ kind: 'present', version, seen: { ranges: [], total: countLines(text) } })
+  const run: Publishing = { ctx, exec, snippet, observe: (target, observation) => ctx.emit('fs/observed', target, observation, exec) }
   switch (change.kind) {
     case 'add': {
       const outcome = await ctx.fs.writeText(change.target, change.text, { expected: { kind: 'createIfAbsent' }, signal })
       // The model wrote every line of it.
-      observe(change.target, { kind: 'present', version: outcome.version, seen: seenEverything(countLines(change.text)) })
+      run.observe(change.target, { kind: 'present', version: outcome.version, seen: seenEverything(countLines(change.text)) })
       return { kind: 'added', path: change.target.displayPath, lines: change.lines }
     }
     case 'delete': {
       await ctx.fs.remove!(change.target, { expected: { version: change.version }, signal })
-      observe(change.target, { kind: 'absent' })
+      run.observe(change.target, { kind: 'absent' })
       return { kind: 'deleted', path: change.target.displayPath }
     }
-    case 'update': {
-      const { target, resolved, destination } = change
-      let at = target
-      let version = change.version
-      // Moved first: a destination that someone took meanwhile then stops the patch before any byte of this file changed.
-      if (destination !== undefined) {
-        version = (await ctx.fs.rename!(target, destination, { expected: { version }, signal })).version
-        observe(target, { kind: 'absent' })
-        observe(destination, present(version, change.before))
-        moved.to = destination
-        at = destination
-      }
-      if (resolved.text !== change.before) {
-        const from = version
-        version = (await ctx.fs.writeText(at, resolved.text, { expected: { kind: 'replaceIfVersion', version }, signal })).version
-        // What was seen of the version the hunks were resolved against carries over, moved by the hunks.
-        observe(at, { ...present(version, resolved.text), from: { version: from, changes: resolved.changes } })
-      }
-      const spans: LineSpan[] = resolved.text === change.before ? [] : resolved.changes.map((region) => ({ start: region.line, end: region.line + region.addedLines - 1 }))
-      const report: PatchFileReport = {
-        kind: 'updated', path: target.displayPath, spans, counts: { added: resolved.added, removed: resolved.removed },
-        snippet: spans.length === 0 ? [] : await snippetLines(resolved.text, spans[0], snippet),
-      }
-      return destination === undefined ? report : { ...report, movedTo: destination.displayPath }
-    }
+    case 'update': return publishUpdate(run, change, moved)
   }
+}
+
+/** A file at a new place or version the session saw nothing of (yet): present, its lines unseen. */
+const present = (version: FsVersion, text: string): Extract<FsObservation, { kind: 'present' }> => ({ kind: 'present', version, seen: { ranges: [], total: countLines(text) } })
+
+async function publishUpdate(run: Publishing, change: Extract<PlannedChange, { kind: 'update' }>, moved: { to?: FsTarget }): Promise<PatchFileReport> {
+  const { ctx, exec: { signal } } = run
+  const { target, resolved, destination } = change
+  let at = target
+  let version = change.version
+  // Moved first: a destination that someone took meanwhile then stops the patch before any byte of this file changed.
+  if (destination !== undefined) {
+    version = (await ctx.fs.rename!(target, destination, { expected: { version }, signal })).version
+    run.observe(target, { kind: 'absent' })
+    run.observe(destination, present(version, change.before))
+    moved.to = destination
+    at = destination
+  }
+  if (resolved.text !== change.before) {
+    const from = version
+    version = (await ctx.fs.writeText(at, resolved.text, { expected: { kind: 'replaceIfVersion', version }, signal })).version
+    // What was seen of the version the hunks were resolved against carries over, moved by the hunks.
+    run.observe(at, { ...present(version, resolved.text), from: { version: from, changes: resolved.changes } })
+  }
+  const spans: LineSpan[] = resolved.text === change.before ? [] : resolved.changes.map((region) => ({ start: region.line, end: region.line + region.addedLines - 1 }))
+  const report: PatchFileReport = {
+    kind: 'updated', path: target.displayPath, spans, counts: { added: resolved.added, removed: resolved.removed },
+    snippet: spans.length === 0 ? [] : await snippetLines(resolved.text, spans[0], run.snippet),
+  }
+  return destination === undefined ? report : { ...report, movedTo: destination.displayPath }
 }
 
 /**

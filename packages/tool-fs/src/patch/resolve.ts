@@ -54,7 +54,7 @@ export function resolveHunks(text: string, hunks: readonly PatchHunk[]): Resolve
   const segments = segmentsOf(text)
   const contents = segments.map((segment) => segment.content)
   const ids = new LineIds()
-  const fileIds = ids.of(contents)
+  const file: Indexed = { segments, contents, ids, fileIds: ids.of(contents) }
   const replacements: Replacement[] = []
   let cursor = 0
   for (const [index, hunk] of hunks.entries()) {
@@ -72,30 +72,41 @@ export function resolveHunks(text: string, hunks: readonly PatchHunk[]): Resolve
       if (hunk.anchors.length > 0) cursor = at
       continue
     }
-    const needle = hunk.oldLines.join('\n')
-    const pattern = ids.of(hunk.oldLines)
-    const found = occurrences(fileIds, pattern, from, hunk.endOfFile ? Infinity : hunk.anchors.length > 0 ? 1 : MAX_NAMED + 1)
-    let start: number
-    if (hunk.endOfFile) {
-      const last = lastLineIndex(segments)
-      // The pattern may or may not include the empty segment after a final line break.
-      const atEnd = found.filter((at) => at + pattern.length - 1 === last || at + pattern.length === segments.length)
-      if (atEnd.length === 0) {
-        if (found.length > 0) return { kind: 'not-at-end', hunk: index, needle, lines: found.slice(0, MAX_NAMED).map((at) => at + 1) }
-        return notFound(index, needle, fileIds, pattern, from)
-      }
-      start = atEnd.at(-1)!
-    } else if (found.length === 0) {
-      return notFound(index, needle, fileIds, pattern, from)
-    } else if (found.length > 1 && hunk.anchors.length === 0) {
-      return { kind: 'ambiguous', hunk: index, needle, lines: found.slice(0, MAX_NAMED).map((at) => at + 1), truncated: found.length > MAX_NAMED }
-    } else {
-      start = found[0]!
-    }
+    const start = matchStart(file, hunk, index, from)
+    if (typeof start !== 'number') return start
     replacements.push(...blocksOf(hunk, start, index))
-    cursor = start + pattern.length
+    cursor = start + hunk.oldLines.length
   }
   return splice(segments, replacements, dominantLineEnding(text))
+}
+
+/** The file's lines, as segments, texts and ids for matching. */
+interface Indexed {
+  segments: ReturnType<typeof segmentsOf>
+  contents: string[]
+  ids: LineIds
+  fileIds: ReturnType<LineIds['of']>
+}
+
+/** Where a hunk's old lines stand from `from`: one place (the last at the end for `*** End of File`), or why none. */
+function matchStart(file: Indexed, hunk: PatchHunk, index: number, from: number): number | HunkFailure {
+  const { segments, fileIds } = file
+  const needle = hunk.oldLines.join('\n')
+  const pattern = file.ids.of(hunk.oldLines)
+  const found = occurrences(fileIds, pattern, from, hunk.endOfFile ? Infinity : hunk.anchors.length > 0 ? 1 : MAX_NAMED + 1)
+  if (hunk.endOfFile) {
+    const last = lastLineIndex(segments)
+    // The pattern may or may not include the empty segment after a final line break.
+    const atEnd = found.filter((at) => at + pattern.length - 1 === last || at + pattern.length === segments.length)
+    if (atEnd.length > 0) return atEnd.at(-1)!
+    if (found.length > 0) return { kind: 'not-at-end', hunk: index, needle, lines: found.slice(0, MAX_NAMED).map((at) => at + 1) }
+    return notFound(index, needle, fileIds, pattern, from)
+  }
+  if (found.length === 0) return notFound(index, needle, fileIds, pattern, from)
+  if (found.length > 1 && hunk.anchors.length === 0) {
+    return { kind: 'ambiguous', hunk: index, needle, lines: found.slice(0, MAX_NAMED).map((at) => at + 1), truncated: found.length > MAX_NAMED }
+  }
+  return found[0]!
 }
 
 /**
