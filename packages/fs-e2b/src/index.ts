@@ -1,6 +1,6 @@
 import {
-  FileSystem, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
-  type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWalkOptions, type FsWriteOptions,
+  FileSystem, FS_OPTIONAL_METHODS, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
+  type FsEditOptions, type FsWalkOptions, type FsWriteOptions,
 } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
 import { Sandbox } from 'e2b'
@@ -8,7 +8,6 @@ import { posix } from 'node:path'
 import { z } from 'zod'
 import { openSandbox, probeSandbox } from './connect'
 import { COMMAND_LINE_MAX } from './publish'
-import { searchSandbox, walkSandbox } from './discovery'
 import { DEFAULT_FLEET_IDLE_MS, DEFAULT_FLEET_MAX_OPEN } from './fleet'
 import { WorkspaceRoutes } from './routing'
 import { SandboxFs } from './sandbox-fs'
@@ -69,8 +68,15 @@ export class E2BFileSystem extends FileSystem {
   private routes: WorkspaceRoutes | undefined
 
   constructor(ctx: Context, config: E2BFileSystemConfig) {
-    super(ctx)
+    super(ctx, SandboxFs.capabilities)
     this.config = config as z.output<typeof Config>
+    // The optional methods (remove, rename, ...), each to the sandbox of the call, named once in
+    // FS_OPTIONAL_METHODS: own properties, so they exist exactly when declared.
+    for (const method of FS_OPTIONAL_METHODS) {
+      if (!SandboxFs.capabilities[method]) continue
+      const forward = (...args: unknown[]) => this.run((core) => (core[method] as (...args: unknown[]) => Promise<unknown>).apply(core, args))
+      Object.defineProperty(this, method, { value: forward, writable: true, configurable: true })
+    }
   }
 
   async [Service.init](): Promise<void> {
@@ -147,24 +153,16 @@ export class E2BFileSystem extends FileSystem {
     return this.run((core) => core.editText(target, edit, opts))
   }
 
-  override remove(target: FsTarget, opts?: FsRemoveOptions) {
-    return this.run((core) => core.remove(target, opts))
-  }
-
-  override rename(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions) {
-    return this.run((core) => core.rename(source, destination, opts))
-  }
-
   override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts?: FsEditOptions) {
     return this.run((core) => core.editTextMany(target, edits, opts))
   }
 
   override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal) {
-    return this.run((core) => walkSandbox(core.sandbox, root, options, signal))
+    return this.run((core) => core.walk(root, options, signal))
   }
 
   override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal) {
-    return this.run((core) => searchSandbox(core.sandbox, root, options, signal))
+    return this.run((core) => core.search(root, options, signal))
   }
 
   /** `call` on the one sandbox, or on the current call's workspace's sandbox (no extra step for the one sandbox). */

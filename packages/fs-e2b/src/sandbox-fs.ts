@@ -1,7 +1,8 @@
 import {
-  FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
+  type FsCapabilities, FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
   type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
   type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWriteOptions,
+  type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
 import {
   checkEditGuard, checkMoveDestination, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
@@ -10,6 +11,7 @@ import {
 } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
 import { posix } from 'node:path'
+import { searchSandbox, walkSandbox } from './discovery'
 import { statusError, toFsError } from './errors'
 import { type Identities, identitiesOf } from './identities'
 import { inspectAt } from './inspect'
@@ -60,6 +62,8 @@ export interface SandboxFsOptions {
  * takes, so the version check and the rename are one step for every writer.
  */
 export class SandboxFs {
+  /** The optional methods this backend has (`FileSystem.capabilities`). */
+  static readonly capabilities: FsCapabilities = { remove: true, rename: true }
   readonly sandbox: Sandbox
   readonly cwd: string
   readonly home: string
@@ -272,6 +276,15 @@ export class SandboxFs {
       },
       retry: (error, attempt) => this.#retryLostRace(error, attempt, expected !== undefined, path),
     }))
+  }
+
+  /** One `find` in the sandbox, filtered by the contract's rules here. */
+  walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return walkSandbox(this.sandbox, root, options, signal)
+  }
+
+  search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return searchSandbox(this.sandbox, root, options, signal)
   }
 
   /** One `REMOVE` command: the version check and the removal under the directory lock every publication takes. */

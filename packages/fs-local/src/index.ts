@@ -1,12 +1,6 @@
-import {
-  FileSystem, type FsDirListing, type FsListOptions, type FsSearchOptions, type FsSearchResult, type FsWalkOptions,
-  type FsWalkResult, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget,
-  type FsWriteOptions, type FsWriteOutcome,
-} from '@deepseek-ai/dsh-fs'
-import { processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
+import { ForwardingFileSystem, processMemoryBudget } from '@deepseek-ai/dsh-fs/kit'
 import type { Context } from 'cordis'
 import { z } from 'zod'
-import { searchDisk, walkDisk } from './discovery'
 import { reclaimAfterCrashes } from './journal'
 import { LocalDisk } from './local-disk'
 import { LocalProcess } from './process'
@@ -32,14 +26,14 @@ export const Config = z.object({
 
 export type LocalFileSystemConfig = z.input<typeof Config>
 
-/** `ctx.fs` on the local disk. All the I/O is in `LocalDisk`; this class only wires it into Cordis. */
-export class LocalFileSystem extends FileSystem {
+/** `ctx.fs` on the local disk. All the I/O is in `LocalDisk`; this class only wires it into Cordis (`ForwardingFileSystem` hands it every call). */
+export class LocalFileSystem extends ForwardingFileSystem {
   static Config = Config
   readonly disk: LocalDisk
   override readonly maxTextBytes: number
 
   constructor(ctx: Context, config: LocalFileSystemConfig = {}) {
-    super(ctx)
+    super(ctx, LocalDisk.capabilities)
     const { memoryBudgetBytes, ...options } = Config.parse(config)
     this.maxTextBytes = options.maxTextBytes
     const process = new LocalProcess()
@@ -49,60 +43,8 @@ export class LocalFileSystem extends FileSystem {
     void reclaimAfterCrashes().catch(() => {})
   }
 
-  resolve(path: string, opts?: FsResolveOptions): Promise<FsTarget> {
-    return this.disk.resolve(path, opts)
-  }
-
-  override inspect(path: string, opts?: FsInspectOptions): Promise<FsInspection> {
-    return this.disk.inspect(path, opts)
-  }
-
-  stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
-    return this.disk.stat(target, signal)
-  }
-
-  readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
-    return this.disk.readText(target, signal)
-  }
-
-  streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
-    return this.disk.streamBytes(target, signal)
-  }
-
-  override streamBytesFrom(target: FsTarget, start: number, opts?: FsStreamFromOptions): AsyncIterable<Uint8Array> {
-    return this.disk.streamBytesFrom(target, start, opts)
-  }
-
-  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
-    return this.disk.listDir(target, signal, opts)
-  }
-
-  writeText(target: FsTarget, content: string, opts?: FsWriteOptions): Promise<FsWriteOutcome> {
-    return this.disk.writeText(target, content, opts)
-  }
-
-  editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions): Promise<FsEditOutcome> {
-    return this.disk.editText(target, edit, opts)
-  }
-
-  override remove(target: FsTarget, opts?: FsRemoveOptions): Promise<FsRemoveOutcome> {
-    return this.disk.remove(target, opts)
-  }
-
-  override rename(source: FsTarget, destination: FsTarget, opts?: FsRenameOptions): Promise<FsRenameOutcome> {
-    return this.disk.rename(source, destination, opts)
-  }
-
-  override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts?: FsEditOptions): Promise<FsEditOutcome> {
-    return this.disk.editTextMany(target, edits, opts)
-  }
-
-  override walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
-    return walkDisk(this.disk.containment, root, options, signal)
-  }
-
-  override search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
-    return searchDisk(this.disk.containment, root, options, signal)
+  get backend(): LocalDisk {
+    return this.disk
   }
 }
 

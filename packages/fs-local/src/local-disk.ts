@@ -1,9 +1,11 @@
 import {
+  type FsCapabilities, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
   type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions,
   type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { DiskCore, LocalDiskOptions } from './core'
+import { searchDisk, walkDisk } from './discovery'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
 import { inspectTarget, readWhole, statTarget, streamFrom } from './read'
@@ -20,6 +22,9 @@ export type { LocalDiskOptions } from './core'
  * across processes, the staged name (`staging.ts`) is the publication lock.
  */
 export class LocalDisk implements DiskCore {
+  /** The optional methods this backend has (`FileSystem.capabilities`). */
+  static readonly capabilities: FsCapabilities = { remove: true, rename: true }
+
   readonly cwd: string
   readonly containment: Containment
   readonly budget: MemoryBudget
@@ -81,6 +86,15 @@ export class LocalDisk implements DiskCore {
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
   editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts: FsEditOptions = {}): Promise<FsEditOutcome> {
     return editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
+  }
+
+  /** Depth first, gitignore-aware, never following a symlink out of the containment. */
+  walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
+    return walkDisk(this.containment, root, options, signal)
+  }
+
+  search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
+    return searchDisk(this.containment, root, options, signal)
   }
 
   remove(target: FsTarget, opts: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {

@@ -44,7 +44,7 @@ describe('remove and rename on the local disk', () => {
     let lockedAfterRelease: boolean | undefined
     let released = false
     whileLocked(other.disk, async () => void (lockedAfterRelease ??= released))
-    const removing = other.remove(target, { expected: { version } }).catch((error: unknown) => error)
+    const removing = other.remove!(target, { expected: { version } }).catch((error: unknown) => error)
     // Give the removal every chance to run ahead; only the lock can hold it back.
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
     released = true
@@ -65,7 +65,7 @@ describe('remove and rename on the local disk', () => {
     let released = false
     let lockedAfterRelease: boolean | undefined
     whileLocked(other.disk, async () => void (lockedAfterRelease ??= released))
-    const moving = other.rename(source, await other.resolve('u.txt'), { expected: { version } }).catch((error: unknown) => error)
+    const moving = other.rename!(source, await other.resolve('u.txt'), { expected: { version } }).catch((error: unknown) => error)
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
     released = true
     release()
@@ -81,14 +81,14 @@ describe('remove and rename on the local disk', () => {
     await fx.external.write('a.txt', 'a\n')
     await fx.external.write('b.txt', 'b\n')
     const a = await fx.fs.resolve('a.txt')
-    const moved = await fx.fs.rename(a, await fx.fs.resolve('sub/c.txt'))
+    const moved = await fx.fs.rename!(a, await fx.fs.resolve('sub/c.txt'))
     expect(await readFile(join(fx.dir, 'sub/c.txt'), 'utf8')).toBe('a\n')
     expect(moved.version).toBe((await fx.fs.stat(await fx.fs.resolve('sub/c.txt')))!.version)
     const b = await fx.fs.resolve('b.txt')
     const stale = (await fx.fs.stat(b))!
     await fx.external.write('b.txt', 'b, changed\n')
-    await expect(fx.fs.remove(b, { expected: { version: stale.version } })).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
-    await fx.fs.remove(b)
+    await expect(fx.fs.remove!(b, { expected: { version: stale.version } })).rejects.toMatchObject({ code: 'FS_STALE_VERSION' })
+    await fx.fs.remove!(b)
     expect((await readdir(fx.dir)).sort()).toEqual(['sub'])
     expect(await readdir(join(fx.dir, 'sub'))).toEqual(['c.txt'])
     await fx.dispose()

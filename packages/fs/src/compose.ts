@@ -21,7 +21,7 @@ export async function composedRename(
 ): Promise<FsRenameOutcome> {
   const path = source.displayPath
   checkMoveDestination(undefined, source.targetKey === destination.targetKey, destination.displayPath)
-  if (typeof fs.remove !== 'function') throw fsError('FS_IO_ERROR', { path, reason: 'cannot be moved: the provider has no remove to compose a move from' })
+  if (!fs.capabilities.remove || fs.remove === undefined) throw fsError('FS_IO_ERROR', { path, reason: 'cannot be moved: the provider has no remove to compose a move from' })
   const seen = await fs.stat(source, signal)
   checkRemoveGuard(seen, expected, path)
   // The BOM, which the text does not show, travels as the text's first character (kept by a create).

@@ -22,6 +22,7 @@ export function dominantLineEnding(text: string): LineEnding {
   return crlf > lf ? '\r\n' : '\n'
 }
 
+/** The text with every CRLF as LF: what edits match against. */
 export function normalizeLineEndings(text: string): string {
   return text.includes('\r\n') ? text.replaceAll('\r\n', '\n') : text
 }

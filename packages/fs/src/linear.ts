@@ -6,6 +6,9 @@ import type { RE2JS } from 're2js'
  * compiles a pattern on it runs inside a walk or search, which awaits `loadLinearEngine` first.
  */
 
+// The module's two variables are a lazy-load cache of an immutable module, not process state: they
+// go from unset to set once and never back, hold nothing per provider or per call, and a fresh
+// test sees the same engine a previous one loaded (issue 23 keeps them, named here).
 let engine: typeof RE2JS | undefined
 let loading: Promise<void> | undefined
 

@@ -12,6 +12,7 @@ import { encodeText } from './utf8'
 import { encodeExactly, type FsTextEncoding } from './encodings'
 import type { FsEditOutcome, FsEditRequest, FsEditStep, FsLineChange } from './types'
 
+/** What `planWrite` makes: the bytes to publish, the old and new texts, the encoding when not UTF-8. */
 export interface PlannedWrite {
   bytes: Uint8Array
   before: string | null
@@ -97,6 +98,7 @@ export function planStyledWrite(style: TextStyle | null, content: string): Plann
   return plannedWrite(prepareOverwrite(style, content), null)
 }
 
+/** What `planEdit` makes of one edit: the bytes to publish, the texts and where the edit landed. */
 export interface PlannedEdit extends PlannedWrite {
   before: string
   replacements: number
@@ -119,6 +121,7 @@ export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string
   return Object.assign(plannedWrite(sameEncoding(decoded, text), decoded.text, path), { before: decoded.text, replacements, lines })
 }
 
+/** What `planEdits` makes of several edits of one snapshot: as `PlannedEdit`, per step. */
 export interface PlannedEdits extends PlannedWrite {
   before: string
   /** Replacements of all the steps. */

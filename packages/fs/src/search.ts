@@ -6,6 +6,7 @@ import { loadLinearEngine } from './linear'
 import { compileRegex, type LineMatcher, MAX_REGEX_LINE } from './regex'
 import { type TreeSource, visitTree } from './walk'
 
+/** Files larger than this are skipped by a search, and counted, unless `maxFileBytes` says otherwise. */
 export const DEFAULT_SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024
 
 /**

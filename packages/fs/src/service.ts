@@ -3,8 +3,9 @@ import { collectBytes } from './bytes'
 import { decodeChunks } from './decode'
 import { fsError } from './errors'
 import { DEFAULT_MAX_TEXT_BYTES } from './limits'
+import { FS_OPTIONAL_METHODS } from './types'
 import type {
-  FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
+  FsCapabilities, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
   FsEditOptions, FsRemoveOptions, FsRemoveOutcome, FsRenameOptions, FsRenameOutcome, FsWriteOptions, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
@@ -30,8 +31,17 @@ export abstract class FileSystem extends Service {
    */
   readonly maxTextBytes: number = DEFAULT_MAX_TEXT_BYTES
 
-  constructor(ctx: Context) {
+  /**
+   * The optional methods this provider has. A provider declares them by passing them to `super`;
+   * one that does not is taken to have exactly the optional methods it implements (what a provider
+   * written before the declaration meant).
+   */
+  readonly capabilities: FsCapabilities
+
+  constructor(ctx: Context, capabilities?: FsCapabilities) {
     super(ctx, 'fs')
+    const implemented = () => Object.fromEntries(FS_OPTIONAL_METHODS.map((method) => [method, typeof this[method] === 'function'])) as FsCapabilities
+    this.capabilities = Object.freeze({ ...(capabilities ?? implemented()) })
   }
 
   /**
@@ -152,8 +162,9 @@ export abstract class FileSystem extends Service {
   abstract editText(target: FsTarget, edit: FsEditRequest, opts?: FsEditOptions): Promise<FsEditOutcome>
 
   /*
-   * Guarded removal and move: optional capabilities. A provider written before them leaves them
-   * out, and callers (the `apply_patch` tool) refuse what needs them, naming the provider's lack.
+   * Guarded removal and move: optional capabilities, declared in `capabilities`. A provider written
+   * before them leaves them out, and callers (the `apply_patch` tool) read `capabilities` and refuse
+   * what needs them, naming the provider's lack.
    * `remove` cannot be composed from the methods above (nothing else takes a name away); a
    * provider that has it may take `composedRename` (`/kit`) as its `rename`. Both decide their
    * guards inside the provider's critical section, like `editText`.

@@ -89,6 +89,23 @@ export interface FsMutationHooks<O> {
   published?(outcome: O): void
 }
 
+/**
+ * The optional methods without a default in the contract: a provider has each or not, and says
+ * which in `FsCapabilities`. A new one is named here once; the capability type, the forwarding of
+ * `ForwardingFileSystem` and the conformance suite's checks follow from this list.
+ */
+export const FS_OPTIONAL_METHODS = ['remove', 'rename'] as const
+
+/** One of `FS_OPTIONAL_METHODS`. */
+export type FsOptionalMethod = typeof FS_OPTIONAL_METHODS[number]
+
+/**
+ * The optional methods a provider has, declared once on it (`FileSystem.capabilities`): a caller
+ * asks `ctx.fs.capabilities.remove` instead of probing for the method, and the conformance suite
+ * checks that each declared method is there and each undeclared one is not.
+ */
+export type FsCapabilities = { readonly [M in FsOptionalMethod]: boolean }
+
 /** The guard of an edit, a removal or a move: the file must still be at this version. */
 export interface FsVersionGuard {
   version: FsVersion

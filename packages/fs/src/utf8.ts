@@ -1,5 +1,6 @@
 // Byte-level facts of UTF-8 that the decoder and the writers share.
 
+/** The UTF-8 byte order mark: hidden from readers, kept by writers over a file that has it. */
 export const UTF8_BOM = Uint8Array.of(0xef, 0xbb, 0xbf)
 
 export function hasBom(bytes: Uint8Array): boolean {

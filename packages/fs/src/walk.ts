@@ -3,6 +3,7 @@ import type { FsTreeFilter, FsWalkEntry, FsWalkEntryType, FsWalkOptions, FsWalkR
 import { loadLinearEngine } from './linear'
 import { compileGlobs, IgnoreStack } from './patterns'
 
+/** One entry a `TreeSource` lists: its name, its type (a symlink as `symlink`) and, when known, its size. */
 export interface TreeEntry {
   name: string
   type: FsWalkEntryType

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { connectionChecks } from '../src/conformance/connection-clauses'
 import { Harness } from '../src/conformance/harness'
 import { publicationChecks } from '../src/conformance/publication-clauses'
-import { type Flaw, FlawedMemoryFileSystem, memoryFixture, RemoteMemoryFileSystem } from './support/flawed-providers'
+import { type Flaw, FlawedMemoryFileSystem, RemoteMemoryFileSystem } from './support/flawed-providers'
+import { memoryFixture } from './support/memory-fixture'
 
 // Each clause against the provider mistake it was written for: it fails on the flawed provider and
 // passes on the same provider without the flaw, so neither outcome is an accident of the fixture.

@@ -1,10 +1,9 @@
 import { FileSystem } from '@deepseek-ai/dsh-fs'
 import { describeConformance } from '@deepseek-ai/dsh-fs/conformance'
-import { MemoryFileSystem, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
-import { Context } from 'cordis'
+import { MemoryFileSystem } from '@deepseek-ai/dsh-fs/memory'
 import { readFile } from 'node:fs/promises'
-import { posix } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { memoryFixture } from './support/memory-fixture'
 
 // What docs/providers.md promises a provider author ("What the provider owes"), held against the
 // conformance suite. The symlink half of the walk/search claim is in
@@ -21,27 +20,7 @@ class WithoutEditLines extends MemoryFileSystem {
 describeConformance('a provider whose edit outcomes carry no changes nor lineTotals (editLines not declared)', {
   capabilities: { symlinks: false, specialFiles: false, restoreMtime: false, readOnlyFiles: true, remove: true, rename: true },
   groups: ['edits'],
-  async setup() {
-    const volume = new MemoryVolume()
-    const at = (name: string) => posix.join('/project', name)
-    volume.mkdir('/project')
-    const ctx = new Context()
-    const fiber = ctx.plugin(WithoutEditLines, { cwd: '/project', volume })
-    await fiber
-    return {
-      fs: ctx.fs,
-      path: at,
-      external: {
-        write: async (name, data) => volume.writeFile(at(name), data),
-        read: async (name) => volume.readFile(at(name)),
-        remove: async (name) => volume.remove(at(name)),
-        mkdir: async (name) => volume.mkdir(at(name)),
-        makeReadOnly: async (name) => volume.setReadOnly(at(name)),
-      },
-      beforeNextPublish: (hook) => volume.beforeNextPublish(hook),
-      dispose: () => fiber.dispose(),
-    }
-  },
+  setup: () => memoryFixture(WithoutEditLines),
 })
 
 describe('docs/providers.md, what the provider owes', () => {

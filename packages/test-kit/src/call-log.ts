@@ -87,19 +87,11 @@ export function countingProvider<T extends ProviderClass>(Base: T, log: CallLog,
     override resolveForDiscovery(...args: Parameters<FileSystem['resolveForDiscovery']>) {
       return composed ? FileSystem.prototype.resolveForDiscovery.apply(this, args) : super.resolveForDiscovery(...args)
     }
-    override resolve(...args: Parameters<FileSystem['resolve']>) {
-      log.calls.push('resolve')
-      return super.resolve(...args)
-    }
     override async stat(target: FsTarget, signal?: AbortSignal) {
       log.calls.push('stat')
       const info = await super.stat(target, signal)
       await log.statted()
       return info
-    }
-    override readText(target: FsTarget, signal?: AbortSignal) {
-      log.calls.push('readText')
-      return super.readText(target, signal)
     }
     override streamText(target: FsTarget, signal?: AbortSignal) {
       return counted(log, 'streamText', () => super.streamText(target, signal))
@@ -110,22 +102,23 @@ export function countingProvider<T extends ProviderClass>(Base: T, log: CallLog,
     override streamBytesFrom(target: FsTarget, start: number, opts?: FsStreamFromOptions) {
       return counted(log, 'streamBytesFrom', () => super.streamBytesFrom(target, start, opts))
     }
-    override listDir(...args: Parameters<FileSystem['listDir']>) {
-      log.calls.push('listDir')
-      return super.listDir(...args)
-    }
-    override writeText(...args: Parameters<FileSystem['writeText']>) {
-      log.calls.push('writeText')
-      return super.writeText(...args)
-    }
-    override editText(...args: Parameters<FileSystem['editText']>) {
-      log.calls.push('editText')
-      return super.editText(...args)
-    }
-    override editTextMany(...args: Parameters<FileSystem['editTextMany']>) {
-      log.calls.push('editTextMany')
-      return super.editTextMany(...args)
-    }
   }
+  for (const method of PLAINLY_COUNTED) countCalls(Counting.prototype, method, log)
   return Counting
+}
+
+/** The methods counted by their call alone (no stat budget, no stream). */
+const PLAINLY_COUNTED = ['resolve', 'readText', 'listDir', 'writeText', 'editText', 'editTextMany'] as const
+
+/** `prototype[method]`, recording each call in `log` before it runs the method it overrides. */
+function countCalls(prototype: Counted, method: typeof PLAINLY_COUNTED[number], log: CallLog): void {
+  const inherited = prototype[method] as (...args: unknown[]) => unknown
+  Object.defineProperty(prototype, method, {
+    value(this: Counted, ...args: unknown[]): unknown {
+      log.calls.push(method)
+      return inherited.apply(this, args)
+    },
+    writable: true,
+    configurable: true,
+  })
 }

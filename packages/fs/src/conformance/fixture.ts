@@ -1,11 +1,16 @@
 import type { FileSystem } from '../service'
+import { FS_OPTIONAL_METHODS, type FsOptionalMethod } from '../types'
 
 /**
  * What a backend can do. The suite skips the clauses that need a capability declared `false` (or
  * left out, for the optional ones) and says so in the test name, so a skipped clause is visible in
  * every report. Declaring one `true` makes the helper it needs required by the fixture's type.
  */
-export interface ConformanceCapabilities {
+/**
+ * Also one optional flag per optional method (`remove`, `rename`: `FS_OPTIONAL_METHODS`). Left out,
+ * the suite follows the provider's own `capabilities`; declared, it must agree with them.
+ */
+export interface ConformanceCapabilities extends Partial<Record<FsOptionalMethod, boolean>> {
   /** Symbolic links exist and `external.symlink` makes them. */
   symlinks: boolean
   /** FIFOs exist and `external.mkfifo` makes them. */
@@ -25,10 +30,6 @@ export interface ConformanceCapabilities {
    * declares this, and the suite checks them.
    */
   editLines?: boolean
-  /** The provider implements the optional `remove`. Declared `true` exactly when it does: the suite checks both ways. */
-  remove?: boolean
-  /** The provider implements the optional `rename`. Declared `true` exactly when it does: the suite checks both ways. */
-  rename?: boolean
 }
 
 /**
@@ -100,8 +101,8 @@ export interface ConformanceOptions<C extends ConformanceCapabilities = Conforma
   groups?: readonly ('reads' | 'writes' | 'edits' | 'encodings' | 'robustness' | 'permissions' | 'discovery' | 'bounds' | 'publication' | 'connection' | 'fused' | 'removal')[]
 }
 
-/** The optional `FileSystem` methods that are capabilities of their own, declared in `ConformanceCapabilities`. */
-export const METHOD_CAPABILITIES = ['remove', 'rename'] as const
+/** The optional `FileSystem` methods that are capabilities of their own (`FS_OPTIONAL_METHODS`). */
+export const METHOD_CAPABILITIES = FS_OPTIONAL_METHODS
 
 /** The helper each capability needs, for the run-time check of callers the types did not reach. */
 export const CAPABILITY_HELPERS: Readonly<Record<keyof CapabilityHelpers, [string, (fixture: ConformanceFixture) => unknown]>> = {

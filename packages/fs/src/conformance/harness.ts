@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it, type TestContext } from 'vitest'
 import { FS_ERROR_CODES, FsError, type FsErrorCode } from '../errors'
-import type { FsTarget } from '../types'
+import type { FsOptionalMethod, FsTarget } from '../types'
 import { CAPABILITY_HELPERS, type ConformanceCapabilities, type ConformanceFixture, METHOD_CAPABILITIES } from './fixture'
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
@@ -75,6 +75,11 @@ export class Harness {
     return this.fixture.fs
   }
 
+  /** Whether the provider has the optional `method`: the suite's declaration, else the provider's own. */
+  has(method: FsOptionalMethod): boolean {
+    return this.options.capabilities[method] ?? this.fs.capabilities[method]
+  }
+
   get external() {
     return this.fixture.external
   }
@@ -96,9 +101,39 @@ export class Harness {
 
 /** `it`, skipped (visibly, with the reason in its name) when the backend lacks `capability`. */
 export function needs(h: Harness, capability: keyof ConformanceCapabilities) {
-  // An optional capability left out is one the backend lacks.
+  const named = `[needs ${capability}]`
+  if (isMethod(capability) && h.options.capabilities[capability] === undefined) {
+    // A method left out of the suite's capabilities follows the provider's declaration, known once it is set up.
+    return (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) =>
+      it(`${name} ${named}`, async (ctx) => (h.has(capability) ? fn(ctx) : ctx.skip()), timeout)
+  }
+  // Any other optional capability left out is one the backend lacks.
   const missing = !h.options.capabilities[capability]
-  return (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} [needs ${capability}]`, fn, timeout)
+  return (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} ${named}`, fn, timeout)
+}
+
+const isMethod = (capability: string): capability is FsOptionalMethod => (METHOD_CAPABILITIES as readonly string[]).includes(capability)
+
+/**
+ * The provider's own declaration (`fs.capabilities`) says exactly which optional methods it has,
+ * and, in a whole suite, the suite's capabilities say the same: a provider that gained `remove`
+ * but forgot to say so would otherwise skip its clauses unnoticed, and a caller would refuse what
+ * it can do. A clause run by hand (`Harness.of`) only needs what it declares.
+ */
+function checkMethods(capabilities: ConformanceCapabilities, fs: ConformanceFixture['fs'], wholeSuite: boolean): void {
+  for (const method of METHOD_CAPABILITIES) {
+    const has = typeof fs[method] === 'function'
+    if (fs.capabilities[method] !== has) {
+      throw new TypeError(has
+        ? `the provider implements ${method}, but its capabilities.${method} is not true: declare it (super(ctx, { ${method}: true, ... }))`
+        : `the provider declares capabilities.${method}, but has no ${method} method`)
+    }
+    if (has ? wholeSuite && capabilities[method] === false : capabilities[method] === true) {
+      throw new TypeError(has
+        ? `the provider implements ${method}, but capabilities.${method} is false: declare ${method}: true (or leave it out) so its clauses run`
+        : `capabilities.${method} is true, but the provider has no ${method} method: implement it, or declare ${method}: false`)
+    }
+  }
 }
 
 /** A declared capability without its helper fails every test at setup, naming both (the types catch it first). */
@@ -108,16 +143,6 @@ function checkHelpers(capabilities: ConformanceCapabilities, fixture: Conformanc
       throw new TypeError(`capabilities.${capability} is true, but the fixture has no ${helper}: add it, or declare ${capability}: false`)
     }
   }
-  // In a whole suite a method capability is declared exactly when the provider has the method: a
-  // provider that gained `remove` but forgot to say so would otherwise skip its clauses unnoticed.
-  // A clause run by hand (`Harness.of`) only needs what it declares.
-  for (const method of METHOD_CAPABILITIES) {
-    const has = typeof fixture.fs[method] === 'function'
-    if (has ? wholeSuite && capabilities[method] !== true : capabilities[method] === true) {
-      throw new TypeError(has
-        ? `the provider implements ${method}, but capabilities.${method} is not true: declare ${method}: true so its clauses run`
-        : `capabilities.${method} is true, but the provider has no ${method} method: implement it, or declare ${method}: false`)
-    }
-  }
+  checkMethods(capabilities, fixture.fs, wholeSuite)
   return fixture
 }

@@ -62,7 +62,7 @@ export function removalClauses(h: Harness): void {
   })
 
   needs(h, 'readOnlyFiles')('refuses to remove a read-only file with FS_PERMISSION_DENIED [needs remove]', async (ctx) => {
-    if (!h.options.capabilities.remove) return ctx.skip()
+    if (!h.has('remove')) return ctx.skip()
     await h.external.write('locked.txt', 'keep me')
     await h.external.makeReadOnly!('locked.txt')
     const version = await h.version('locked.txt')
@@ -146,7 +146,7 @@ export function removalClauses(h: Harness): void {
   })
 
   needs(h, 'symlinks')('removes the file a symlink leads to and leaves the link dangling [needs remove]', async (ctx) => {
-    if (!h.options.capabilities.remove) return ctx.skip()
+    if (!h.has('remove')) return ctx.skip()
     await h.external.write('real.txt', 'r')
     await h.external.symlink!('real.txt', 'link.txt')
     const target = await h.target('link.txt')

@@ -1,11 +1,10 @@
-import { Context } from 'cordis'
+import type { Context } from 'cordis'
 import { posix } from 'node:path'
 import {
   FsError, type FsEditOptions, type FsEditRequest, type FsInfo, type FsListOptions, type FsTarget, type FsWriteOptions, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { checkWriteGuard, planWrite, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
-import { MemoryFileSystem, type MemoryFileSystemConfig, MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
-import type { ConformanceFixture } from '@deepseek-ai/dsh-fs/conformance'
+import { MemoryFileSystem, type MemoryFileSystemConfig, type MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
 
 /**
  * Deliberately broken providers, each one mistake a real provider made, for proving that the
@@ -110,29 +109,4 @@ function infoOf(volume: MemoryVolume, key: string): FsInfo | undefined {
   const node = volume.get(key)
   if (!node) return undefined
   return node.type === 'file' ? { type: 'file', version: node.version, size: node.bytes.length } : { type: 'directory', version: node.version }
-}
-
-/** The memory spec's fixture, around any memory-backed provider class. */
-export async function memoryFixture<P extends MemoryFileSystem, C>(
-  Provider: new (ctx: Context, config: C) => P, config: Omit<C, 'cwd' | 'volume'>,
-): Promise<ConformanceFixture & { fs: P }> {
-  const volume = new MemoryVolume()
-  const at = (name: string) => posix.join('/project', name)
-  volume.mkdir('/project')
-  const ctx = new Context()
-  // Cordis types a plugin by its config; these classes take the memory provider's plus their own.
-  const fiber = ctx.plugin(Provider as unknown as typeof MemoryFileSystem, { ...config, cwd: '/project', volume } as MemoryFileSystemConfig)
-  await fiber
-  return {
-    fs: ctx.get('fs') as P,
-    path: at,
-    external: {
-      write: async (name, data) => volume.writeFile(at(name), data),
-      read: async (name) => volume.readFile(at(name)),
-      remove: async (name) => volume.remove(at(name)),
-      mkdir: async (name) => volume.mkdir(at(name)),
-    },
-    beforeNextPublish: (hook) => volume.beforeNextPublish(hook),
-    dispose: () => fiber.dispose(),
-  }
 }

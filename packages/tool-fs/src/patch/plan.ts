@@ -75,7 +75,7 @@ export async function planPatch(ctx: Context, exec: ToolExecution, sections: rea
 /** A section the provider cannot carry out is refused before any other look. */
 function need(ctx: Context, section: PatchSection, index: number): void {
   const method = section.kind === 'delete' ? 'remove' : section.kind === 'update' && section.moveTo !== undefined ? 'rename' : undefined
-  if (method === undefined || typeof ctx.fs[method] === 'function') return
+  if (method === undefined || ctx.fs.capabilities[method]) return
   throw new PlanStop({ kind: 'problem', section, index, path: section.path, problem: { kind: 'unsupported', method, provider: providerName(ctx) } })
 }
 
