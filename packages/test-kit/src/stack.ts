@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { FileSystem } from '@deepseek-ai/dsh-fs'
 import * as policyModule from '@deepseek-ai/dsh-fs-policy'
 import * as toolFsModule from '@deepseek-ai/dsh-tool-fs'
@@ -76,13 +77,11 @@ export interface Stack {
 // Loaded the way the Cordis loader loads a package: its default export, or the module itself.
 const pluginOf = <T>(module: { default?: T }) => (module.default ?? module) as T
 
-let memoryDirs = 0
-
 /** The assembled stack on a fresh directory: provider, policy, tools runtime and tool families. */
 export async function stack(options: StackOptions = {}): Promise<Stack> {
   const kind = options.provider ?? 'local'
   checkOptions(kind, options)
-  const base = kind === 'memory' ? `/stack-${++memoryDirs}` : await realpath(await mkdtemp(join(tmpdir(), 'dsh-stack-')))
+  const base = kind === 'memory' ? `/stack-${randomUUID()}` : await realpath(await mkdtemp(join(tmpdir(), 'dsh-stack-')))
   const dir = join(base, 'work')
   const outside = join(base, 'outside')
   let world: World | undefined

@@ -63,15 +63,13 @@ function isNote(line: string): boolean {
   return shaped && notePatterns().some((pattern) => pattern.test(line))
 }
 
-let patterns: RegExp[] | undefined
-
 /**
  * One pattern per note, made from the note functions themselves: each is rendered with sample
  * values, then every number is widened to any number (a list of them to any list) and every
- * sample string to any text. A reworded note changes its pattern with it.
+ * sample string to any text. A reworded note changes its pattern with it. Made on first use and
+ * kept: they never change while the process runs.
  */
-function notePatterns(): RegExp[] {
-  if (patterns !== undefined) return patterns
+const notePatterns = once((): RegExp[] => {
   const any = '\uE000'
   const cut = (numbers: number[], extra: object = {}): WindowLine[] => numbers.map((number) => ({ number, text: 'ab', cut: true, ...extra }))
   const samples = [
@@ -87,7 +85,13 @@ function notePatterns(): RegExp[] {
       for (const lineView of [false, true]) samples.push(cutNote(lines, 2000, family, { lineView })!)
     }
   }
-  return patterns = [...new Set(samples)].map((sample) => new RegExp(`^${widen(sample, any)}$`))
+  return [...new Set(samples)].map((sample) => new RegExp(`^${widen(sample, any)}$`))
+})
+
+/** `make`'s result, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined
+  return () => (made ??= { value: make() }).value
 }
 
 function widen(sample: string, any: string): string {
