@@ -74,6 +74,7 @@ export interface Discovered {
   whole: boolean
 }
 
+/** Reads `DISCOVER`'s output back, its sections counted from 0 in the order `DISCOVER` lists them. */
 export function parseDiscovered(output: string): Discovered {
   const fields = output.split('\0')
   // The output ends with a NUL, so the last field is empty; a cut output ends inside a record.
@@ -96,16 +97,7 @@ export function parseDiscovered(output: string): Discovered {
       break
     }
     if (section === 0) {
-      const space = field.indexOf(' ', 2)
-      if (field[1] !== ' ' || space < 0) continue
-      const path = field.slice(space + 1)
-      const slash = path.lastIndexOf('/')
-      const dir = slash < 0 ? '' : path.slice(0, slash)
-      const entry: TreeEntry = { name: path.slice(slash + 1), type: TYPES[field[0]!] ?? 'other' }
-      if (entry.type === 'file') entry.size = Number(field.slice(2, space))
-      let list = children.get(dir)
-      if (list === undefined) children.set(dir, list = [])
-      list.push(entry)
+      addListed(children, field)
     } else if (section === 2) {
       candidates.add(field.startsWith('./') ? field.slice(2) : field)
     } else if (section === 1 || section === 3) {
@@ -116,14 +108,28 @@ export function parseDiscovered(output: string): Discovered {
       else contents.set(field, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length))
     }
   }
+  return { source: treeSource(children, ignores), candidates, contents, whole }
+}
+
+/** Adds one listing record (`<type> <size> <path>`) to its directory's entries; a malformed one is skipped. */
+function addListed(children: Map<string, TreeEntry[]>, field: string): void {
+  const space = field.indexOf(' ', 2)
+  if (field[1] !== ' ' || space < 0) return
+  const path = field.slice(space + 1)
+  const slash = path.lastIndexOf('/')
+  const dir = slash < 0 ? '' : path.slice(0, slash)
+  const entry: TreeEntry = { name: path.slice(slash + 1), type: TYPES[field[0]!] ?? 'other' }
+  if (entry.type === 'file') entry.size = Number(field.slice(2, space))
+  let list = children.get(dir)
+  if (list === undefined) children.set(dir, list = [])
+  list.push(entry)
+}
+
+/** The walk's view of the listed tree: its directories' entries and the `.gitignore` texts sent. */
+function treeSource(children: ReadonlyMap<string, TreeEntry[]>, ignores: ReadonlyMap<string, string>): TreeSource {
   return {
-    source: {
-      list: async (dir) => children.get(dir) ?? [],
-      readText: async (path) => ignores.get(path),
-    },
-    candidates,
-    contents,
-    whole,
+    list: async (dir) => children.get(dir) ?? [],
+    readText: async (path) => ignores.get(path),
   }
 }
 

@@ -216,6 +216,16 @@ stat_of "$target" || exit 1
 `
 
 /**
+ * The part of `REMOVE` and `MOVE` that checks `$source` under its directory's lock: a writable
+ * regular file of version `$expected` (empty: any regular file), its stat line left in `$s`.
+ */
+const SOURCE_CHECK = sh`s=$(stat_of "$source") || { [ -L "$source" ] && [ -z "$expected" ] && exit $NOT_REGULAR; exit $STALE; }
+[ -z "$expected" ] || [ "\${s#* * }" = "$expected" ] || exit $STALE
+kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
+(( 16#\${s%% *} & 0222 )) || exit $READ_ONLY
+`
+
+/**
  * Removes the regular file `$1` (the key `$3` was named for): under the lock of its directory that
  * every publication takes, the version is checked against `$2` (empty: any regular file) and the
  * name removed, in one request. A read-only file is refused, as a replacement of it would be.
@@ -227,11 +237,8 @@ identify "$path" || exit 1
 dir=\${source%/*}; dir=\${dir:-/}
 exec 9<"$dir" || exit $DENIED
 flock -w 30 9 || exit $BUSY
-s=$(stat_of "$source") || { [ -L "$source" ] && [ -z "$expected" ] && exit $NOT_REGULAR; exit $STALE; }
-[ -z "$expected" ] || [ "\${s#* * }" = "$expected" ] || exit $STALE
-kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
-(( 16#\${s%% *} & 0222 )) || exit $READ_ONLY
-rm -f -- "$source" 2>/dev/null && [ ! -e "$source" ] || { [ -w "$dir" ] || exit $DENIED; exit 1; }
+`
+  + SOURCE_CHECK + sh`rm -f -- "$source" 2>/dev/null && [ ! -e "$source" ] || { [ -w "$dir" ] || exit $DENIED; exit 1; }
 printf '%s' "$s"
 `
 
@@ -264,11 +271,8 @@ if [ "$second" != "$first" ]; then
   exec 9<"$second" || exit $DENIED
   flock -w 30 9 || exit $BUSY
 fi
-s=$(stat_of "$source") || { [ -L "$source" ] && [ -z "$expected" ] && exit $NOT_REGULAR; exit $STALE; }
-[ -z "$expected" ] || [ "\${s#* * }" = "$expected" ] || exit $STALE
-kind_of "$s"; [ $kind = file ] || exit $NOT_REGULAR
-(( 16#\${s%% *} & 0222 )) || exit $READ_ONLY
-if ! ln -T -- "$source" "$destination" 2>/dev/null; then
+`
+  + SOURCE_CHECK + sh`if ! ln -T -- "$source" "$destination" 2>/dev/null; then
   [ -f "$destination" ] && exit $EXISTS
   { [ -e "$destination" ] || [ -L "$destination" ]; } && exit $TAKEN
   [ -w "$ddir" ] || exit $DENIED

@@ -66,37 +66,15 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
   if (oldString.length === 0) {
     throw fsError('FS_EDIT_NOT_FOUND', { path, reason: 'is empty; it must quote text that exists' })
   }
-  const normalized = normalizeLineEndings(text)
-  const matches: number[] = []
-  const maxReplacements = limits.maxReplacements ?? FS_MAX_REPLACEMENTS
-  for (let at = normalized.indexOf(oldString); at >= 0; at = normalized.indexOf(oldString, at + oldString.length)) {
-    // Each replacement costs time and memory of its own: past the bound, stop counting and refuse.
-    if (matches.length === maxReplacements && edit.replaceAll) throw tooManyReplacements(path, maxReplacements)
-    matches.push(at)
-  }
-  if (matches.length === 0) {
-    throw fsError('FS_EDIT_NOT_FOUND', { path })
-  }
-  if (matches.length > 1 && !edit.replaceAll) {
-    throw fsError('FS_AMBIGUOUS_EDIT', { path, occurrences: occurrencesAt(normalized, matches) })
-  }
-
+  const matches = findMatches(normalizeLineEndings(text), oldString, edit.replaceAll, path, limits.maxReplacements ?? FS_MAX_REPLACEMENTS)
   // Trim what old and new share at both ends, so the rewritten span is only what really changes.
-  let prefix = 0
-  const shortest = Math.min(oldString.length, newString.length)
-  while (prefix < shortest && oldString[prefix] === newString[prefix]) prefix++
-  let suffix = 0
-  while (suffix < shortest - prefix && oldString[oldString.length - 1 - suffix] === newString[newString.length - 1 - suffix]) suffix++
-  if (prefix === oldString.length && prefix === newString.length) {
-    const unchanged: SpliceResult = { text, replacements: matches.length, lines: { changes: [], added: 0, removed: 0 } }
-    if (limits.maxBytes !== undefined) unchanged.bytes = limits.textBytes ?? Buffer.byteLength(text)
-    return unchanged
-  }
+  const prefix = commonPrefix(oldString, newString)
+  const suffix = commonSuffix(oldString, newString, prefix)
+  if (prefix === oldString.length && prefix === newString.length) return unchangedSplice(text, matches.length, limits)
 
   // One pass over the file's line endings: the dominant one, and whether it mixes both.
   const endings = countLineEndings(text)
   const eol: LineEnding = endings.crlf > endings.lf ? '\r\n' : '\n'
-  const insertedLf = newString.slice(prefix, newString.length - suffix)
   const toRaw = rawOffsetMapper(text)
   const starts: number[] = []
   const ends: number[] = []
@@ -104,11 +82,62 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
     starts.push(toRaw(at + prefix))
     ends.push(toRaw(at + oldString.length - suffix))
   }
-  const inserted = insertedTexts(text, starts, ends, insertedLf, eol, endings.crlf > 0 && endings.lf > 0)
+  const inserted = insertedTexts(text, starts, ends, newString.slice(prefix, newString.length - suffix), eol, endings.crlf > 0 && endings.lf > 0)
   const bytes = limits.maxBytes === undefined
     ? undefined
     : checkResultSize(text, starts, ends, inserted, oldString.slice(prefix, oldString.length - suffix), limits.maxBytes, limits.textBytes, path)
   if (bytes !== undefined && limits.heldBytes !== undefined && resultCost(bytes) > limits.heldBytes) throw new MemoryShortfall(resultCost(bytes))
+  const result = joinSplice(text, starts, ends, inserted)
+  const spliced: SpliceResult = { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
+  if (bytes !== undefined) spliced.bytes = bytes
+  return spliced
+}
+
+/**
+ * The normalised offsets where `oldString` occurs, without overlaps. None fails `FS_EDIT_NOT_FOUND`,
+ * several without `replaceAll` fail `FS_AMBIGUOUS_EDIT`, more than `maxReplacements` fail `FS_TOO_LARGE`.
+ */
+function findMatches(normalized: string, oldString: string, replaceAll: boolean, path: string | undefined, maxReplacements: number): number[] {
+  const matches: number[] = []
+  for (let at = normalized.indexOf(oldString); at >= 0; at = normalized.indexOf(oldString, at + oldString.length)) {
+    // Each replacement costs time and memory of its own: past the bound, stop counting and refuse.
+    if (matches.length === maxReplacements && replaceAll) throw tooManyReplacements(path, maxReplacements)
+    matches.push(at)
+  }
+  if (matches.length === 0) {
+    throw fsError('FS_EDIT_NOT_FOUND', { path })
+  }
+  if (matches.length > 1 && !replaceAll) {
+    throw fsError('FS_AMBIGUOUS_EDIT', { path, occurrences: occurrencesAt(normalized, matches) })
+  }
+  return matches
+}
+
+/** How many leading characters `a` and `b` share. */
+function commonPrefix(a: string, b: string): number {
+  const shortest = Math.min(a.length, b.length)
+  let prefix = 0
+  while (prefix < shortest && a[prefix] === b[prefix]) prefix++
+  return prefix
+}
+
+/** How many trailing characters `a` and `b` share, not reaching into their first `prefix` ones. */
+function commonSuffix(a: string, b: string, prefix: number): number {
+  const room = Math.min(a.length, b.length) - prefix
+  let suffix = 0
+  while (suffix < room && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++
+  return suffix
+}
+
+/** The result of an edit whose new text equals its old one: the text, identical. */
+function unchangedSplice(text: string, replacements: number, limits: SpliceLimits): SpliceResult {
+  const unchanged: SpliceResult = { text, replacements, lines: { changes: [], added: 0, removed: 0 } }
+  if (limits.maxBytes !== undefined) unchanged.bytes = limits.textBytes ?? Buffer.byteLength(text)
+  return unchanged
+}
+
+/** `text` with each raw span `[starts[i], ends[i])` replaced by its inserted text. */
+function joinSplice(text: string, starts: readonly number[], ends: readonly number[], inserted: string | readonly string[]): string {
   const parts: string[] = []
   let cursor = 0
   for (let i = 0; i < starts.length; i++) {
@@ -116,10 +145,7 @@ export function spliceLiteral(text: string, edit: FsEditRequest, path?: string, 
     cursor = ends[i]!
   }
   parts.push(text.slice(cursor))
-  const result = parts.join('')
-  const spliced: SpliceResult = { text: result, replacements: matches.length, lines: spliceLines(text, result, starts, ends, inserted) }
-  if (bytes !== undefined) spliced.bytes = bytes
-  return spliced
+  return parts.join('')
 }
 
 function tooManyReplacements(path: string | undefined, max: number): FsError {

@@ -172,6 +172,21 @@ function add(set: RuleSet, order: number, line: string, where: string): void {
     const ending = literalOf(pattern.slice(1))
     if (ending !== undefined) return void set.endings.push({ ...verdict, ending })
   }
+  const { source, risky } = wildcardSource(pattern, anchored)
+  if (set.tested.length >= MAX_WILDCARD_RULES) {
+    throw fsError('FS_TOO_LARGE', {
+      path: where,
+      reason: `holds more than ${MAX_WILDCARD_RULES} rules with wildcards (other than a name ending such as *.log), the most a listing applies`,
+    })
+  }
+  set.tested.push({ ...verdict, test: matcher(source, risky) })
+}
+
+/**
+ * Regex source for a wildcard pattern (its leading `/` removed), whole-path anchored; `risky` when
+ * it could backtrack across segments (a `**`, or a segment with several stars).
+ */
+function wildcardSource(pattern: string, anchored: boolean): { source: string; risky: boolean } {
   const segments = pattern.split('/')
   let source = anchored ? '^' : '^(?:.*/)?'
   let risky = false
@@ -189,14 +204,7 @@ function add(set: RuleSet, order: number, line: string, where: string): void {
     if (compiled.stars > 1) risky = true
     source += compiled.source + (last ? '' : '/')
   }
-  source += '$'
-  if (set.tested.length >= MAX_WILDCARD_RULES) {
-    throw fsError('FS_TOO_LARGE', {
-      path: where,
-      reason: `holds more than ${MAX_WILDCARD_RULES} rules with wildcards (other than a name ending such as *.log), the most a listing applies`,
-    })
-  }
-  set.tested.push({ ...verdict, test: matcher(source, risky) })
+  return { source: `${source}$`, risky }
 }
 
 /**

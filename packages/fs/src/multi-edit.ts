@@ -49,14 +49,7 @@ export interface AppliedEdits {
  */
 export function applyEdits(text: string, edits: readonly FsEditRequest[], path?: string, limits: EditsLimits = {}): AppliedEdits {
   const { maxBytes = DEFAULT_MAX_TEXT_BYTES, maxEdits = FS_MAX_EDITS, maxWork = FS_MAX_EDIT_WORK, maxReplacements = FS_MAX_REPLACEMENTS } = limits
-  if (edits.length === 0) throw new FsError('FS_EDIT_NOT_FOUND', 'no edits were given', { path })
-  if (edits.length > maxEdits) {
-    throw fsError('FS_TOO_LARGE', {
-      path,
-      reason: `cannot take ${edits.length} edits in one call: the limit is ${maxEdits}; nothing was changed. `
-        + `Send the edits in calls of at most ${maxEdits}, in order (each call applies to what the one before wrote)`,
-    })
-  }
+  checkEditCount(edits.length, maxEdits, path)
   const replacements: number[] = []
   const steps: FsEditStep[] = []
   // The steps that still have regions to move: the others cost nothing per later step.
@@ -77,26 +70,46 @@ export function applyEdits(text: string, edits: readonly FsEditRequest[], path?:
       current = spliced.text
       bytes = spliced.bytes!
       replacements.push(spliced.replacements)
-      // The regions of earlier steps move with the lines this step added or removed above them.
-      if (spliced.lines.changes.length > 0) {
-        for (const step of tracking) {
-          step.changes = mapChanges(step.changes, spliced.lines.changes)
-          work.moved += step.changes.length
-        }
-      }
+      moveRegions(tracking, spliced.lines.changes, work)
       const kept = spliced.lines.changes.slice(0, Math.max(0, FS_MAX_LINE_CHANGES - tracked))
       tracked += kept.length
       const step: FsEditStep = { replacements: spliced.replacements, changes: kept }
       steps.push(step)
       if (kept.length > 0) tracking.push(step)
     } catch (error) {
-      if (!FsError.is(error)) throw error
-      const earlier = index === 0 ? '' : ` (after edits[0..${index - 1}] were applied to the text)`
-      const occurrences = error.occurrences === undefined ? {} : { occurrences: error.occurrences }
-      throw new FsEditStepError(error.code, `edits[${index}]: ${error.message}${earlier}`, index, { cause: error, path, ...occurrences })
+      throw stepError(error, index, path)
     }
   }
   return { text: current, replacements, steps, bytes, work }
+}
+
+/** No edits fail `FS_EDIT_NOT_FOUND`; more than `maxEdits` fail `FS_TOO_LARGE`, before any is tried. */
+function checkEditCount(count: number, maxEdits: number, path: string | undefined): void {
+  if (count === 0) throw new FsError('FS_EDIT_NOT_FOUND', 'no edits were given', { path })
+  if (count > maxEdits) {
+    throw fsError('FS_TOO_LARGE', {
+      path,
+      reason: `cannot take ${count} edits in one call: the limit is ${maxEdits}; nothing was changed. `
+        + `Send the edits in calls of at most ${maxEdits}, in order (each call applies to what the one before wrote)`,
+    })
+  }
+}
+
+/** The regions of earlier steps move with the lines a later step added or removed above them. */
+function moveRegions(tracking: readonly FsEditStep[], changes: readonly FsLineChange[], work: AppliedEdits['work']): void {
+  if (changes.length === 0) return
+  for (const step of tracking) {
+    step.changes = mapChanges(step.changes, changes)
+    work.moved += step.changes.length
+  }
+}
+
+/** A failed step's `FsError`, renamed after its step (other errors pass unchanged). */
+function stepError(error: unknown, index: number, path: string | undefined): unknown {
+  if (!FsError.is(error)) return error
+  const earlier = index === 0 ? '' : ` (after edits[0..${index - 1}] were applied to the text)`
+  const occurrences = error.occurrences === undefined ? {} : { occurrences: error.occurrences }
+  return new FsEditStepError(error.code, `edits[${index}]: ${error.message}${earlier}`, index, { cause: error, path, ...occurrences })
 }
 
 function tooMuchWork(path: string | undefined, index: number, count: number, bytes: number, maxWork: number): FsError {

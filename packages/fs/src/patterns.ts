@@ -133,21 +133,14 @@ export function requiredLiteral(pattern: string, caseInsensitive = false): strin
       if (next !== undefined && META.has(next) || next === '/' || next === '-') run += next
       else end()
     } else if (char === '[') {
-      // Skip the class (a `]` right after `[` or `[^` is a member).
-      let j = i + 1
-      if (pattern[j] === '^') j++
-      if (pattern[j] === ']') j++
-      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1
-      i = j
+      i = classEnd(pattern, i)
       end()
     } else if (char === '?' || char === '*' || char === '{') {
       // The character before is optional (or repeated zero times): it is not required.
       run = run.slice(0, -1)
       end()
       if (char === '{') while (i < pattern.length && pattern[i] !== '}') i++
-    } else if (char === '+') {
-      end()
-    } else if (char === '.' || char === '^' || char === '$') {
+    } else if (char === '+' || char === '.' || char === '^' || char === '$') {
       end()
     } else {
       // A character followed by an optional quantifier is dropped by the branch above.
@@ -159,6 +152,15 @@ export function requiredLiteral(pattern: string, caseInsensitive = false): strin
   // Only ASCII folds the same way in JavaScript's `i` and in byte-oriented tools.
   if (caseInsensitive && /[^\x20-\x7e]/.test(best)) return undefined
   return best
+}
+
+/** Where the character class opened at `open` closes (a `]` right after `[` or `[^` is a member). */
+function classEnd(pattern: string, open: number): number {
+  let j = open + 1
+  if (pattern[j] === '^') j++
+  if (pattern[j] === ']') j++
+  while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1
+  return j
 }
 
 interface IgnoreLayer {

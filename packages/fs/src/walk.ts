@@ -92,15 +92,7 @@ async function walkFrames(
       slice = performance.now()
     }
     const frame = pending.at(-1)!
-    if (frame.entries === undefined) {
-      throwIfAborted(signal)
-      const listed = await source.list(frame.dir, signal)
-      frame.entries = listed === undefined ? [] : sortedByName(listed)
-      if (!filter.includeIgnored && frame.entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
-        const text = await source.readText(join(frame.dir, '.gitignore'), signal)
-        if (text !== undefined) frame.rules = frame.rules.with(frame.dir, text)
-      }
-    }
+    frame.entries ??= await openFrame(source, frame, filter.includeIgnored === true, signal)
     if (frame.next >= frame.entries.length) {
       pending.pop()
       source.leave?.(frame.dir)
@@ -113,8 +105,7 @@ async function walkFrames(
     const directory = item.type === 'directory'
     if (frame.rules.size > 0 && frame.rules.ignores(path, directory)) continue
     const depth = frame.depth + 1
-    const entry: FsWalkEntry = { path, type: item.type }
-    if (item.size !== undefined) entry.size = item.size
+    const entry = walkEntry(path, item)
     if (directory) {
       if (depth < maxDepth) pending.push({ dir: path, depth, rules: frame.rules, next: 0 })
       if (matches !== undefined) continue
@@ -124,6 +115,28 @@ async function walkFrames(
     if (answer === false) return true
   }
   return true
+}
+
+/**
+ * Lists `frame`'s directory, in name order, and adds its `.gitignore` rules to the frame's (unless
+ * ignored files are wanted). Returns the entries.
+ */
+async function openFrame(source: TreeSource, frame: Frame, includeIgnored: boolean, signal?: AbortSignal): Promise<readonly TreeEntry[]> {
+  throwIfAborted(signal)
+  const listed = await source.list(frame.dir, signal)
+  const entries = listed === undefined ? [] : sortedByName(listed)
+  if (!includeIgnored && entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
+    const text = await source.readText(join(frame.dir, '.gitignore'), signal)
+    if (text !== undefined) frame.rules = frame.rules.with(frame.dir, text)
+  }
+  return entries
+}
+
+/** What a visitor sees of `item`, met at `path`. */
+function walkEntry(path: string, item: TreeEntry): FsWalkEntry {
+  const entry: FsWalkEntry = { path, type: item.type }
+  if (item.size !== undefined) entry.size = item.size
+  return entry
 }
 
 /**

@@ -110,7 +110,30 @@ export interface HaproxyServer {
 export async function startHaproxy(backends: number[]): Promise<HaproxyServer> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-haproxy-'))
   const port = await freePort()
-  const config = [
+  await writeFile(join(dir, 'haproxy.cfg'), haproxyConfig(port, backends))
+  const child = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout.resume()
+  let output = ''
+  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
+  // Ready once the frontend accepts connections.
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${output}`)
+    if (await accepts(port)) break
+    if (attempt > 200) throw new Error(`haproxy did not listen on ${port}:\n${output}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return {
+    port,
+    async [Symbol.asyncDispose]() {
+      await stopChild(child, 'SIGKILL')
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The config: round-robin with no stickiness, a refused connection retried on the next backend. */
+function haproxyConfig(port: number, backends: readonly number[]): string {
+  return [
     'global',
     '  maxconn 1024',
     'defaults',
@@ -130,25 +153,6 @@ export async function startHaproxy(backends: number[]): Promise<HaproxyServer> {
     ...backends.map((backend, index) => `  server r${index} 127.0.0.1:${backend}`),
     '',
   ].join('\n')
-  await writeFile(join(dir, 'haproxy.cfg'), config)
-  const child = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout.resume()
-  let output = ''
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
-  // Ready once the frontend accepts connections.
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${output}`)
-    if (await accepts(port)) break
-    if (attempt > 200) throw new Error(`haproxy did not listen on ${port}:\n${output}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  return {
-    port,
-    async [Symbol.asyncDispose]() {
-      await stopChild(child, 'SIGKILL')
-      await rm(dir, { recursive: true, force: true })
-    },
-  }
 }
 
 function accepts(port: number): Promise<boolean> {

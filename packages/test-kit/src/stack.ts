@@ -81,8 +81,7 @@ let memoryDirs = 0
 /** The assembled stack on a fresh directory: provider, policy, tools runtime and tool families. */
 export async function stack(options: StackOptions = {}): Promise<Stack> {
   const kind = options.provider ?? 'local'
-  if (options.rooted === true && kind !== 'local') throw new Error(`rooted applies to the local provider, not ${kind}`)
-  if (options.sandboxUrl !== undefined && kind !== 'e2b') throw new Error(`sandboxUrl applies to the e2b provider, not ${kind}`)
+  checkOptions(kind, options)
   const base = kind === 'memory' ? `/stack-${++memoryDirs}` : await realpath(await mkdtemp(join(tmpdir(), 'dsh-stack-')))
   const dir = join(base, 'work')
   const outside = join(base, 'outside')
@@ -95,60 +94,94 @@ export async function stack(options: StackOptions = {}): Promise<Stack> {
     if (kind !== 'memory') await rm(base, { recursive: true, force: true })
   }
   try {
-    if (kind !== 'memory') {
-      await mkdir(dir)
-      await mkdir(outside)
-      // Readable by an unprivileged child process (the permission cases run one).
-      await chmod(base, 0o755)
-      await chmod(dir, 0o755)
-    }
-    world = kind === 'memory' ? memoryWorld(dir) : kind === 'local' ? localWorld(dir, options.rooted === true, options.maxTextBytes) : await e2bWorld(dir, options.sandboxUrl, options.requestTimeoutMs)
+    if (kind !== 'memory') await makeDirs(base, dir, outside)
+    world = await openWorld(kind, dir, options)
     const log = new CallLog()
-    const families = options.tools ?? ['tool-fs', 'str-replace-editor']
-    const stale = options.staleRefusalObserves === undefined ? {} : { staleRefusalObserves: options.staleRefusalObserves }
-    const loaders: Record<StackPart, (() => Fiber<Context>) | undefined> = {
-      provider: () => world!.load(ctx, log),
-      policy: options.policy === false ? undefined : () => ctx.plugin(pluginOf(policyModule), options.policyConfig ?? {}),
-      tools: () => ctx.plugin(pluginOf(toolsModule)),
-      'tool-fs': families.includes('tool-fs') ? () => ctx.plugin(pluginOf(toolFsModule), { ...stale, ...options.toolFs }) : undefined,
-      'str-replace-editor': families.includes('str-replace-editor') ? () => ctx.plugin(pluginOf(editorModule), { ...stale, ...options.editor }) : undefined,
-    }
-    for (const part of options.order ?? ['provider', 'policy', 'tools', ...families]) {
-      const fiber = loaders[part]?.()
-      if (fiber === undefined) continue
-      fibers.push(fiber)
-      await fiber
-    }
+    await loadParts(ctx, world, log, options, fibers)
     await expectAllRunning(ctx, fibers)
-    const session: Session = { cwd: dir }
-    const call = (name: string, args: unknown, who: Session | null = session) =>
-      ctx.tools.execute({ name, arguments: args, ...(who === null ? {} : { agent: { session: who } }) })
-    const text = async (name: string, args: unknown, who?: Session | null) => textOf(await call(name, args, who))
-    const at = (name: string) => join(dir, name)
-    return {
-      ctx,
-      fs: ctx.fs as FileSystem,
-      dir,
-      outside,
-      session,
-      log,
-      call,
-      text,
-      async ok(name, args, who) {
-        const result = await call(name, args, who)
-        if (result.isError) throw new Error(`expected ${name} to succeed, got ${result.error?.code}: ${textOf(result)}`)
-        return textOf(result)
-      },
-      path: at,
-      put: (name, data) => world!.put(at(name), data),
-      bytes: (name) => world!.bytes(at(name)),
-      remove: (name) => world!.remove(at(name)),
-      dispose,
-      [Symbol.asyncDispose]: dispose,
-    }
+    return stackApi({ ctx, dir, outside, log, world, dispose })
   } catch (error) {
     await dispose()
     throw error
+  }
+}
+
+/** Refuses options that do not apply to the chosen provider. */
+function checkOptions(kind: ProviderKind, options: StackOptions): void {
+  if (options.rooted === true && kind !== 'local') throw new Error(`rooted applies to the local provider, not ${kind}`)
+  if (options.sandboxUrl !== undefined && kind !== 'e2b') throw new Error(`sandboxUrl applies to the e2b provider, not ${kind}`)
+}
+
+/** The working and outside directories on disk, readable by an unprivileged child process (the permission cases run one). */
+async function makeDirs(base: string, dir: string, outside: string): Promise<void> {
+  await mkdir(dir)
+  await mkdir(outside)
+  await chmod(base, 0o755)
+  await chmod(dir, 0o755)
+}
+
+/** The world the files live in, as `kind` and the options choose it. */
+async function openWorld(kind: ProviderKind, dir: string, options: StackOptions): Promise<World> {
+  if (kind === 'memory') return memoryWorld(dir)
+  if (kind === 'local') return localWorld(dir, options.rooted === true, options.maxTextBytes)
+  return await e2bWorld(dir, options.sandboxUrl, options.requestTimeoutMs)
+}
+
+/** Loads the stack's plugins in `options.order`, each awaited, its fiber added to `fibers` (for disposal). */
+async function loadParts(ctx: Context, world: World, log: CallLog, options: StackOptions, fibers: Fiber<Context>[]): Promise<void> {
+  const families = options.tools ?? ['tool-fs', 'str-replace-editor']
+  const stale = options.staleRefusalObserves === undefined ? {} : { staleRefusalObserves: options.staleRefusalObserves }
+  const loaders: Record<StackPart, (() => Fiber<Context>) | undefined> = {
+    provider: () => world.load(ctx, log),
+    policy: options.policy === false ? undefined : () => ctx.plugin(pluginOf(policyModule), options.policyConfig ?? {}),
+    tools: () => ctx.plugin(pluginOf(toolsModule)),
+    'tool-fs': families.includes('tool-fs') ? () => ctx.plugin(pluginOf(toolFsModule), { ...stale, ...options.toolFs }) : undefined,
+    'str-replace-editor': families.includes('str-replace-editor') ? () => ctx.plugin(pluginOf(editorModule), { ...stale, ...options.editor }) : undefined,
+  }
+  for (const part of options.order ?? ['provider', 'policy', 'tools', ...families]) {
+    const fiber = loaders[part]?.()
+    if (fiber === undefined) continue
+    fibers.push(fiber)
+    await fiber
+  }
+}
+
+interface StackParts {
+  ctx: Context
+  dir: string
+  outside: string
+  log: CallLog
+  world: World
+  dispose: () => Promise<void>
+}
+
+/** What a test holds of a running stack: its calls as a session, and the world's files. */
+function stackApi({ ctx, dir, outside, log, world, dispose }: StackParts): Stack {
+  const session: Session = { cwd: dir }
+  const call = (name: string, args: unknown, who: Session | null = session) =>
+    ctx.tools.execute({ name, arguments: args, ...(who === null ? {} : { agent: { session: who } }) })
+  const text = async (name: string, args: unknown, who?: Session | null) => textOf(await call(name, args, who))
+  const at = (name: string) => join(dir, name)
+  return {
+    ctx,
+    fs: ctx.fs as FileSystem,
+    dir,
+    outside,
+    session,
+    log,
+    call,
+    text,
+    async ok(name, args, who) {
+      const result = await call(name, args, who)
+      if (result.isError) throw new Error(`expected ${name} to succeed, got ${result.error?.code}: ${textOf(result)}`)
+      return textOf(result)
+    },
+    path: at,
+    put: (name, data) => world.put(at(name), data),
+    bytes: (name) => world.bytes(at(name)),
+    remove: (name) => world.remove(at(name)),
+    dispose,
+    [Symbol.asyncDispose]: dispose,
   }
 }
 
