@@ -25,21 +25,49 @@ export interface BootResult {
  */
 export async function boot(ctx: Context, configFile: string, timeoutMs: number): Promise<BootResult> {
   const problems: EntryProblem[] = []
+  const importErrors = collectImportErrors(ctx, configFile, problems)
+  const info = await stat(configFile).catch(() => undefined)
+  if (info === undefined) return failure(configFile, 'config file not found')
+  if (!info.isFile()) return failure(configFile, 'config path is not a file')
+
+  const loaded = await readConfig(ctx, configFile, timeoutMs)
+  if ('problems' in loaded) return loaded
+  const { dispose } = loaded
+  const settled = await within(ctx.loader.await().then(() => true), timeoutMs)
+  if (settled !== true) {
+    for (const entry of stillLoading(ctx.loader)) {
+      problems.push({ id: entry.id, name: String(entry.options.name), message: `is still starting after ${timeoutMs / 1000} s` })
+    }
+    return { problems, dispose }
+  }
+  problems.push(...await diagnose(ctx, ctx.loader, importErrors))
+  return { problems, dispose }
+}
+
+/**
+ * The loader reports a failed import only as `internal/error`: an entry's goes into the returned
+ * map (for `diagnose`), one of the config as a whole straight into `problems`.
+ */
+function collectImportErrors(ctx: Context, configFile: string, problems: EntryProblem[]): Map<Entry, unknown> {
   const importErrors = new Map<Entry, unknown>()
   ctx.on('internal/error', function (error) {
     const entry = (this as unknown as Record<symbol, Entry | undefined> | undefined)?.[Entry.key]
     if (entry !== undefined) importErrors.set(entry, error)
     else problems.push({ id: '-', name: configFile, message: `cannot load the config: ${messageOf(error)}`, error })
   })
-  const fail = (message: string, error?: unknown): BootResult => ({
-    problems: [{ id: '-', name: configFile, message, error }],
-    dispose: async () => {},
-  })
+  return importErrors
+}
 
-  const info = await stat(configFile).catch(() => undefined)
-  if (info === undefined) return fail('config file not found')
-  if (!info.isFile()) return fail('config path is not a file')
+/** A boot that failed on the config file itself: one problem, nothing to dispose. */
+function failure(configFile: string, message: string, error?: unknown): BootResult {
+  return { problems: [{ id: '-', name: configFile, message, error }], dispose: async () => {} }
+}
 
+/**
+ * Starts the loader on `configFile` and waits, at most `timeoutMs`, until it has read the file.
+ * A file it cannot read, reads too slowly or finds no list of entries in is a failure.
+ */
+async function readConfig(ctx: Context, configFile: string, timeoutMs: number): Promise<BootResult | { dispose(): Promise<void> }> {
   const fiber = ctx.plugin(ReadOnlyLoader, { name: 'cordis', filename: configFile })
   const dispose = async () => { await fiber.dispose() }
   let readError: unknown
@@ -50,23 +78,14 @@ export async function boot(ctx: Context, configFile: string, timeoutMs: number):
   if (read !== 'ok') {
     await dispose().catch(() => {})
     return read === 'failed'
-      ? fail(`cannot read the config: ${messageOf(readError)}`, readError)
-      : fail(`reading the config took more than ${timeoutMs / 1000} s`)
+      ? failure(configFile, `cannot read the config: ${messageOf(readError)}`, readError)
+      : failure(configFile, `reading the config took more than ${timeoutMs / 1000} s`)
   }
   if (!Array.isArray(ctx.loader.file.data)) {
     await dispose()
-    return fail('the config must be a YAML list of entries ({ id, name, config })')
+    return failure(configFile, 'the config must be a YAML list of entries ({ id, name, config })')
   }
-
-  const settled = await within(ctx.loader.await().then(() => true), timeoutMs)
-  if (settled !== true) {
-    for (const entry of stillLoading(ctx.loader)) {
-      problems.push({ id: entry.id, name: String(entry.options.name), message: `is still starting after ${timeoutMs / 1000} s` })
-    }
-    return { problems, dispose }
-  }
-  problems.push(...await diagnose(ctx, ctx.loader, importErrors))
-  return { problems, dispose }
+  return { dispose }
 }
 
 /** The promise's value, or undefined once `ms` have passed. */

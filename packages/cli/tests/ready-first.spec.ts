@@ -7,12 +7,13 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { Context } from 'cordis'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PassThrough, type Readable } from 'node:stream'
+import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Manifest } from '../src/manifest'
 import { StdioFront } from '../src/stdio-front'
 import { DEFAULT_CONFIG_FILE, DSH_BIN, requireBuild, tempDir } from './dsh-process'
+import { frameReader, type Frame } from './frames'
 
 // The stdio front (src/stdio-front.ts): the client's first two questions answered from the
 // build's manifest while the plugins load, everything it sends replayed to the real server after.
@@ -25,32 +26,14 @@ const INITIALIZE = line({ id: 0, method: 'initialize', params: { protocolVersion
 const INITIALIZED = line({ method: 'notifications/initialized' })
 const LIST = line({ id: 1, method: 'tools/list' })
 
-/** The JSON-RPC frames a stream carries, one promise per frame in order. */
-function frames(stream: Readable): () => Promise<Record<string, any>> {
-  const queue: Record<string, any>[] = []
-  const waiting: ((frame: Record<string, any>) => void)[] = []
-  let buffered = ''
-  stream.setEncoding('utf8').on('data', (text: string) => {
-    buffered += text
-    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
-      const frame = JSON.parse(buffered.slice(0, newline)) as Record<string, any>
-      buffered = buffered.slice(newline + 1)
-      const waiter = waiting.shift()
-      if (waiter) waiter(frame)
-      else queue.push(frame)
-    }
-  })
-  return () => queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => waiting.push(resolve))
-}
-
 /** `dsh start` (the built bin) with every given line written at once, as a client that does not wait. */
-function spawnStart(args: string[], cwd: string, text: string): { child: ChildProcess; next: () => Promise<Record<string, any>>; stderr: () => string; exited: Promise<number | null> } {
+function spawnStart(args: string[], cwd: string, text: string): { child: ChildProcess; next: () => Promise<Frame>; stderr: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [DSH_BIN, 'start', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
   child.stdin!.write(text)
-  return { child, next: frames(child.stdout!), stderr: () => stderr, exited }
+  return { child, next: frameReader(child.stdout!), stderr: () => stderr, exited }
 }
 
 let temp: Awaited<ReturnType<typeof tempDir>>
@@ -117,7 +100,7 @@ describe('the front against the real server, in process', () => {
     const stale: Manifest = { ...manifest, tools: manifest.tools.filter((tool) => tool.name !== 'write') }
     const input = new PassThrough()
     const output = new PassThrough()
-    const next = frames(output)
+    const next = frameReader(output)
     const front = new StdioFront(stale, input, output)
     const warnings: string[] = []
     front.log = { info: () => {}, warn: (format) => warnings.push(format) }

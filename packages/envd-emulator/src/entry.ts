@@ -32,7 +32,7 @@ function typeOf(st: BigIntStats): FileTypeName {
  * permission bits plus the resolved target path, and a dangling one reports no type at all.
  * Size, mtime and the permission string stay those of the link itself.
  */
-export async function entryInfo(path: string): Promise<EntryInfoJson> {
+export async function entryInfo(path: string, names: IdNames): Promise<EntryInfoJson> {
   const own = await lstat(path, { bigint: true })
   let type = typeOf(own)
   let mode = Number(own.mode & 0o777n)
@@ -50,8 +50,8 @@ export async function entryInfo(path: string): Promise<EntryInfoJson> {
     size: own.size.toString(),
     mode,
     permissions: permissionString(own),
-    owner: userName(Number(own.uid)),
-    group: groupName(Number(own.gid)),
+    owner: names.user(Number(own.uid)),
+    group: names.group(Number(own.gid)),
     modifiedTime: rfc3339(own.mtimeNs),
     ...(symlinkTarget === undefined ? {} : { symlinkTarget }),
   }
@@ -85,9 +85,24 @@ function permissionString(st: BigIntStats): string {
   return (kind || '-') + bits
 }
 
-// Owner and group travel as names when the system knows them, else as numbers (like envd).
-let users: Map<number, string> | undefined
-let groups: Map<number, string> | undefined
+/**
+ * Owner and group travel as names when the system knows them, else as numbers (like envd). The
+ * user and group databases are read once per emulator, on the first entry that needs them.
+ */
+export class IdNames {
+  #users: Map<number, string> | undefined
+  #groups: Map<number, string> | undefined
+
+  user(uid: number): string {
+    this.#users ??= table('/etc/passwd')
+    return this.#users.get(uid) ?? String(uid)
+  }
+
+  group(gid: number): string {
+    this.#groups ??= table('/etc/group')
+    return this.#groups.get(gid) ?? String(gid)
+  }
+}
 
 function table(file: string): Map<number, string> {
   const map = new Map<number, string>()
@@ -100,14 +115,4 @@ function table(file: string): Map<number, string> {
     // No database: every id stays numeric.
   }
   return map
-}
-
-function userName(uid: number): string {
-  users ??= table('/etc/passwd')
-  return users.get(uid) ?? String(uid)
-}
-
-function groupName(gid: number): string {
-  groups ??= table('/etc/group')
-  return groups.get(gid) ?? String(gid)
 }

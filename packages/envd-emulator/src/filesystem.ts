@@ -1,7 +1,7 @@
 import { lstat, mkdir, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import { RpcError } from './connect.js'
-import { entryInfo, type EntryInfoJson } from './entry.js'
+import { entryInfo, type EntryInfoJson, type IdNames } from './entry.js'
 import { errnoError, resolveSandboxPath } from './paths.js'
 
 /** Request shapes of `filesystem.Filesystem` in proto3 JSON (absent fields take defaults). */
@@ -15,7 +15,7 @@ interface ListDirRequest { path?: string; depth?: number }
  * is `rm -rf` (a missing path succeeds) and ListDir walks without following symlinks.
  */
 export class FilesystemService {
-  constructor(private readonly home: string) {}
+  constructor(private readonly home: string, private readonly names: IdNames) {}
 
   private path(raw: string | undefined): string {
     return resolveSandboxPath(raw ?? '', this.home)
@@ -24,7 +24,7 @@ export class FilesystemService {
   async stat(req: PathRequest): Promise<{ entry: EntryInfoJson }> {
     const path = this.path(req.path)
     try {
-      return { entry: await entryInfo(path) }
+      return { entry: await entryInfo(path, this.names) }
     } catch (error) {
       throw errnoError(error, `file not found: ${path}`)
     }
@@ -85,7 +85,7 @@ export class FilesystemService {
     if (!st.isDirectory()) throw new RpcError('invalid_argument', `path is not a directory: ${requested}`)
     const entries: EntryInfoJson[] = []
     try {
-      await walk(resolved, resolved, requested, depth, entries)
+      await walk(resolved, { root: resolved, shownRoot: requested, depth, names: this.names }, entries)
     } catch (error) {
       throw new RpcError('internal', `error reading directory ${requested}: ${(error as Error).message}`)
     }
@@ -94,16 +94,17 @@ export class FilesystemService {
 }
 
 /** Depth-first, lexical order, never descending through a symlink (as Go's WalkDir). */
-async function walk(dir: string, root: string, shownRoot: string, depth: number, out: EntryInfoJson[]): Promise<void> {
+async function walk(dir: string, scope: { root: string; shownRoot: string; depth: number; names: IdNames }, out: EntryInfoJson[]): Promise<void> {
+  const { root, shownRoot, depth } = scope
   const names = (await readdir(dir)).sort()
   for (const name of names) {
     const full = join(dir, name)
     // Entries are reported under the path the caller asked for, not the resolved one.
     const shown = join(shownRoot, relative(root, full))
-    const info = await entryInfo(full).catch(() => undefined)
+    const info = await entryInfo(full, scope.names).catch(() => undefined)
     if (!info) continue // vanished between readdir and lstat
     out.push({ ...info, path: shown })
     const level = relative(root, full).split('/').length
-    if (level < depth && (await lstat(full).catch(() => undefined))?.isDirectory()) await walk(full, root, shownRoot, depth, out)
+    if (level < depth && (await lstat(full).catch(() => undefined))?.isDirectory()) await walk(full, scope, out)
   }
 }

@@ -1,4 +1,5 @@
 import type { ServerStream } from './connect.js'
+import type { IdNames } from './entry.js'
 import type { FilesystemService } from './filesystem.js'
 import type { ProcessService, StreamCall } from './process-service.js'
 import { watchDir } from './watch.js'
@@ -35,14 +36,14 @@ export type RpcRoute =
 type RouteTable = { [K in ServedRpc]: Extract<RpcRoute, { kind: (typeof SERVED_RPCS)[K] }> }
 
 /** The route table: one entry per served method, of the kind SERVED_RPCS declares (compiler-checked). */
-export function rpcRoutes(home: string, fs: FilesystemService, processes: ProcessService): RouteTable {
+export function rpcRoutes(home: string, names: IdNames, fs: FilesystemService, processes: ProcessService): RouteTable {
   return {
     'filesystem.Filesystem/Stat': { kind: 'unary', handle: (m) => fs.stat(m) },
     'filesystem.Filesystem/MakeDir': { kind: 'unary', handle: (m) => fs.makeDir(m) },
     'filesystem.Filesystem/Move': { kind: 'unary', handle: (m) => fs.move(m) },
     'filesystem.Filesystem/ListDir': { kind: 'unary', handle: (m) => fs.listDir(m) },
     'filesystem.Filesystem/Remove': { kind: 'unary', handle: (m) => fs.remove(m) },
-    'filesystem.Filesystem/WatchDir': { kind: 'stream', handle: (m, s, c) => watchDir(home, m, s, c) },
+    'filesystem.Filesystem/WatchDir': { kind: 'stream', handle: (m, s, c) => watchDir(home, names, m, s, c) },
     'process.Process/Start': { kind: 'stream', handle: (m, s, c) => processes.start(m, s, c) },
     'process.Process/Connect': { kind: 'stream', handle: (m, s, c) => processes.connect(m, s, c) },
     'process.Process/List': { kind: 'unary', handle: () => processes.list() },

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -6,6 +6,7 @@ import {
   deadlineMs, parseEnveloped, parseUnary, readBody, RpcError, sendUnary, sendUnaryError, ServerStream, toRpcError,
 } from './connect.js'
 import { FilesApi } from './files-http.js'
+import { IdNames } from './entry.js'
 import { FilesystemService } from './filesystem.js'
 import { ProcessService } from './process-service.js'
 import { ProcessTable } from './processes.js'
@@ -48,15 +49,15 @@ export async function startEnvdEmulator(options: EnvdEmulatorOptions): Promise<E
   const home = resolve(options.root)
   const table = new ProcessTable(home)
   const files = new FilesApi(home)
-  const routes: Record<string, RpcRoute> = rpcRoutes(home, new FilesystemService(home), new ProcessService(table))
+  // Per emulator, not per process: each start reads the user and group databases afresh.
+  const names = new IdNames()
+  const routes: Record<string, RpcRoute> = rpcRoutes(home, names, new FilesystemService(home, names), new ProcessService(table))
   const requests: RequestRecord[] = []
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator')
     const method = req.method ?? 'GET'
-    const known = (url.pathname === '/health' && method === 'GET')
-      || (url.pathname === '/files' && (method === 'GET' || method === 'POST'))
-      || (method === 'POST' && Object.hasOwn(routes, url.pathname.slice(1)))
+    const known = serves(routes, method, url.pathname)
     requests.push({ method, path: url.pathname, unknown: !known })
     void (async () => {
       if (options.latencyMs) await delay(options.latencyMs)
@@ -75,10 +76,21 @@ export async function startEnvdEmulator(options: EnvdEmulatorOptions): Promise<E
     server.listen(options.port ?? 0, '127.0.0.1', () => ready())
   })
   const { port } = server.address() as AddressInfo
+  return emulatorHandle({ url: `http://127.0.0.1:${port}`, root: home, requests, server, table })
+}
 
+/** Whether the emulator serves `method` on `path`; anything else is protocol drift, answered 404. */
+function serves(routes: Record<string, RpcRoute>, method: string, path: string): boolean {
+  return (path === '/health' && method === 'GET')
+    || (path === '/files' && (method === 'GET' || method === 'POST'))
+    || (method === 'POST' && Object.hasOwn(routes, path.slice(1)))
+}
+
+/** The caller's view of a listening emulator: its address, the request record, and `close`. */
+function emulatorHandle({ url, root, requests, server, table }: { url: string; root: string; requests: RequestRecord[]; server: Server; table: ProcessTable }): EnvdEmulator {
   return {
-    url: `http://127.0.0.1:${port}`,
-    root: home,
+    url,
+    root,
     requests,
     get unknownRequests() {
       return requests.filter((r) => r.unknown)

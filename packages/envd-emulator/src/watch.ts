@@ -2,7 +2,7 @@ import { watch } from 'node:fs'
 import { lstat, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { RpcError, type ServerStream } from './connect.js'
-import { entryInfo } from './entry.js'
+import { entryInfo, type IdNames } from './entry.js'
 import { errnoError, resolveSandboxPath } from './paths.js'
 import type { StreamCall } from './process-service.js'
 
@@ -13,7 +13,7 @@ interface WatchDirRequest { path?: string; recursive?: boolean; includeEntry?: b
  * change, named relative to the watched directory. inotify's rename pairs are reported as
  * create/remove by checking whether the name still exists — close to envd, not identical.
  */
-export async function watchDir(home: string, req: WatchDirRequest, stream: ServerStream, call: StreamCall): Promise<void> {
+export async function watchDir(home: string, names: IdNames, req: WatchDirRequest, stream: ServerStream, call: StreamCall): Promise<void> {
   const dir = resolveSandboxPath(req.path ?? '', home)
   const st = await stat(dir).catch((error) => { throw errnoError(error, `path not found: ${dir}`) })
   if (!st.isDirectory()) throw new RpcError('invalid_argument', `path is not a directory: ${dir}`)
@@ -35,7 +35,7 @@ export async function watchDir(home: string, req: WatchDirRequest, stream: Serve
       void (async () => {
         const exists = await lstat(full).then(() => true, () => false)
         const type = kind === 'change' ? 'EVENT_TYPE_WRITE' : exists ? 'EVENT_TYPE_CREATE' : 'EVENT_TYPE_REMOVE'
-        const entry = req.includeEntry && exists ? await entryInfo(full).catch(() => undefined) : undefined
+        const entry = req.includeEntry && exists ? await entryInfo(full, names).catch(() => undefined) : undefined
         stream.send({ filesystem: { name: relative, type, ...(entry ? { entry } : {}) } })
       })()
     })

@@ -94,39 +94,15 @@ export function serveStdio(ctx: Context, config: McpConfig, input?: Readable, ou
   const session = { transport: 'stdio' as const, owner: 'stdio' }
   const logger = ctx.logger('mcp')
   ctx.effect(async () => {
-    const handed = input === undefined && output === undefined ? ctx.get('mcpStdio')?.take() : undefined
-    const from = input ?? handed?.input ?? process.stdin
-    const to = output ?? handed?.output ?? process.stdout
-    let listed = false
-    let warning: NodeJS.Timeout | undefined
-    const server = createMcpServer({
-      tools: ctx.tools,
-      session,
-      instructions: ctx.get('systemPrompt')?.render(),
-      onListTools: () => {
-        if (listed) return
-        listed = true
-        clearTimeout(warning)
-        logger.info('%s listed the tools', clientName())
-      },
-    })
-    const clientName = () => {
-      const client = server.getClientVersion()
-      return client === undefined ? 'the client' : `client ${client.name} ${client.version}`
-    }
-    server.oninitialized = () => {
-      if (listed) return
-      warning = setTimeout(() => {
-        logger.warn('%s has not listed the tools %d s after initializing: its model cannot see them', clientName(), UNLISTED_WARNING_MS / 1000)
-      }, UNLISTED_WARNING_MS).unref()
-    }
+    const { from, to } = streams(ctx, input, output)
+    const listing = listingWatch(logger, () => server.getClientVersion())
+    const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render(), onListTools: listing.listed })
+    server.oninitialized = listing.initialized
     let ended = false
     const onEnd = () => {
       if (ended) return
       ended = true
-      clearTimeout(warning)
-      if (listed) logger.info('stdin closed by the client')
-      else logger.warn('stdin closed by %s, which never listed the tools: its model did not see them', clientName())
+      listing.ended()
       void server.close()
       ctx.emit('mcp/disconnect', 'stdio')
     }
@@ -139,9 +115,48 @@ export function serveStdio(ctx: Context, config: McpConfig, input?: Readable, ou
     if (names.length > 0) logger.info('serving MCP over stdio, tools: %s', names.join(', '))
     else logger.info('serving MCP over stdio; no tool is registered yet')
     return async () => {
-      clearTimeout(warning)
+      listing.quiet()
       from.off('end', onEnd).off('close', onEnd)
       await server.close()
     }
   }, 'mcp stdio')
+}
+
+/** The streams to serve: the arguments, else a host's `mcpStdio` handover, else the process's own. */
+function streams(ctx: Context, input: Readable | undefined, output: Writable | undefined): { from: Readable; to: Writable } {
+  const handed = input === undefined && output === undefined ? ctx.get('mcpStdio')?.take() : undefined
+  return { from: input ?? handed?.input ?? process.stdin, to: output ?? handed?.output ?? process.stdout }
+}
+
+/**
+ * Whether the client listed the tools: logged when it does, warned about when it has not
+ * `UNLISTED_WARNING_MS` after initializing, and again when stdin ends without it.
+ */
+function listingWatch(logger: ReturnType<Context['logger']>, client: () => { name: string; version: string } | undefined) {
+  let listed = false
+  let warning: NodeJS.Timeout | undefined
+  const clientName = () => {
+    const version = client()
+    return version === undefined ? 'the client' : `client ${version.name} ${version.version}`
+  }
+  return {
+    listed: () => {
+      if (listed) return
+      listed = true
+      clearTimeout(warning)
+      logger.info('%s listed the tools', clientName())
+    },
+    initialized: () => {
+      if (listed) return
+      warning = setTimeout(() => {
+        logger.warn('%s has not listed the tools %d s after initializing: its model cannot see them', clientName(), UNLISTED_WARNING_MS / 1000)
+      }, UNLISTED_WARNING_MS).unref()
+    },
+    ended: () => {
+      clearTimeout(warning)
+      if (listed) logger.info('stdin closed by the client')
+      else logger.warn('stdin closed by %s, which never listed the tools: its model did not see them', clientName())
+    },
+    quiet: () => clearTimeout(warning),
+  }
 }

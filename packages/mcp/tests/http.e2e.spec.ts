@@ -5,27 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { call, requireBuild, startDsh, tempDir } from './dsh-process'
+import { localFs, stackConfig } from './stack-config'
 
 beforeAll(requireBuild)
 vi.setConfig({ testTimeout: 60_000 })
 
 /** The default config with the mcp entry switched to Streamable HTTP on a free port. */
 function httpConfig(dir: string): string {
-  return [
-    `- id: fs`,
-    `  name: '@deepseek-ai/dsh-fs-local'`,
-    `  config: { cwd: '${dir}', root: '${dir}' }`,
-    `- id: policy`,
-    `  name: '@deepseek-ai/dsh-fs-policy'`,
-    `- id: tools`,
-    `  name: '@deepseek-ai/dsh-tools'`,
-    `- id: tool-fs`,
-    `  name: '@deepseek-ai/dsh-tool-fs'`,
-    `- id: mcp`,
-    `  name: '@deepseek-ai/dsh-mcp'`,
-    `  config: { transport: http, port: 0 }`,
-    ``,
-  ].join('\n')
+  return stackConfig({ fs: localFs(dir), mcp: '{ transport: http, port: 0 }' })
 }
 
 async function connect(url: string, token: string): Promise<Client> {

@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { call, requireBuild, startDsh, tempDir } from './dsh-process'
+import { localFs, stackConfig } from './stack-config'
 
 // Three `dsh start` replicas on one workspace, sharing one Redis ledger, behind HAProxy
 // round-robin without stickiness: the files and their compare-and-swap belong to the provider,
@@ -30,22 +31,11 @@ let url: string
 const replicas: Replica[] = []
 
 function replicaConfig(dir: string, port: number, ledger: string): string {
-  return [
-    `- id: fs`,
-    `  name: '@deepseek-ai/dsh-fs-local'`,
-    `  config: { cwd: '${dir}', root: '${dir}' }`,
-    `- id: policy`,
-    `  name: '@deepseek-ai/dsh-fs-policy'`,
-    `  config: { ledger: '${ledger}', retryTtlSeconds: 300 }`,
-    `- id: tools`,
-    `  name: '@deepseek-ai/dsh-tools'`,
-    `- id: tool-fs`,
-    `  name: '@deepseek-ai/dsh-tool-fs'`,
-    `- id: mcp`,
-    `  name: '@deepseek-ai/dsh-mcp'`,
-    `  config: { transport: http, port: ${port}, owner: token, token: '${TOKENS[0]}', tokens: ['${TOKENS[1]}', '${TOKENS[2]}'] }`,
-    ``,
-  ].join('\n')
+  return stackConfig({
+    fs: localFs(dir),
+    policy: `{ ledger: '${ledger}', retryTtlSeconds: 300 }`,
+    mcp: `{ transport: http, port: ${port}, owner: token, token: '${TOKENS[0]}', tokens: ['${TOKENS[1]}', '${TOKENS[2]}'] }`,
+  })
 }
 
 async function startReplica(replica: Omit<Replica, 'child'>): Promise<Replica> {

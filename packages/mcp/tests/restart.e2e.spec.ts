@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { call, requireBuild, stdioClient, tempDir } from './dsh-process'
+import { localFs, stackConfig } from './stack-config'
 
 beforeAll(requireBuild)
 vi.setConfig({ testTimeout: 60_000 })
@@ -11,22 +12,7 @@ vi.setConfig({ testTimeout: 60_000 })
 
 /** The shipped config's plugins, with the policy's ledger set (or not). */
 function stdioConfig(dir: string, policy: string): string {
-  return [
-    `- id: fs`,
-    `  name: '@deepseek-ai/dsh-fs-local'`,
-    `  config: { cwd: '${dir}', root: '${dir}' }`,
-    `- id: policy`,
-    `  name: '@deepseek-ai/dsh-fs-policy'`,
-    ...(policy === '' ? [] : [`  config: ${policy}`]),
-    `- id: tools`,
-    `  name: '@deepseek-ai/dsh-tools'`,
-    `- id: tool-fs`,
-    `  name: '@deepseek-ai/dsh-tool-fs'`,
-    `- id: mcp`,
-    `  name: '@deepseek-ai/dsh-mcp'`,
-    `  config: { transport: stdio }`,
-    ``,
-  ].join('\n')
+  return stackConfig({ fs: localFs(dir), policy: policy === '' ? undefined : policy, mcp: '{ transport: stdio }' })
 }
 
 /** Reads a.txt in one dsh process, lets `between` act while none runs, then edits it in a new one. */

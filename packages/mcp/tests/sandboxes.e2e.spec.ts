@@ -7,6 +7,7 @@ import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { call, requireBuild, startDsh, tempDir } from './dsh-process'
+import { stackConfig } from './stack-config'
 
 // One `dsh start` over HTTP serving two agents, each its own bearer token, each token with its own
 // workspace, each workspace its own sandbox: two envd emulators, each on its own directory, so
@@ -25,21 +26,11 @@ let url: string
 
 function config(port: number): string {
   const sandbox = (name: 'alpha' | 'beta') => `{ sandboxId: sbx-${name}, sandboxUrl: '${emulators[name].emulator.url}' }`
-  return [
-    `- id: fs`,
-    `  name: '@deepseek-ai/dsh-fs-e2b'`,
-    `  config: { debug: true, idleSeconds: 1, requestTimeoutMs: 20000, workspaces: { alpha: ${sandbox('alpha')}, beta: ${sandbox('beta')} } }`,
-    `- id: policy`,
-    `  name: '@deepseek-ai/dsh-fs-policy'`,
-    `- id: tools`,
-    `  name: '@deepseek-ai/dsh-tools'`,
-    `- id: tool-fs`,
-    `  name: '@deepseek-ai/dsh-tool-fs'`,
-    `- id: mcp`,
-    `  name: '@deepseek-ai/dsh-mcp'`,
-    `  config: { transport: http, port: ${port}, owner: token, token: '${MAIN}', tokens: [{ token: '${ALPHA}', workspace: alpha }, { token: '${BETA}', workspace: beta }] }`,
-    ``,
-  ].join('\n')
+  return stackConfig({
+    fsName: '@deepseek-ai/dsh-fs-e2b',
+    fs: `{ debug: true, idleSeconds: 1, requestTimeoutMs: 20000, workspaces: { alpha: ${sandbox('alpha')}, beta: ${sandbox('beta')} } }`,
+    mcp: `{ transport: http, port: ${port}, owner: token, token: '${MAIN}', tokens: [{ token: '${ALPHA}', workspace: alpha }, { token: '${BETA}', workspace: beta }] }`,
+  })
 }
 
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import type { ChildProcess } from 'node:child_process'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { call, requireBuild, startDsh, stdioClient, tempDir } from './dsh-process'
+import { frameReader } from '../../cli/tests/frames'
 
 beforeAll(requireBuild)
 // Each test spawns a fresh `dsh start`; on a loaded CI machine booting takes seconds.
@@ -133,24 +133,6 @@ describe('dsh start over stdio, driven by the official MCP client', () => {
   })
 })
 
-/** Raw frames on a spawned `dsh start`, for what the SDK client would not do: hang up mid-message. */
-function frames(child: ChildProcess): () => Promise<Record<string, any>> {
-  let buffered = ''
-  const queue: Record<string, any>[] = []
-  const waiting: ((frame: Record<string, any>) => void)[] = []
-  child.stdout!.setEncoding('utf8').on('data', (text: string) => {
-    buffered += text
-    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
-      const frame = JSON.parse(buffered.slice(0, newline)) as Record<string, any>
-      buffered = buffered.slice(newline + 1)
-      const waiter = waiting.shift()
-      if (waiter) waiter(frame)
-      else queue.push(frame)
-    }
-  })
-  return () => queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => waiting.push(resolve))
-}
-
 const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`
 const oversize = `${JSON.stringify({ method: 'tools/call', params: { name: 'write', arguments: { file_path: 'big.txt', content: 'x'.repeat(11 * 1024 * 1024) } }, jsonrpc: '2.0', id: 1 })}\n`
 
@@ -158,7 +140,7 @@ describe('dsh start over stdio exits when stdin closes', () => {
   it('after an oversize message was refused', async () => {
     await using temp = await tempDir()
     const dsh = await startDsh([], temp.dir)
-    const next = frames(dsh.child)
+    const next = frameReader(dsh.child.stdout!)
     dsh.child.stdin!.write(initialize)
     expect((await next()).id).toBe(0)
     dsh.child.stdin!.write(oversize)
@@ -172,7 +154,7 @@ describe('dsh start over stdio exits when stdin closes', () => {
   it('in the middle of an oversize message', async () => {
     await using temp = await tempDir()
     const dsh = await startDsh([], temp.dir)
-    const next = frames(dsh.child)
+    const next = frameReader(dsh.child.stdout!)
     dsh.child.stdin!.write(initialize)
     expect((await next()).id).toBe(0)
     dsh.child.stdin!.end(oversize.slice(0, 10.5 * 1024 * 1024))

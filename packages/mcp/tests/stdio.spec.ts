@@ -6,12 +6,13 @@ import { describe, expect, it } from 'vitest'
 import { Config } from '../src/index'
 import { serveStdio } from '../src/stdio'
 import { toolContext } from './fixtures'
+import { frameReader, type Frame } from '../../cli/tests/frames'
 
 interface Served {
   ctx: Context
   input: PassThrough
   /** The next JSON-RPC frame the server writes. */
-  next: () => Promise<Record<string, any>>
+  next: () => Promise<Frame>
   disconnected: Promise<void>
 }
 
@@ -22,20 +23,7 @@ async function serve(maxMessageBytes: number): Promise<Served> {
   const output = new PassThrough()
   const disconnected = new Promise<void>((resolve) => ctx.on('mcp/disconnect', () => resolve()))
   await ctx.plugin({ inject: ['tools'], apply: (inner: Context) => serveStdio(inner, Config.parse({ maxMessageBytes }), input, output) })
-  const frames: Record<string, any>[] = []
-  const waiting: ((frame: Record<string, any>) => void)[] = []
-  let buffered = ''
-  output.setEncoding('utf8').on('data', (text: string) => {
-    buffered += text
-    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
-      const frame = JSON.parse(buffered.slice(0, newline)) as Record<string, any>
-      buffered = buffered.slice(newline + 1)
-      const waiter = waiting.shift()
-      if (waiter) waiter(frame)
-      else frames.push(frame)
-    }
-  })
-  const next = () => frames.length > 0 ? Promise.resolve(frames.shift()!) : new Promise<Record<string, any>>((resolve) => waiting.push(resolve))
+  const next = frameReader(output)
   return { ctx, input, next, disconnected }
 }
 
