@@ -7,6 +7,9 @@ interface OwnerState {
   outcomes: Shelf<StoredOutcome>
 }
 
+/** What a shelf of `OwnerState` holds. */
+type Entry<K extends keyof OwnerState> = OwnerState[K] extends Shelf<infer T> ? T : never
+
 /**
  * The default store: this process's memory, answering synchronously. A session object's state is
  * held weakly, so a finished session's memory goes with it; string owners (token hashes, `stdio`)
@@ -39,23 +42,30 @@ export class MemoryLedger implements Ledger {
   }
 
   get(owner: Owner, targetKey: string): FsObservation | undefined {
-    const place = this.#place(owner, false)
-    return place?.[0].observations.get(place[1], targetKey, this.#now())
+    return this.#read(owner, 'observations', targetKey)
   }
 
   put(owner: Owner, targetKey: string, observation: FsObservation): void {
-    const [state, key] = this.#place(owner, true)!
-    state.observations.set(key, targetKey, observation, this.#now() + this.limits.entryTtlMs)
+    this.#write(owner, 'observations', targetKey, observation, this.limits.entryTtlMs)
   }
 
   getOutcome(owner: Owner, id: string): StoredOutcome | undefined {
-    const place = this.#place(owner, false)
-    return place?.[0].outcomes.get(place[1], id, this.#now())
+    return this.#read(owner, 'outcomes', id)
   }
 
   putOutcome(owner: Owner, id: string, outcome: StoredOutcome): void {
+    this.#write(owner, 'outcomes', id, outcome, this.limits.retryTtlMs)
+  }
+
+  /** An owner's live entry on one of its two shelves; reading never creates the owner. */
+  #read<K extends keyof OwnerState>(owner: Owner, shelf: K, id: string): Entry<K> | undefined {
+    const place = this.#place(owner, false)
+    return (place?.[0][shelf] as Shelf<Entry<K>> | undefined)?.get(place![1], id, this.#now())
+  }
+
+  #write<K extends keyof OwnerState>(owner: Owner, shelf: K, id: string, value: Entry<K>, ttlMs: number): void {
     const [state, key] = this.#place(owner, true)!
-    state.outcomes.set(key, id, outcome, this.#now() + this.limits.retryTtlMs)
+    ;(state[shelf] as Shelf<Entry<K>>).set(key, id, value, this.#now() + ttlMs)
   }
 
   async close(): Promise<void> {
