@@ -1,7 +1,8 @@
-import { fsError } from '@deepseek-ai/dsh-fs'
+import { type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import type { Calls } from './calls'
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
 import { errnoCode } from './errors'
+import type { DiskCore } from './local-disk'
 
 /** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
 export function checkPathSyntax(path: string): void {
@@ -83,4 +84,10 @@ export class Containment {
       throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
     }
   }
+}
+
+/** Re-checks containment of a target's key, for targets not minted by this instance's `resolve`. */
+export async function checkReal(core: DiskCore, target: FsTarget): Promise<void> {
+  if (!core.containment.enabled) return
+  await core.containment.check(await realKey(core.process.calls, target.targetKey), target.displayPath)
 }

@@ -4,7 +4,7 @@ import { type BigIntStats, readSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorExisting } from './anchor'
 import type { Calls } from './calls'
-import type { DiskCore } from './core'
+import type { DiskCore } from './local-disk'
 import { errnoCode } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 

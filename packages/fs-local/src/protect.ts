@@ -63,21 +63,24 @@ async function readXattrs(calls: Calls, path: string): Promise<Xattr[] | undefin
   return names.flatMap((name, i) => (values[i] === null ? [] : [{ name, value: values[i]! }]))
 }
 
+/** No write bit at all (`chmod a-w`) is the owner's "do not change": refused for every user, root included. Answers the mode. */
+export function refuseReadOnly(stats: BigIntStats, display: string, verb: 'written' | 'changed'): number {
+  const mode = Number(stats.mode) & 0o7777
+  if ((mode & 0o222) !== 0) return mode
+  throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was ${verb}` })
+}
+
 /**
  * Refuses a file that may not be replaced, and otherwise says what its replacement must keep.
  * `path` names the file in its anchored directory; `stats` are its opened descriptor's.
- * - No write bit at all (`chmod a-w`) is the owner's "do not change": refused for every user, root
- *   included (the fact `read-only`).
+ * - Read-only (`refuseReadOnly`).
  * - Not root: refused unless `access(W_OK)` passes, the file is ours (we could not give a
  *   replacement back), and its group is one we can give it, unless the group bits grant nothing.
  */
 export async function checkReplaceable(calls: Calls, path: string, stats: BigIntStats, display: string): Promise<Previous> {
-  const mode = Number(stats.mode) & 0o7777
+  const mode = refuseReadOnly(stats, display, 'written')
   const uid = Number(stats.uid)
   const gid = Number(stats.gid)
-  if ((mode & 0o222) === 0) {
-    throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was written` })
-  }
   let chgrp = false
   if (!RUNNING_AS_ROOT && EUID !== undefined) {
     try {
