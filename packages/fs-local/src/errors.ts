@@ -22,6 +22,12 @@ export function errnoCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined
 }
 
+/** Nothing is at the path: it, or a component that should be a directory, is missing. */
+export function isMissing(error: unknown): boolean {
+  const code = errnoCode(error)
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
 /** The contract code for a raw error, or `FS_IO_ERROR` for anything unknown. */
 export function codeFor(error: unknown): FsErrorCode {
   return ERRNO_CODES[errnoCode(error) ?? ''] ?? 'FS_IO_ERROR'

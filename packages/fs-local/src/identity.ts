@@ -14,11 +14,7 @@ export function checkPathSyntax(path: string): void {
   }
 }
 
-/**
- * The identity of `absolute`: its realpath, or for a path that does not exist (yet) the realpath of
- * the nearest existing ancestor joined with the missing rest, so a key minted before a creation
- * still names the file afterwards. A dangling symlink is its own key: writers refuse it.
- */
+/** The realpath of `absolute`, or of its nearest existing ancestor joined with the rest (a key minted before a creation still names the file). */
 export async function realKey(calls: Calls, absolute: string): Promise<string> {
   const missing: string[] = []
   let current = absolute

@@ -14,11 +14,9 @@ import { checkBeforePublication, linkNoReplace, LostRace, sweepOnce } from './pu
 import { discard, makeStaged, type Staged } from './staging'
 
 /*
- * Guarded `remove` and `rename`, over the primitives of a replacing write: the probe (`find`), then
- * the source's publication lock (its staged name, created and discarded with nothing staged in it),
- * the version checked again under it, and the name changed. A move is `link` then `unlink`: `link`
- * fails on any existing destination, so nothing is replaced, and a crash between the two leaves
- * both names on one inode.
+ * Guarded `remove` and `rename` on a write's primitives: probe, the source's publication lock (its
+ * staged name, empty), the version checked again under it, the name changed. A move is `link` (never
+ * over anything) then `unlink`: a crash between leaves two names on one inode.
  */
 
 /** What a removal or a move found at its source: a regular file of the expected version, open. */

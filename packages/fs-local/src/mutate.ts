@@ -169,10 +169,8 @@ function stagedContent(plan: PlannedWrite): Uint8Array | StagedText {
 }
 
 /**
- * What a write over `current` publishes. The old text is read whole only when it is reported back
- * (`before`, up to `diffMaxBytes`); above that only its BOM and line-ending style, from as few bytes
- * as possible, unless they are not UTF-8 and a text decoding is in effect: then the whole file
- * decides its encoding (bounded by `maxTextBytes`).
+ * What a write over `current` publishes. The old text is read whole only when reported (`before`, up
+ * to `diffMaxBytes`) or when a text decoding must judge a non-UTF-8 file; else only its style.
  */
 function planOverwrite(core: DiskCore, current: Found['probe'], content: string, display: string): Promise<PlannedWrite> {
   const { diffMaxBytes, maxTextBytes } = core.options

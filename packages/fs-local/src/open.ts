@@ -74,11 +74,7 @@ export async function openRegular(calls: Calls, path: string, display: string, h
 /** The largest file opened on the loop thread (2.6× faster `inspect` of 4 KiB, same run). */
 export const INLINE_OPEN_BYTES = 64n * 1024n
 
-/**
- * A bare descriptor behind the `ReadHandle` calls, made in the thread pool like a `FileHandle`'s.
- * The close waits for reads in flight, and after it every call fails `EBADF`: the number, which
- * the kernel hands out again, never reaches another file.
- */
+/** A bare descriptor behind `ReadHandle`, its calls in the pool; closed, every call fails `EBADF` (the number is reused). */
 function descriptorHandle(fd: number): ReadHandle {
   let closed: Promise<void> | undefined
   let inFlight = 0

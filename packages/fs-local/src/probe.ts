@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorExisting } from './anchor'
 import type { Calls } from './calls'
 import type { DiskCore } from './local-disk'
-import { errnoCode } from './errors'
+import { errnoCode, isMissing } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 
 /** What a mutation finds at its target, inside the critical section. */
@@ -15,11 +15,6 @@ export type Probe =
   | { kind: 'other'; info: FsInfo }
   /** A regular file, open for reading; `info` comes from the descriptor, so it matches the bytes. */
   | { kind: 'file'; info: FsInfo; opened: OpenedFile }
-
-function isMissing(error: unknown): boolean {
-  const code = errnoCode(error)
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
 
 /**
  * Metadata of `path`, following symlinks. A dangling symlink is reported as `other` (versioned by

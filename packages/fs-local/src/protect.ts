@@ -5,10 +5,8 @@ import { errnoCode } from './errors'
 import { loadAddon } from './kernel-lock'
 
 /*
- * Who may replace a file. A replacement is a new inode renamed over the old name, for which the
- * kernel asks only the directory's write permission. The rules below refuse what an in-place writer
- * would be refused, and keep what the old inode said about who may read it (mode, owner, group,
- * ACLs, other extended attributes): `.agents/notes/2026-12-01-replace-permissions.md`.
+ * Who may replace a file: a rename needs only the directory's write permission, so these rules refuse
+ * what an in-place writer would be refused and keep who may read it (`2026-12-01-replace-permissions.md`).
  */
 
 const EUID = process.geteuid?.()

@@ -12,15 +12,11 @@ import { discard, makeStaged, reclaimStaging, type Staged } from './staging'
 import { type StagedText, writeAll, writeEncoded } from './write-content'
 
 /**
- * One write, as a state machine whose steps run in this order and only forward:
- *
- *   probe (`find`) → stage → lock → re-check → publish → settle
- *
- * `stage` writes the bytes beside the destination under the target's staged name, which is also
- * its publication lock across processes (`staging.ts`); `re-check` looks at the target's version
- * under it once the bytes are durable; `publish` is the one `rename` (replace) or `link` (nothing to
- * replace: never over anything) that makes the write visible; `settle` reads the published version
- * and drops the staged name. A failure before `publish` leaves the target untouched.
+ * One write, a state machine run forward only: probe (`find`) → stage → lock → re-check → publish →
+ * settle. `stage` writes beside the destination under its staged name (also the publication lock,
+ * `staging.ts`); `re-check` reads the version under it once the bytes are durable; `publish` is the
+ * one `rename` (replace) or `link` (create, never over anything); `settle` reads the new version and
+ * drops the staged name. A failure before `publish` leaves the target untouched.
  */
 export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 

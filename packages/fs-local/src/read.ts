@@ -70,11 +70,7 @@ export async function* streamFrom(core: DiskCore, target: FsTarget, start: numbe
   }
 }
 
-/**
- * Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one while
- * the reader works on the other (valid until it asks for more). Chunks grow from 64 KiB to 1 MiB: a
- * reader that stops early reads little, a long scan makes few thread-pool trips.
- */
+/** Two buffers, one read ahead while the reader holds the other; chunks grow 64 KiB → 1 MiB. */
 async function* readAhead(opened: OpenedFile, start: number, fixed: number | undefined, check: () => void): AsyncIterable<Uint8Array> {
   const max = fixed ?? MAX_STREAM_CHUNK
   const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
@@ -102,11 +98,7 @@ async function* readAhead(opened: OpenedFile, start: number, fixed: number | und
   }
 }
 
-/**
- * The stat and, for a regular file within `textUpTo` bytes, the text of a target `resolve` just
- * minted, from one descriptor (one version) whose real path is checked against the root. `as:
- * 'bytes'` answers the raw bytes instead of the text (`inspect`'s option).
- */
+/** The stat and, for a file within `textUpTo`, its text (or `as: 'bytes'`) from one descriptor checked against the root. */
 export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal, as: 'text' | 'bytes' = 'text'): Promise<FsInspection> {
   const display = target.displayPath
   const { calls } = core.process
