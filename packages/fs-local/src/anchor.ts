@@ -109,11 +109,7 @@ export interface AnchorDeps {
   containment: Containment
 }
 
-/**
- * Anchors `dir` (a real path: a target key's directory) only if it exists, checked against the
- * root; `undefined` when it or a component is missing, and wherever descriptors cannot be anchored.
- * `also` (a lookup through the anchor that reads no bytes) runs beside the check.
- */
+/** Anchors `dir` (a key's real directory) checked against the root if it exists (else, and off Linux, `undefined`); `also`, a lookup through it, runs beside the check. */
 export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
   if (!CAN_ANCHOR) return undefined
   const reused = await held.at(dir, calls)
@@ -150,10 +146,7 @@ export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps
   }
 }
 
-/**
- * Opens the directory a mutation publishes into, making missing ones one at a time below the one
- * opened and checked; a directory swapped for a symlink after the check cannot redirect a byte.
- */
+/** Opens the directory a mutation publishes into, making missing ones below the one checked: a later swap for a symlink redirects no byte. */
 export async function anchorDirectory(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
   if (!CAN_ANCHOR) return pathAnchor(dir)
   const missing: string[] = []
@@ -211,10 +204,7 @@ async function pathAnchor(dir: string): Promise<AnchoredDir> {
   return { path: dir, checked: dir, real: async () => dir, sync, close: async () => {} }
 }
 
-/**
- * Opens the directory a listing reads and checks where it really is before a name is read or swept.
- * Missing: ENOENT; a file or FIFO: ENOTDIR (`O_DIRECTORY` refuses it without blocking).
- */
+/** Opens a listing's directory, checked before a name is read or swept (a file or FIFO: ENOTDIR, without blocking). */
 export async function anchorForListing(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
   if (!CAN_ANCHOR) {
     const real = await calls.realpath(dir)

@@ -14,11 +14,7 @@ import { CAN_ANCHOR } from './anchor'
 // The reads of `openRegular` (never blocking on a FIFO or device), and never through a final symlink.
 const READ_FLAGS = OPEN_FLAGS | constants.O_NOFOLLOW
 
-/**
- * Small directories and files are read synchronously, in slices of at most `SLICE_MS` before the
- * loop gets a turn: a pool round trip per `open`/`read`/`close` costs more than the read of a small
- * source file (4–10× slower overall). Files above `SYNC_MAX_BYTES` are read asynchronously.
- */
+/** Small directories and files are read synchronously in slices of `SLICE_MS` (a pool trip each cost 4–10× overall); files above `SYNC_MAX_BYTES` asynchronously. */
 const SLICE_MS = 4
 const SYNC_MAX_BYTES = 256 * 1024
 /** The reused read buffer of a search: one read takes a whole file up to this size. */
@@ -171,10 +167,7 @@ export function walkDisk(containment: Containment, target: FsTarget, options: Fs
   })
 }
 
-/**
- * The shared collector over the disk, small files read in synchronous slices into one reused buffer:
- * most files cost no promise.
- */
+/** The shared collector over the disk: small files read in synchronous slices into one reused buffer, most at no promise. */
 export function searchDisk(containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
   return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)

@@ -53,15 +53,20 @@ const DESCRIPTIONS: Record<FsErrorCode, string> = {
   FS_NOT_ENCODABLE: 'cannot hold the new text in its encoding',
 }
 
-/**
- * Turns anything thrown by Node's fs into an `FsError`. An `FsError` passes through untouched, so
- * callers can wrap whole operations without re-coding the errors they raised themselves.
- */
+/** Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be wrapped. */
 export function toFsError(error: unknown, op: LocalOp, path: string): FsError {
   if (FsError.is(error)) return error
   const code = codeFor(error)
   const errno = errnoCode(error)
   return new FsError(code, `${op} ${path}: ${DESCRIPTIONS[code]}${errno ? ` (${errno})` : ''}`, { cause: error, path })
+}
+
+/** Both settled; the first failure in argument order is thrown (being outside the root is the answer before any other). */
+export async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second])
+  if (a.status === 'rejected') throw a.reason
+  if (b.status === 'rejected') throw b.reason
+  return [a.value, b.value]
 }
 
 /** Runs `task` and re-throws any failure as an `FsError`. */

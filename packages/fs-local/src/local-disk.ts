@@ -42,11 +42,7 @@ export interface DiskCore {
   readonly process: LocalProcess
 }
 
-/**
- * The whole local-disk provider without Cordis: every method of the `FileSystem` contract, over
- * Node's `fs`. Mutations of one target run one at a time in this process (a FIFO lock per key);
- * across processes, the staged name (`staging.ts`) is the publication lock.
- */
+/** The local-disk provider without Cordis; one mutation per target at a time here, the staged name (`staging.ts`) locks across processes. */
 export class LocalDisk implements DiskCore {
   /** The optional methods this backend has (`FileSystem.capabilities`). */
   static readonly capabilities: FsCapabilities = { remove: true, rename: true }

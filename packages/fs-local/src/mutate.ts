@@ -90,10 +90,7 @@ async function probeWrite(core: DiskCore, target: FsTarget, content: string, con
   return { found, planned, release }
 }
 
-/**
- * What an edit makes of the old bytes within `held` bytes of memory: `planEdit` for one,
- * `planEdits` for several (each bounded before it builds, `MemoryShortfall` when it needs more).
- */
+/** `planEdit` or `planEdits` within `held` bytes of memory (`MemoryShortfall` when a step needs more). */
 export type EditPlanner = (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits
 
 interface EditProbe {

@@ -47,10 +47,7 @@ export interface OpenHints {
   inline?: boolean
 }
 
-/**
- * Opens a regular file for reading without ever blocking on a special file: refused from a `stat`
- * before the open, or, if swapped in meanwhile, by the non-blocking descriptor's own `fstat`.
- */
+/** Opens a regular file for reading, never blocking on a special file (refused by the `stat` before, or the descriptor's `fstat`). */
 export async function openRegular(calls: Calls, path: string, display: string, hints: OpenHints = {}): Promise<OpenedFile> {
   const before = hints.checked ?? await calls.stat(path, { bigint: true })
   if (!before.isFile()) throw notRegular(display, describe(before))

@@ -69,11 +69,8 @@ export function refuseReadOnly(stats: BigIntStats, display: string, verb: 'writt
 }
 
 /**
- * Refuses a file that may not be replaced, and otherwise says what its replacement must keep.
- * `path` names the file in its anchored directory; `stats` are its opened descriptor's.
- * - Read-only (`refuseReadOnly`).
- * - Not root: refused unless `access(W_OK)` passes, the file is ours (we could not give a
- *   replacement back), and its group is one we can give it, unless the group bits grant nothing.
+ * What a replacement of `path` (in its anchored directory) must keep, or a refusal: read-only, or
+ * (not root) not writable, not ours, or of a group we cannot give it while its group bits grant any.
  */
 export async function checkReplaceable(calls: Calls, path: string, stats: BigIntStats, display: string): Promise<Previous> {
   const mode = refuseReadOnly(stats, display, 'written')
@@ -101,11 +98,7 @@ export async function checkReplaceable(calls: Calls, path: string, stats: BigInt
   return { mode, uid, gid, chgrp, xattrs: await readXattrs(calls, path) }
 }
 
-/**
- * Gives a staged replacement (`path`, open as `owner`) the metadata of `previous`: owner or group,
- * then mode (a chown clears set-id bits), then extended attributes. What cannot be carried over
- * refuses the replacement rather than publish a file more people may read.
- */
+/** Owner or group, then mode (a chown clears set-id bits), then xattrs of `previous` onto the staged file; what cannot be kept refuses. */
 export async function applyPrevious(
   path: string, owner: { chown(uid: number, gid: number): Promise<void>; chmod(mode: number): Promise<void> }, previous: Previous, display: string,
   created?: { uid: number; gid: number; mode: number },

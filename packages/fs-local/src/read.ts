@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { type AnchoredDir, anchorForListing } from './anchor'
 import { checkReal, realKey } from './identity'
 import type { DiskCore } from './local-disk'
-import { mapErrors, toFsError } from './errors'
+import { inOrder, mapErrors, toFsError } from './errors'
 import { type OpenedFile, openRegular } from './open'
 import { infoOf, infoOfEntry, lstatPath, readAll, readSmallInline, statPath, versionOf } from './probe'
 import { isStagingName, reclaimStaging } from './staging'
@@ -20,11 +20,8 @@ export function statTarget(core: DiskCore, target: FsTarget, signal?: AbortSigna
   const display = target.displayPath
   return mapErrors('stat', display, async () => {
     throwIfAborted(signal, display)
-    // Two independent lookups, made together; being outside the root is the answer before any other.
-    const [inside, stats] = await Promise.allSettled([checkReal(core, target), statPath(core.process.calls, target.targetKey)])
-    if (inside.status === 'rejected') throw inside.reason
-    if (stats.status === 'rejected') throw stats.reason
-    return stats.value === undefined ? undefined : infoOfEntry(stats.value)
+    const [, stats] = await inOrder(checkReal(core, target), statPath(core.process.calls, target.targetKey))
+    return stats === undefined ? undefined : infoOfEntry(stats)
   })
 }
 
@@ -48,10 +45,7 @@ export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal
   })
 }
 
-/**
- * The raw bytes from `start` on, read at that position (nothing before it is read), checked against
- * `opts.version` on the descriptor that was opened, so the bytes streamed are those of that version.
- */
+/** The bytes from `start` on, of the version `opts.version` checked on the descriptor read. */
 export async function* streamFrom(core: DiskCore, target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
   const display = target.displayPath
   const { signal, version } = opts
@@ -165,10 +159,7 @@ export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSi
   })
 }
 
-/**
- * One entry of an anchored directory. Anything but a symlink is what `lstat` says, keyed below the
- * directory's checked real path; a symlink is followed only if it leads inside the root.
- */
+/** One entry, as `lstat` says, keyed below the directory's checked path; a symlink followed only inside the root. */
 async function entryOf(core: DiskCore, dir: AnchoredDir, name: string, display: string): Promise<FsDirEntry | undefined> {
   const path = join(dir.path, name)
   const { calls } = core.process

@@ -53,11 +53,7 @@ async function claim(calls: Calls, handle: FileHandle, path: string): Promise<St
   return named !== undefined && named.ino === mine.ino && named.dev === mine.dev ? mine : undefined
 }
 
-/**
- * Creates the staged file of a write of the entry `name` inside `parent` (anchored and checked by
- * the caller) with `mode` (a new file: 0o666, so the umask and the directory's default ACL apply as
- * to any creation), waiting while another live writer holds that name.
- */
+/** Creates the staged file of `name` in `parent` (anchored) with `mode` (new: 0o666, for umask and default ACL), waiting while a live writer holds it. */
 export async function makeStaged(calls: Calls, parent: string, name: string, mode: number, display: string): Promise<Staged> {
   const file = join(parent, stagedNameOf(name))
   const deadline = Date.now() + WAIT_LIMIT_MS
