@@ -2,7 +2,7 @@ import { constants, existsSync } from 'node:fs'
 import { type FileHandle, mkdir, open } from 'node:fs/promises'
 import type { Calls } from './calls'
 import { basename, dirname, join } from 'node:path'
-import { errnoCode } from './errors'
+import { errnoCode, isMissing } from './errors'
 import type { Containment } from './identity'
 import { descriptorPath } from './open'
 
@@ -38,10 +38,9 @@ function anchored(calls: Calls, handle: FileHandle, dir: string, checked: string
 }
 
 /**
- * Directories anchored for mutations stay open a moment (`HELD_IDLE_MS`, at most `HELD_MAX` idle)
- * after their last use, so a burst of writes into one directory opens it once (12–14 % on a 4 KiB
- * replace, same run). A held descriptor is handed out again only while the kernel still names it
- * at the same path; a directory moved, replaced or deleted since is opened afresh.
+ * Directories anchored for mutations stay open `HELD_IDLE_MS` (at most `HELD_MAX` idle) after their
+ * last use: a burst of writes opens the directory once (12–14 % on a 4 KiB replace). A held one is
+ * reused only while the kernel still names it at the same path.
  */
 const HELD_MAX = 16
 const HELD_IDLE_MS = 2_000
@@ -110,11 +109,7 @@ export interface AnchorDeps {
   containment: Containment
 }
 
-/**
- * Anchors `dir` (a real path: a target key's directory) only if it exists, checked against the
- * root; `undefined` when it or a component is missing, and wherever descriptors cannot be anchored.
- * `also` (a lookup through the anchor that reads no bytes) runs beside the check.
- */
+/** Anchors `dir` (a key's real directory) checked against the root if it exists (else, and off Linux, `undefined`); `also`, a lookup through it, runs beside the check. */
 export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
   if (!CAN_ANCHOR) return undefined
   const reused = await held.at(dir, calls)
@@ -132,8 +127,7 @@ export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps
   try {
     handle = await open(dir, DIR_FLAGS)
   } catch (error) {
-    const code = errnoCode(error)
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    if (isMissing(error)) return undefined
     throw error
   }
   try {
@@ -152,12 +146,7 @@ export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps
   }
 }
 
-/**
- * Opens the directory a mutation publishes into, creating missing directories one at a time below
- * the one already opened and checked. Everything a publication does afterwards goes through the
- * anchored path, so a directory swapped for a symlink after the containment check cannot redirect
- * a single byte (without the anchor, `mkdir -p` and the staging followed such a link out of the root).
- */
+/** Opens the directory a mutation publishes into, making missing ones below the one checked: a later swap for a symlink redirects no byte. */
 export async function anchorDirectory(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
   if (!CAN_ANCHOR) return pathAnchor(dir)
   const missing: string[] = []
@@ -215,11 +204,7 @@ async function pathAnchor(dir: string): Promise<AnchoredDir> {
   return { path: dir, checked: dir, real: async () => dir, sync, close: async () => {} }
 }
 
-/**
- * Opens the directory a listing reads and checks where it really is before a name is read, so a
- * swap meanwhile can neither show an outside directory's names nor let the sweep remove an outside
- * entry. Missing: ENOENT; a file or FIFO: ENOTDIR (`O_DIRECTORY` refuses it without blocking).
- */
+/** Opens a listing's directory, checked before a name is read or swept (a file or FIFO: ENOTDIR, without blocking). */
 export async function anchorForListing(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
   if (!CAN_ANCHOR) {
     const real = await calls.realpath(dir)

@@ -3,14 +3,11 @@ import * as fsp from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 
 /**
- * How fs-local makes the lookups whose cost does not depend on the input (`lstat`, `stat`, `fstat`,
- * `realpath`, `readlink`, `access`, listing xattrs). Through `fs.promises` each is a 50–100 µs
- * thread-pool round trip for a call the kernel answers from its caches in 2–10 µs, so on a local
- * filesystem they run synchronously on the loop thread, with the same errors (8–35 % on small
- * writes, same run). Calls that change directory entries, read or write data, fsync, list or open
- * stay in the pool: their cost grows with the input, they wait behind a journal commit, or they can
- * block (a FIFO). On a network or FUSE filesystem, or once any disk of the process says `never`,
- * every call uses the pool; so does a lookup of a path longer than `INLINE_PATH_BYTES`.
+ * Lookups whose cost does not depend on the input (`lstat`, `stat`, `fstat`, `realpath`, `readlink`,
+ * `access`, xattr lists) run on the loop thread on a local filesystem: the kernel answers them from
+ * its caches in 2–10 µs, a thread-pool round trip costs 50–100 µs (8–35 % on small writes). Anything
+ * that changes entries, moves data, fsyncs, lists or opens stays in the pool; so does every call once
+ * a disk says `never` or stands on a network or FUSE filesystem, and a path over `INLINE_PATH_BYTES`.
  */
 export type InlineCalls = 'auto' | 'never'
 

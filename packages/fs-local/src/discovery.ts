@@ -2,23 +2,19 @@ import {
   FsError, fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
 import { collectWalk, loadLinearEngine, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
-import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
 import { codeFor } from './errors'
 import type { Containment } from './identity'
 import { READ_FLAGS as OPEN_FLAGS } from './open'
 import { isStagingName } from './staging'
-import { AnchoredTree } from './walk-anchor'
+import { CAN_ANCHOR } from './anchor'
 
 // The reads of `openRegular` (never blocking on a FIFO or device), and never through a final symlink.
 const READ_FLAGS = OPEN_FLAGS | constants.O_NOFOLLOW
 
-/**
- * Small directories and files are read synchronously, in slices of at most `SLICE_MS` before the
- * loop gets a turn: a pool round trip per `open`/`read`/`close` costs more than the read of a small
- * source file (4–10× slower overall). Files above `SYNC_MAX_BYTES` are read asynchronously.
- */
+/** Small directories and files are read synchronously in slices of `SLICE_MS` (a pool trip each cost 4–10× overall); files above `SYNC_MAX_BYTES` asynchronously. */
 const SLICE_MS = 4
 const SYNC_MAX_BYTES = 256 * 1024
 /** The reused read buffer of a search: one read takes a whole file up to this size. */
@@ -83,11 +79,9 @@ function diskSource(tree: AnchoredTree, sizes: boolean, slicer: Slicer): TreeSou
 }
 
 /**
- * One read into `scratch` for the small files a tree is mostly made of, without the `fstat` that
- * cost a quarter of a search: a FIFO or device swapped in since the listing is not waited on
- * (`O_NONBLOCK`, a positioned read fails on a FIFO), and a read that fills `scratch` is followed by
- * the `fstat` that tells. The result may be a view of `scratch`, valid until the next call; above
- * `SYNC_MAX_BYTES` it is `'async'`, for `readRegular`.
+ * One read into `scratch`, without the `fstat` that cost a quarter of a search (`O_NONBLOCK`: a FIFO
+ * swapped in is not waited on); only a read that fills `scratch` is followed by one. The result may
+ * view `scratch` until the next call; above `SYNC_MAX_BYTES` it is `'async'` (`readRegular`).
  */
 function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'large' | 'async' | undefined {
   let fd: number
@@ -173,11 +167,7 @@ export function walkDisk(containment: Containment, target: FsTarget, options: Fs
   })
 }
 
-/**
- * The shared collector over the disk: small files are read in synchronous slices into one reused
- * buffer, and a file without the pattern's literal is dropped there. The visitor answers
- * synchronously unless the slice is over or the file is large, so most files cost no promise.
- */
+/** The shared collector over the disk: small files read in synchronous slices into one reused buffer, most at no promise. */
 export function searchDisk(containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
   return discoveryErrors(target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
@@ -214,4 +204,80 @@ export function searchDisk(containment: Containment, target: FsTarget, options: 
       tree.close()
     }
   })
+}
+
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/')
+  return slash < 0 ? '' : path.slice(0, slash)
+}
+
+/**
+ * A walk that never resolves a path again: each directory is opened `O_NOFOLLOW` by name inside the
+ * held one above it (`/proc/self/fd/<n>/<name>`), each file inside its held directory, so a directory
+ * swapped for a symlink mid-walk is refused, never entered. `base` is the root's checked real path.
+ */
+export class AnchoredTree {
+  readonly #held = new Map<string, number>()
+
+  private constructor(readonly base: string, root: number | undefined) {
+    if (root !== undefined) this.#held.set('', root)
+  }
+
+  /** Holds the root directory `base`, or `undefined` if it is no longer that directory. Off Linux: a plain path. */
+  static open(base: string): AnchoredTree | undefined {
+    if (!CAN_ANCHOR) return new AnchoredTree(base, undefined)
+    const fd = openSync(base, DIR_FLAGS)
+    if (readlinkSync(`/proc/self/fd/${fd}`) !== base) {
+      closeSync(fd)
+      return undefined
+    }
+    return new AnchoredTree(base, fd)
+  }
+
+  #under(path: string): string {
+    if (path === '') return this.base
+    return this.base === '/' ? `/${path}` : `${this.base}/${path}`
+  }
+
+  /** Opens directory `dir` (relative, `''` = the root) inside its held parent: the path its names are read through, or `undefined`. */
+  enter(dir: string): string | undefined {
+    if (!CAN_ANCHOR) return this.#under(dir)
+    const held = this.#held.get(dir)
+    if (held !== undefined) return `/proc/self/fd/${held}`
+    const parent = this.#held.get(parentOf(dir))
+    if (parent === undefined) return undefined
+    let fd: number
+    try {
+      fd = openSync(`/proc/self/fd/${parent}/${dir.slice(dir.lastIndexOf('/') + 1)}`, DIR_FLAGS)
+    } catch {
+      return undefined
+    }
+    this.#held.set(dir, fd)
+    return `/proc/self/fd/${fd}`
+  }
+
+  leave(dir: string): void {
+    const fd = dir === '' ? undefined : this.#held.get(dir)
+    if (fd === undefined) return
+    this.#held.delete(dir)
+    closeSync(fd)
+  }
+
+  /** Where to open the file `path`: its name inside its held directory, `undefined` when that is not held. */
+  fileAt(path: string): string | undefined {
+    if (!CAN_ANCHOR) return this.#under(path)
+    const dir = this.#held.get(parentOf(path))
+    return dir === undefined ? undefined : `/proc/self/fd/${dir}/${path.slice(path.lastIndexOf('/') + 1)}`
+  }
+
+  close(): void {
+    for (const fd of this.#held.values()) {
+      try {
+        closeSync(fd)
+      } catch {}
+    }
+    this.#held.clear()
+  }
 }

@@ -3,48 +3,29 @@ import { FsError, type FsErrorCode } from '@deepseek-ai/dsh-fs'
 /** The operation a failure happened in, for the message only. */
 export type LocalOp = 'resolve' | 'stat' | 'read' | 'list' | 'write' | 'edit' | 'remove' | 'move'
 
-// One table from errno (and Node's own argument errors) to contract codes. Codes are never guessed
-// from message text: anything not listed is an I/O error that keeps the original as its cause.
-const ERRNO_CODES: Record<string, FsErrorCode> = {
-  ENOENT: 'FS_NOT_FOUND',
-  ENOTDIR: 'FS_NOT_DIRECTORY',
-  EISDIR: 'FS_NOT_REGULAR_FILE',
-  // Opening a socket, or a FIFO for writing with no reader, or a device without a driver.
-  ENXIO: 'FS_NOT_REGULAR_FILE',
-  ENODEV: 'FS_NOT_REGULAR_FILE',
-  EOPNOTSUPP: 'FS_NOT_REGULAR_FILE',
-  EACCES: 'FS_PERMISSION_DENIED',
-  EPERM: 'FS_PERMISSION_DENIED',
-  EROFS: 'FS_PERMISSION_DENIED',
-  ENAMETOOLONG: 'FS_INVALID_PATH',
-  ELOOP: 'FS_INVALID_PATH',
-  EINVAL: 'FS_INVALID_PATH',
-  EILSEQ: 'FS_INVALID_PATH',
-  ERR_INVALID_ARG_VALUE: 'FS_INVALID_PATH',
-  ERR_INVALID_ARG_TYPE: 'FS_INVALID_PATH',
-  EFBIG: 'FS_TOO_LARGE',
-  ERR_FS_FILE_TOO_LARGE: 'FS_TOO_LARGE',
-  ERR_STRING_TOO_LONG: 'FS_TOO_LARGE',
-  ABORT_ERR: 'FS_ABORTED',
-  ENOSPC: 'FS_IO_ERROR',
-  EDQUOT: 'FS_IO_ERROR',
-  EIO: 'FS_IO_ERROR',
-  EMFILE: 'FS_IO_ERROR',
-  ENFILE: 'FS_IO_ERROR',
-  ENOMEM: 'FS_IO_ERROR',
-  EXDEV: 'FS_IO_ERROR',
-  EBUSY: 'FS_IO_ERROR',
-  ETXTBSY: 'FS_IO_ERROR',
-  EAGAIN: 'FS_IO_ERROR',
-  ESTALE: 'FS_IO_ERROR',
-  EMLINK: 'FS_IO_ERROR',
-  ENOTEMPTY: 'FS_IO_ERROR',
-  EEXIST: 'FS_IO_ERROR',
-}
+// From errno (and Node's own argument errors) to contract codes. Codes are never guessed from
+// message text: anything not listed is an I/O error that keeps the original as its cause.
+const GROUPS: [FsErrorCode, string][] = [
+  ['FS_NOT_FOUND', 'ENOENT'],
+  ['FS_NOT_DIRECTORY', 'ENOTDIR'],
+  // ENXIO, ENODEV, EOPNOTSUPP: a socket, a FIFO opened for writing with no reader, a device without a driver.
+  ['FS_NOT_REGULAR_FILE', 'EISDIR ENXIO ENODEV EOPNOTSUPP'],
+  ['FS_PERMISSION_DENIED', 'EACCES EPERM EROFS'],
+  ['FS_INVALID_PATH', 'ENAMETOOLONG ELOOP EINVAL EILSEQ ERR_INVALID_ARG_VALUE ERR_INVALID_ARG_TYPE'],
+  ['FS_TOO_LARGE', 'EFBIG ERR_FS_FILE_TOO_LARGE ERR_STRING_TOO_LONG'],
+  ['FS_ABORTED', 'ABORT_ERR'],
+]
+const ERRNO_CODES: Readonly<Record<string, FsErrorCode>> = Object.fromEntries(GROUPS.flatMap(([code, errnos]) => errnos.split(' ').map((errno) => [errno, code])))
 
 export function errnoCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' ? code : undefined
+}
+
+/** Nothing is at the path: it, or a component that should be a directory, is missing. */
+export function isMissing(error: unknown): boolean {
+  const code = errnoCode(error)
+  return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
 /** The contract code for a raw error, or `FS_IO_ERROR` for anything unknown. */
@@ -72,15 +53,20 @@ const DESCRIPTIONS: Record<FsErrorCode, string> = {
   FS_NOT_ENCODABLE: 'cannot hold the new text in its encoding',
 }
 
-/**
- * Turns anything thrown by Node's fs into an `FsError`. An `FsError` passes through untouched, so
- * callers can wrap whole operations without re-coding the errors they raised themselves.
- */
+/** Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be wrapped. */
 export function toFsError(error: unknown, op: LocalOp, path: string): FsError {
   if (FsError.is(error)) return error
   const code = codeFor(error)
   const errno = errnoCode(error)
   return new FsError(code, `${op} ${path}: ${DESCRIPTIONS[code]}${errno ? ` (${errno})` : ''}`, { cause: error, path })
+}
+
+/** Both settled; the first failure in argument order is thrown (being outside the root is the answer before any other). */
+export async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second])
+  if (a.status === 'rejected') throw a.reason
+  if (b.status === 'rejected') throw b.reason
+  return [a.value, b.value]
 }
 
 /** Runs `task` and re-throws any failure as an `FsError`. */

@@ -1,7 +1,8 @@
-import { fsError } from '@deepseek-ai/dsh-fs'
+import { type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import type { Calls } from './calls'
 import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
 import { errnoCode } from './errors'
+import type { DiskCore } from './local-disk'
 
 /** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
 export function checkPathSyntax(path: string): void {
@@ -13,11 +14,7 @@ export function checkPathSyntax(path: string): void {
   }
 }
 
-/**
- * The identity of `absolute`: its realpath, or for a path that does not exist (yet) the realpath of
- * the nearest existing ancestor joined with the missing rest, so a key minted before a creation
- * still names the file afterwards. A dangling symlink is its own key: writers refuse it.
- */
+/** The realpath of `absolute`, or of its nearest existing ancestor joined with the rest (a key minted before a creation still names the file). */
 export async function realKey(calls: Calls, absolute: string): Promise<string> {
   const missing: string[] = []
   let current = absolute
@@ -83,4 +80,10 @@ export class Containment {
       throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
     }
   }
+}
+
+/** Re-checks containment of a target's key, for targets not minted by this instance's `resolve`. */
+export async function checkReal(core: DiskCore, target: FsTarget): Promise<void> {
+  if (!core.containment.enabled) return
+  await core.containment.check(await realKey(core.process.calls, target.targetKey), target.displayPath)
 }

@@ -10,11 +10,9 @@ import { tryHold } from './kernel-lock'
 import { reclaimStaging } from './staging'
 
 /**
- * Where a process stages, so a later process can clean up after a crash: one `<random>.journal` per
- * `LocalProcess` in `$XDG_STATE_HOME/dsh/staging` (default `~/.local/state/dsh/staging`) lists each
- * directory it stages in. Its process holds a kernel lock on it while it lives, so a journal that
- * can be locked is a dead process's: `reclaimAfterCrashes` sweeps what it names and removes it.
- * Best effort: without a writable state directory the sweeps on write and listing remain.
+ * One `<random>.journal` per `LocalProcess` in `$XDG_STATE_HOME/dsh/staging` lists the directories it
+ * stages in, kernel-locked while it lives: a journal that can be locked is a dead process's, and
+ * `reclaimAfterCrashes` sweeps what it names. Best effort: the sweeps on write and listing remain.
  */
 const MAX_DIRS = 4096
 

@@ -4,23 +4,45 @@ import {
   type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
-import type { DiskCore, LocalDiskOptions } from './core'
+import type { InlineCalls } from './calls'
 import { searchDisk, walkDisk } from './discovery'
 import { mapErrors } from './errors'
 import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
-import { inspectTarget, readWhole, statTarget, streamFrom } from './read'
-import { listDirectory } from './listing'
+import { inspectTarget, listDirectory, readWhole, statTarget, streamFrom } from './read'
 import { removeTarget, renameTarget } from './move'
 import { LocalProcess } from './process'
 import { editTarget, writeTarget } from './mutate'
 
-export type { LocalDiskOptions } from './core'
+export interface LocalDiskOptions {
+  /** Where relative paths resolve from (absolute). */
+  cwd: string
+  /** Containment root: targets whose real location is outside fail `FS_OUTSIDE_ROOT`. */
+  root?: string | undefined
+  /** Above this size a mutation reports `before: null` instead of the old text. */
+  diffMaxBytes: number
+  /** Largest file read whole into a string (`readText`, `editText`). */
+  maxTextBytes: number
+  /** A fixed chunk size for `streamBytes`, in bytes (default: growing from 64 KiB to 1 MiB). */
+  streamChunkBytes?: number
+  /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
+  memoryBudget?: MemoryBudget
+  /** Whether lookups may run on the loop thread (`calls.ts`); default `auto`. */
+  inlineCalls?: InlineCalls
+  /** The process state this disk shares; default: one of its own. */
+  process?: LocalProcess
+}
 
-/**
- * The whole local-disk provider without Cordis: every method of the `FileSystem` contract, over
- * Node's `fs`. Mutations of one target run one at a time in this process (a FIFO lock per key);
- * across processes, the staged name (`staging.ts`) is the publication lock.
- */
+/** What every operation of one `LocalDisk` shares (the disk itself). */
+export interface DiskCore {
+  readonly options: LocalDiskOptions
+  readonly containment: Containment
+  readonly budget: MemoryBudget
+  /** Mutations of one target run one at a time in this process. */
+  readonly lock: KeyedLock<FsTargetKey>
+  readonly process: LocalProcess
+}
+
+/** The local-disk provider without Cordis; one mutation per target at a time here, the staged name (`staging.ts`) locks across processes. */
 export class LocalDisk implements DiskCore {
   /** The optional methods this backend has (`FileSystem.capabilities`). */
   static readonly capabilities: FsCapabilities = { remove: true, rename: true }
@@ -49,7 +71,7 @@ export class LocalDisk implements DiskCore {
     return { targetKey: key as FsTargetKey, displayPath: absolute }
   }
 
-  /** `resolve`, then `stat` and the small file's text from one descriptor (see `inspect.ts`). */
+  /** `resolve`, then `stat` and the small file's text from one descriptor (`read.ts`). */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
     return inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal, opts.as)
   }

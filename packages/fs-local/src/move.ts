@@ -1,23 +1,22 @@
 import { fsError, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { checkMoveDestination, checkRemoveGuard, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
-import type { BigIntStats } from 'node:fs'
 import { unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
-import { checkReal, type DiskCore } from './core'
+import { checkReal } from './identity'
+import type { DiskCore } from './local-disk'
 import { mapErrors } from './errors'
 import { find, type Found, statPath, versionOf } from './probe'
 import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
+import { refuseReadOnly } from './protect'
 import { checkBeforePublication, linkNoReplace, LostRace, sweepOnce } from './publication'
 import { discard, makeStaged, type Staged } from './staging'
 
 /*
- * Guarded `remove` and `rename`, over the primitives of a replacing write: the probe (`find`), then
- * the source's publication lock (its staged name, created and discarded with nothing staged in it),
- * the version checked again under it, and the name changed. A move is `link` then `unlink`: `link`
- * fails on any existing destination, so nothing is replaced, and a crash between the two leaves
- * both names on one inode.
+ * Guarded `remove` and `rename` on a write's primitives: probe, the source's publication lock (its
+ * staged name, empty), the version checked again under it, the name changed. A move is `link` (never
+ * over anything) then `unlink`: a crash between leaves two names on one inode.
  */
 
 /** What a removal or a move found at its source: a regular file of the expected version, open. */
@@ -125,19 +124,11 @@ async function findSource(core: DiskCore, target: FsTarget, expected: { version:
     if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
     checkRemoveGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
     if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
-    refuseReadOnly(current.opened.stats, display)
+    refuseReadOnly(current.opened.stats, display, 'changed')
     return found as Source
   } catch (error) {
     void found.close()
     throw error
-  }
-}
-
-/** A file nobody may write is one its owner said must not change: not removed, not moved (as it is not replaced). */
-function refuseReadOnly(stats: BigIntStats, display: string): void {
-  const mode = Number(stats.mode) & 0o7777
-  if ((mode & 0o222) === 0) {
-    throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was changed` })
   }
 }
 

@@ -6,7 +6,8 @@ import {
 import { basename } from 'node:path'
 import { endWrite, LostRace, type PublishMode, publishWrite, stageWrite, type StagedWrite } from './publication'
 import type { StagedText } from './write-content'
-import { checkReal, type DiskCore } from './core'
+import { checkReal } from './identity'
+import type { DiskCore } from './local-disk'
 import { mapErrors } from './errors'
 import { detachedLinks, find, type Found, inspectStyle, readAll } from './probe'
 import { isStagingName } from './staging'
@@ -89,10 +90,7 @@ async function probeWrite(core: DiskCore, target: FsTarget, content: string, con
   return { found, planned, release }
 }
 
-/**
- * What an edit makes of the old bytes within `held` bytes of memory: `planEdit` for one,
- * `planEdits` for several (each bounded before it builds, `MemoryShortfall` when it needs more).
- */
+/** `planEdit` or `planEdits` within `held` bytes of memory (`MemoryShortfall` when a step needs more). */
 export type EditPlanner = (bytes: Uint8Array, held: number) => PlannedEdit | PlannedEdits
 
 interface EditProbe {
@@ -168,10 +166,8 @@ function stagedContent(plan: PlannedWrite): Uint8Array | StagedText {
 }
 
 /**
- * What a write over `current` publishes. The old text is read whole only when it is reported back
- * (`before`, up to `diffMaxBytes`); above that only its BOM and line-ending style, from as few bytes
- * as possible, unless they are not UTF-8 and a text decoding is in effect: then the whole file
- * decides its encoding (bounded by `maxTextBytes`).
+ * What a write over `current` publishes. The old text is read whole only when reported (`before`, up
+ * to `diffMaxBytes`) or when a text decoding must judge a non-UTF-8 file; else only its style.
  */
 function planOverwrite(core: DiskCore, current: Found['probe'], content: string, display: string): Promise<PlannedWrite> {
   const { diffMaxBytes, maxTextBytes } = core.options

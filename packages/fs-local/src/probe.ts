@@ -4,8 +4,8 @@ import { type BigIntStats, readSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorExisting } from './anchor'
 import type { Calls } from './calls'
-import type { DiskCore } from './core'
-import { errnoCode } from './errors'
+import type { DiskCore } from './local-disk'
+import { errnoCode, isMissing } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 
 /** What a mutation finds at its target, inside the critical section. */
@@ -16,15 +16,7 @@ export type Probe =
   /** A regular file, open for reading; `info` comes from the descriptor, so it matches the bytes. */
   | { kind: 'file'; info: FsInfo; opened: OpenedFile }
 
-function isMissing(error: unknown): boolean {
-  const code = errnoCode(error)
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
-
-/**
- * Metadata of `path`, following symlinks. A dangling symlink is reported as `other` (versioned by
- * the link itself) rather than absent: a writer must not create through it or replace it.
- */
+/** `stat` of `path`; a dangling symlink is its `lstat` (`other`), not absent: no write goes through it. */
 export async function statPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
   try {
     return await calls.stat(path, { bigint: true })
@@ -129,10 +121,7 @@ export async function inspectStyle(opened: OpenedFile, content: string): Promise
   }
 }
 
-/**
- * The version of an inode: dev, inode, size, mtime and ctime (ctime cannot be set from user space,
- * so a same-size rewrite with its mtime put back still moves it). BigInt keeps the nanoseconds.
- */
+/** dev, inode, size, mtime and ctime in nanoseconds (ctime cannot be set back from user space). */
 export function versionOf(stats: BigIntStats): FsVersion {
   return `${stats.dev.toString(36)}.${stats.ino.toString(36)}.${stats.size.toString(36)}.${stats.mtimeNs.toString(36)}.${stats.ctimeNs.toString(36)}` as FsVersion
 }
@@ -178,9 +167,8 @@ export function detachedLinks(probe: Probe): { detachedLinks?: number } {
 }
 
 /**
- * What a mutation finds at its target: the parent anchored (when it exists) and checked, the
- * target looked up and opened `O_NOFOLLOW` inside it. A symlink in the target's place (it appeared
- * since `resolve`, or it dangles) is followed by path, and where it leads is checked before a byte is read.
+ * What a mutation finds: the parent anchored and checked, the target opened `O_NOFOLLOW` in it. A
+ * symlink in its place is followed by path, and where it leads checked before a byte is read.
  */
 export async function find(core: DiskCore, target: FsTarget, display: string): Promise<Found> {
   const key = target.targetKey

@@ -5,10 +5,8 @@ import { errnoCode } from './errors'
 import { loadAddon } from './kernel-lock'
 
 /*
- * Who may replace a file. A replacement is a new inode renamed over the old name, for which the
- * kernel asks only the directory's write permission. The rules below refuse what an in-place writer
- * would be refused, and keep what the old inode said about who may read it (mode, owner, group,
- * ACLs, other extended attributes): `.agents/notes/2026-12-01-replace-permissions.md`.
+ * Who may replace a file: a rename needs only the directory's write permission, so these rules refuse
+ * what an in-place writer would be refused and keep who may read it (`2026-12-01-replace-permissions.md`).
  */
 
 const EUID = process.geteuid?.()
@@ -63,21 +61,21 @@ async function readXattrs(calls: Calls, path: string): Promise<Xattr[] | undefin
   return names.flatMap((name, i) => (values[i] === null ? [] : [{ name, value: values[i]! }]))
 }
 
+/** No write bit at all (`chmod a-w`) is the owner's "do not change": refused for every user, root included. Answers the mode. */
+export function refuseReadOnly(stats: BigIntStats, display: string, verb: 'written' | 'changed'): number {
+  const mode = Number(stats.mode) & 0o7777
+  if ((mode & 0o222) !== 0) return mode
+  throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was ${verb}` })
+}
+
 /**
- * Refuses a file that may not be replaced, and otherwise says what its replacement must keep.
- * `path` names the file in its anchored directory; `stats` are its opened descriptor's.
- * - No write bit at all (`chmod a-w`) is the owner's "do not change": refused for every user, root
- *   included (the fact `read-only`).
- * - Not root: refused unless `access(W_OK)` passes, the file is ours (we could not give a
- *   replacement back), and its group is one we can give it, unless the group bits grant nothing.
+ * What a replacement of `path` (in its anchored directory) must keep, or a refusal: read-only, or
+ * (not root) not writable, not ours, or of a group we cannot give it while its group bits grant any.
  */
 export async function checkReplaceable(calls: Calls, path: string, stats: BigIntStats, display: string): Promise<Previous> {
-  const mode = Number(stats.mode) & 0o7777
+  const mode = refuseReadOnly(stats, display, 'written')
   const uid = Number(stats.uid)
   const gid = Number(stats.gid)
-  if ((mode & 0o222) === 0) {
-    throw fsError('FS_PERMISSION_DENIED', { path: display, fact: 'read-only', reason: `is read-only (mode ${mode.toString(8).padStart(4, '0')}); nothing was written` })
-  }
   let chgrp = false
   if (!RUNNING_AS_ROOT && EUID !== undefined) {
     try {
@@ -100,11 +98,7 @@ export async function checkReplaceable(calls: Calls, path: string, stats: BigInt
   return { mode, uid, gid, chgrp, xattrs: await readXattrs(calls, path) }
 }
 
-/**
- * Gives a staged replacement (`path`, open as `owner`) the metadata of `previous`: owner or group,
- * then mode (a chown clears set-id bits), then extended attributes. What cannot be carried over
- * refuses the replacement rather than publish a file more people may read.
- */
+/** Owner or group, then mode (a chown clears set-id bits), then xattrs of `previous` onto the staged file; what cannot be kept refuses. */
 export async function applyPrevious(
   path: string, owner: { chown(uid: number, gid: number): Promise<void>; chmod(mode: number): Promise<void> }, previous: Previous, display: string,
   created?: { uid: number; gid: number; mode: number },

@@ -4,23 +4,19 @@ import { link, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
-import type { DiskCore } from './core'
-import { errnoCode } from './errors'
+import type { DiskCore } from './local-disk'
+import { errnoCode, inOrder } from './errors'
 import { type Found, type Probe, statPath, versionOf } from './probe'
 import { applyPrevious, checkReplaceable, type Previous } from './protect'
 import { discard, makeStaged, reclaimStaging, type Staged } from './staging'
 import { type StagedText, writeAll, writeEncoded } from './write-content'
 
 /**
- * One write, as a state machine whose steps run in this order and only forward:
- *
- *   probe (`find`) → stage → lock → re-check → publish → settle
- *
- * `stage` writes the bytes beside the destination under the target's staged name, which is also
- * its publication lock across processes (`staging.ts`); `re-check` looks at the target's version
- * under it once the bytes are durable; `publish` is the one `rename` (replace) or `link` (nothing to
- * replace: never over anything) that makes the write visible; `settle` reads the published version
- * and drops the staged name. A failure before `publish` leaves the target untouched.
+ * One write, a state machine run forward only: probe (`find`) → stage → lock → re-check → publish →
+ * settle. `stage` writes beside the destination under its staged name (also the publication lock,
+ * `staging.ts`); `re-check` reads the version under it once the bytes are durable; `publish` is the
+ * one `rename` (replace) or `link` (create, never over anything); `settle` reads the new version and
+ * drops the staged name. A failure before `publish` leaves the target untouched.
  */
 export type PublishMode = 'create' | 'replace-at-version' | 'replace-any'
 
@@ -67,10 +63,7 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
   }
 }
 
-/**
- * Bytes first (a write without CAP_FSETID clears set-id bits), then what the old file had. A staged
- * file that already has the old owner and group takes a mode without set-id bits beside the write.
- */
+/** Bytes first (a write without CAP_FSETID clears set-id bits), then the old file's metadata; a chmod beside the write when owners match. */
 async function fill(core: DiskCore, staged: Staged, content: Uint8Array | StagedText, previous: Previous | undefined, display: string): Promise<void> {
   const { handle, created } = staged
   const written = content instanceof Uint8Array ? writeAll(handle, content) : writeEncoded(handle, content, core.process.buffers)
@@ -88,7 +81,7 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
   // Durable while the directory's place is asked again (lookups answer first).
   const synced = staged.handle.sync().then(() => hooks.fsync?.(found.destination))
   const inside = checkBeforePublication(core, anchor, found.destination, display)
-  await settleBoth(synced, inside)
+  await inOrder(inside, synced)
   if (write.replacing) {
     await hooks.locked?.(found.destination)
     await recheck(calls, found.probe, target, mode, display)
@@ -108,13 +101,6 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
     settled?.(version)
   } catch {}
   return version
-}
-
-/** Both settled, the first failure (in this order) thrown: a write outside the root says so first. */
-async function settleBoth(synced: Promise<void>, inside: Promise<void>): Promise<void> {
-  const [durable, contained] = await Promise.allSettled([synced, inside])
-  if (contained.status === 'rejected') throw contained.reason
-  if (durable.status === 'rejected') throw durable.reason
 }
 
 /** The cleanup of a write, published or not: the staging goes, the descriptors close (after the answer, once published). */
@@ -151,10 +137,7 @@ export async function checkBeforePublication(core: DiskCore, anchor: AnchoredDir
   ])
 }
 
-/**
- * The re-check step, under the publication lock: content computed from what was read (a guarded
- * write, any edit) must not replace a file another process changed since the probe.
- */
+/** The re-check, under the publication lock: content computed from what was read must not replace a file changed since. */
 async function recheck(calls: Calls, found: Probe, destination: string, mode: PublishMode, display: string): Promise<void> {
   const now = await statPath(calls, destination)
   if (now !== undefined && !now.isFile()) throw fsError('FS_NOT_REGULAR_FILE', { path: display })
@@ -177,10 +160,7 @@ async function publishReplace(file: string, destination: string, display: string
   }
 }
 
-/**
- * Publishes only if nothing is at `destination`: `link(2)` never replaces. A regular file in the
- * way was created by someone else (`FS_NOT_OBSERVED`); anything else is `FS_NOT_REGULAR_FILE`.
- */
+/** `link(2)`, never over anything: a file in the way is `FS_NOT_OBSERVED`, anything else `FS_NOT_REGULAR_FILE`. */
 export async function linkNoReplace(calls: Calls, file: string, destination: string, display: string): Promise<void> {
   try {
     await link(file, destination)

@@ -1,9 +1,16 @@
-import { type FsInfo, type FsInspection, type FsStreamFromOptions, type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
-import { decodeText, TEXT_COST_PER_BYTE, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
-import { checkReal, type DiskCore } from './core'
-import { mapErrors, toFsError } from './errors'
+import {
+  type FsDirEntry, type FsDirListing, type FsInfo, type FsInspection, type FsListOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, fsError,
+} from '@deepseek-ai/dsh-fs'
+import { decodeText, listingWindow, TEXT_COST_PER_BYTE, throwIfAborted, toListing } from '@deepseek-ai/dsh-fs/kit'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type AnchoredDir, anchorForListing } from './anchor'
+import { checkReal, realKey } from './identity'
+import type { DiskCore } from './local-disk'
+import { inOrder, mapErrors, toFsError } from './errors'
 import { type OpenedFile, openRegular } from './open'
-import { infoOf, infoOfEntry, readAll, readSmallInline, statPath, versionOf } from './probe'
+import { infoOf, infoOfEntry, lstatPath, readAll, readSmallInline, statPath, versionOf } from './probe'
+import { isStagingName, reclaimStaging } from './staging'
 
 /** The first and the largest read of a byte stream (see `streamBytesFrom`). */
 const FIRST_STREAM_CHUNK = 64 * 1024
@@ -13,11 +20,8 @@ export function statTarget(core: DiskCore, target: FsTarget, signal?: AbortSigna
   const display = target.displayPath
   return mapErrors('stat', display, async () => {
     throwIfAborted(signal, display)
-    // Two independent lookups, made together; being outside the root is the answer before any other.
-    const [inside, stats] = await Promise.allSettled([checkReal(core, target), statPath(core.process.calls, target.targetKey)])
-    if (inside.status === 'rejected') throw inside.reason
-    if (stats.status === 'rejected') throw stats.reason
-    return stats.value === undefined ? undefined : infoOfEntry(stats.value)
+    const [, stats] = await inOrder(checkReal(core, target), statPath(core.process.calls, target.targetKey))
+    return stats === undefined ? undefined : infoOfEntry(stats)
   })
 }
 
@@ -41,10 +45,7 @@ export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal
   })
 }
 
-/**
- * The raw bytes from `start` on, read at that position (nothing before it is read), checked against
- * `opts.version` on the descriptor that was opened, so the bytes streamed are those of that version.
- */
+/** The bytes from `start` on, of the version `opts.version` checked on the descriptor read. */
 export async function* streamFrom(core: DiskCore, target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
   const display = target.displayPath
   const { signal, version } = opts
@@ -63,11 +64,7 @@ export async function* streamFrom(core: DiskCore, target: FsTarget, start: numbe
   }
 }
 
-/**
- * Two buffers for the whole stream, so memory stays bounded: the next chunk is read into one while
- * the reader works on the other (valid until it asks for more). Chunks grow from 64 KiB to 1 MiB: a
- * reader that stops early reads little, a long scan makes few thread-pool trips.
- */
+/** Two buffers, one read ahead while the reader holds the other; chunks grow 64 KiB → 1 MiB. */
 async function* readAhead(opened: OpenedFile, start: number, fixed: number | undefined, check: () => void): AsyncIterable<Uint8Array> {
   const max = fixed ?? MAX_STREAM_CHUNK
   const buffers = [Buffer.allocUnsafe(max), Buffer.allocUnsafe(max)] as const
@@ -95,11 +92,7 @@ async function* readAhead(opened: OpenedFile, start: number, fixed: number | und
   }
 }
 
-/**
- * The stat and, for a regular file within `textUpTo` bytes, the text of a target `resolve` just
- * minted, from one descriptor (one version) whose real path is checked against the root. `as:
- * 'bytes'` answers the raw bytes instead of the text (`inspect`'s option).
- */
+/** The stat and, for a file within `textUpTo`, its text (or `as: 'bytes'`) from one descriptor checked against the root. */
 export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal, as: 'text' | 'bytes' = 'text'): Promise<FsInspection> {
   const display = target.displayPath
   const { calls } = core.process
@@ -141,4 +134,51 @@ async function readOpened(core: DiskCore, target: FsTarget, opened: OpenedFile, 
       void opened.handle.close().catch(() => {})
     }
   })
+}
+
+export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
+  const display = target.displayPath
+  return mapErrors('list', display, async () => {
+    throwIfAborted(signal, display)
+    const dir = await anchorForListing(core.process.calls, target.targetKey, core.containment, display)
+    try {
+      const names = await readdir(dir.path)
+      if (names.some(isStagingName)) await reclaimStaging(dir.path, names, core.process.calls)
+      // Only the entries shown are looked at: a listing cut at 1,000 of 100,000 stats 1,000.
+      const { shown, omitted } = listingWindow(names.filter((name) => !isStagingName(name)), opts)
+      const entries: FsDirEntry[] = []
+      for (const name of shown) {
+        throwIfAborted(signal, display)
+        const entry = await entryOf(core, dir, name, join(display, name))
+        if (entry) entries.push(entry)
+      }
+      return toListing(entries, omitted)
+    } finally {
+      await dir.close()
+    }
+  })
+}
+
+/** One entry, as `lstat` says, keyed below the directory's checked path; a symlink followed only inside the root. */
+async function entryOf(core: DiskCore, dir: AnchoredDir, name: string, display: string): Promise<FsDirEntry | undefined> {
+  const path = join(dir.path, name)
+  const { calls } = core.process
+  const own = await lstatPath(calls, path)
+  if (own === undefined) return undefined // removed since readdir
+  let key = join(dir.checked, name)
+  let stats = own
+  if (own.isSymbolicLink()) {
+    try {
+      stats = (await statPath(calls, path)) ?? own
+      key = await realKey(calls, path)
+      await core.containment.check(key, display)
+    } catch {
+      // A link leading outside the root is listed as what it is, never followed.
+      return { name, type: 'other', target: { targetKey: join(dir.checked, name) as FsTargetKey, displayPath: display } }
+    }
+  }
+  const info = infoOfEntry(stats)
+  const entry: FsDirEntry = { name, type: info.type, target: { targetKey: key as FsTargetKey, displayPath: display }, version: info.version }
+  if (info.size !== undefined) entry.size = info.size
+  return entry
 }

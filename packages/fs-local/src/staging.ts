@@ -8,13 +8,11 @@ import { errnoCode } from './errors'
 import { tryHold } from './kernel-lock'
 
 /**
- * A write is staged beside its target as `.dsh-staging.f.<16 hex of the name's hash>.<8 hex check>`.
- * Created exclusively, that one name is also the target's publication lock across processes: while
- * it exists no other writer can stage that target, and the `rename` or `link` that publishes it
- * ends it. Its writer holds an exclusive kernel lock on it (`kernel-lock.ts`) until its descriptor
- * closes, which the kernel drops when the writer dies in any PID namespace: a staged file that can
- * be locked is a dead writer's, and only then is it removed. The check digits make a user's
- * look-alike (`.dsh-staging.f.cafe0123.1.42.7.backup`) an ordinary file.
+ * A write is staged beside its target as `.dsh-staging.f.<16 hex of the name's hash>.<8 hex check>`,
+ * created exclusively: that name is the target's publication lock across processes until the
+ * `rename` or `link` that publishes it. Its writer holds a kernel lock on it (`kernel-lock.ts`), so a
+ * staged file that can be locked is a dead writer's, and only then removed. The check digits keep a
+ * user's look-alike an ordinary file.
  */
 export const STAGING_PREFIX = '.dsh-staging.'
 
@@ -55,11 +53,7 @@ async function claim(calls: Calls, handle: FileHandle, path: string): Promise<St
   return named !== undefined && named.ino === mine.ino && named.dev === mine.dev ? mine : undefined
 }
 
-/**
- * Creates the staged file of a write of the entry `name` inside `parent` (anchored and checked by
- * the caller) with `mode` (a new file: 0o666, so the umask and the directory's default ACL apply as
- * to any creation), waiting while another live writer holds that name.
- */
+/** Creates the staged file of `name` in `parent` (anchored) with `mode` (new: 0o666, for umask and default ACL), waiting while a live writer holds it. */
 export async function makeStaged(calls: Calls, parent: string, name: string, mode: number, display: string): Promise<Staged> {
   const file = join(parent, stagedNameOf(name))
   const deadline = Date.now() + WAIT_LIMIT_MS

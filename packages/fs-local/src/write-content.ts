@@ -22,10 +22,7 @@ const BUFFER_BYTES = 3 * CHUNK_UNITS + UTF8_BOM.length
 const SMALL_UNITS = 16 * 1024
 const encoder = new TextEncoder()
 
-/**
- * Encode buffers kept between writes: a fresh multi-MiB buffer's page faults cost more than the
- * encoding into it (12–35 % on 1 MiB writes, same run). At most four (12 MiB) are kept.
- */
+/** At most four encode buffers kept: a fresh one's page faults cost more than encoding (12–35 % on 1 MiB writes). */
 export class EncodeBuffers {
   #pool: Buffer[] = []
 
