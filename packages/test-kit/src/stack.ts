@@ -90,7 +90,9 @@ export async function stack(options: StackOptions = {}): Promise<Stack> {
   const dispose = async () => {
     for (const fiber of fibers.reverse()) await fiber.dispose()
     await world?.close()
-    if (kind !== 'memory') await rm(base, { recursive: true, force: true })
+    // A command cut off on its way (an E2B connection dropped by a test) may still be finishing in
+    // the sandbox's folder: removing it retries until that last write is in.
+    if (kind !== 'memory') await rm(base, { recursive: true, force: true, maxRetries: 10 })
   }
   try {
     if (kind !== 'memory') await makeDirs(base, dir, outside)
