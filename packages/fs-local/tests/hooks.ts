@@ -16,3 +16,19 @@ export function slowFsync(disk: LocalDisk, hook: Hook): void {
 export function whileLocked(disk: LocalDisk, hook: Hook): void {
   disk.process.hooks.locked = hook
 }
+
+/**
+ * Holds every write after its content is staged (its staged name, the target's publication lock,
+ * exists) until `release`; `reached` resolves when a write gets there.
+ */
+export function holdAfterStaging(disk: LocalDisk): { reached: Promise<void>; release: () => void } {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let staged!: () => void
+  const reached = new Promise<void>((resolve) => (staged = resolve))
+  beforeEachPublish(disk, async () => {
+    staged()
+    await held
+  })
+  return { reached, release }
+}

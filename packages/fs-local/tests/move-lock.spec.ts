@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalFileSystem, STAGING_PREFIX } from '../src'
-import { beforeEachPublish, whileLocked } from './hooks'
+import { holdAfterStaging, whileLocked } from './hooks'
 import { localFixture } from './fixture'
 
 const staging = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith(STAGING_PREFIX))
@@ -20,14 +20,7 @@ function otherProcess(dir: string): LocalFileSystem {
 async function heldWrite(): Promise<{ fx: Awaited<ReturnType<typeof localFixture>>; writing: Promise<unknown>; release: () => void }> {
   const fx = await localFixture({}, true)
   await fx.external.write('t.txt', 'old\n')
-  let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  let staged!: () => void
-  const reached = new Promise<void>((resolve) => (staged = resolve))
-  beforeEachPublish(fx.fs.disk, async () => {
-    staged()
-    await held
-  })
+  const { reached, release } = holdAfterStaging(fx.fs.disk)
   const writing = fx.fs.writeText(await fx.fs.resolve('t.txt'), 'new\n')
   await reached
   return { fx, writing, release }

@@ -2,7 +2,7 @@ import { lstat, open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { reclaimStaging, STAGING_PREFIX } from '../src'
-import { beforeEachPublish } from './hooks'
+import { holdAfterStaging } from './hooks'
 import { tryHold } from '../src/kernel-lock'
 import { localFixture } from './fixture'
 
@@ -14,14 +14,7 @@ describe('a staged replacement', () => {
     const fx = await localFixture({}, true)
     await fx.external.write('t.txt', 'old\n')
     const target = await fx.fs.resolve('t.txt')
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    let staged!: () => void
-    const reached = new Promise<void>((resolve) => (staged = resolve))
-    beforeEachPublish(fx.fs.disk, async () => {
-      staged()
-      await held
-    })
+    const { reached, release } = holdAfterStaging(fx.fs.disk)
     const writing = fx.fs.writeText(target, 'new\n')
     await reached
     const [file, ...rest] = await staging(fx.dir)

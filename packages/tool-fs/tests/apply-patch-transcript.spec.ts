@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { afterEach, expect, it } from 'vitest'
-import { type Stack, stack } from './harness'
+import { type Stack, stack, transcriptOf } from './harness'
 
 let s: Stack
 afterEach(async () => {
@@ -16,16 +16,7 @@ const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Pat
  */
 it('pins what the model sees from apply_patch', async () => {
   s = await stack({ policy: true, config: { applyPatch: true } })
-  const lines: string[] = []
-  const outside = async (what: string, act: () => Promise<void>) => {
-    lines.push(`--- outside the agent: ${what}`, '')
-    await act()
-  }
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await s.call(name, args)
-    const status = result.isError ? `error ${result.error?.code ?? ''}`.trim() : 'ok'
-    lines.push(`>>> ${name} ${JSON.stringify(args)}`, `<<< ${status}`, result.content.map((part) => part.text).join(''), '')
-  }
+  const { lines, outside, call } = transcriptOf(s)
 
   lines.push('=== one patch over four files', '')
   await outside('src/app.py, src/util.py and src/old.py are created', async () => {

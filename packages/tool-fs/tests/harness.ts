@@ -18,3 +18,23 @@ export function stack(options: ToolFsStackOptions): Promise<Stack> {
     policyConfig: { seenBeforeReplace: options.seenRule === true },
   })
 }
+
+/**
+ * A transcript of what the model sees: `call` records each tool call, its status and its text;
+ * `outside` records a change made outside the agent, then makes it.
+ */
+export function transcriptOf(s: Stack): { lines: string[]; outside(what: string, act: () => Promise<unknown>): Promise<void>; call(name: string, args: Record<string, unknown>): Promise<void> } {
+  const lines: string[] = []
+  return {
+    lines,
+    async outside(what, act) {
+      lines.push(`--- outside the agent: ${what}`, '')
+      await act()
+    },
+    async call(name, args) {
+      const result = await s.call(name, args)
+      const status = result.isError ? `error ${result.error?.code ?? ''}`.trim() : 'ok'
+      lines.push(`>>> ${name} ${JSON.stringify(args)}`, `<<< ${status}`, result.content.map((part) => part.text).join(''), '')
+    },
+  }
+}

@@ -1,6 +1,6 @@
 import { rm, writeFile } from 'node:fs/promises'
 import { afterEach, expect, it } from 'vitest'
-import { type Stack, stack } from './harness'
+import { type Stack, stack, transcriptOf } from './harness'
 
 let s: Stack
 afterEach(async () => {
@@ -13,16 +13,7 @@ afterEach(async () => {
  */
 it('pins what the model sees in the main flows', async () => {
   s = await stack({ policy: true, config: { readMaxLineLength: 40 } })
-  const lines: string[] = []
-  const outside = async (what: string, act: () => Promise<void>) => {
-    lines.push(`--- outside the agent: ${what}`, '')
-    await act()
-  }
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await s.call(name, args)
-    const status = result.isError ? `error ${result.error?.code ?? ''}`.trim() : 'ok'
-    lines.push(`>>> ${name} ${JSON.stringify(args)}`, `<<< ${status}`, result.content.map((part) => part.text).join(''), '')
-  }
+  const { lines, outside, call } = transcriptOf(s)
 
   lines.push('=== read before edit, and a stale edit after a formatter ran', '')
   await outside('notes.md is created', () => writeFile(s.path('notes.md'), '# Notes\n\n- buy milk\n- call Bob\n'))
