@@ -25,7 +25,7 @@ const IDLE_OWNERS = QUICK ? 1_000 : 10_000
 const FLOOR = 'redis GET alone'
 
 const NOTES = [
-  'An edit through Redis costs one awaited round trip in the policy (the intent\'s GET); its observation goes out as one script (checked against the entry the GET read) before the reply and is awaited by the owner\'s next lookup, not by the reply. A read waits for its one script.',
+  'An edit through Redis costs one awaited round trip in the policy (the intent\'s GET); its observation goes out as one script (checked against the entry the GET read) before the reply and is awaited by the owner\'s next lookup, not by the reply. A read waits for its one script. In a real edit the tools emit the observation while the provider makes the write durable (its directory fsync), so that send overlaps the fsync; here nothing hides it.',
   'A memory call never leaves the CPU. A Redis call leaves it at its round trip and wakes redis-server, and on a machine whose CPUs are all busy each wake-up may wait for a CPU: that, not the ledger\'s work, is most of a slow Redis call here (see the column of calls over 1 ms, and the lone GET, which has the same tail). The verdict is therefore judged on each call less the time spent runnable but waiting for a CPU during it, as the kernel counts it (of the benchmark\'s thread and redis-server, only the longer wait is taken off, as the two may overlap); the raw figures are in the table, beside a lone ledger GET measured in the same rounds, which shows what one round trip costs on the machine at that moment.',
   'A session-object owner in a memory ledger is held weakly and costs nothing once its session is gone; token owners stay until their TTL, `maxEntriesPerOwner` or `maxOwners` drop them.',
 ]
