@@ -26,3 +26,23 @@ describe('an encoding argument that differs from the one the read decided', () =
     expect((await s.bytes('fr.txt'))!.equals(bytes)).toBe(true)
   })
 })
+
+describe('a long line read in parts under two encodings', () => {
+  it('cannot add up to the line seen whole when the parts were decoded differently', async () => {
+    s = await stack({ policy: true, seenRule: true, config: { detectEncodings: true, readMaxLineLength: 100 } })
+    // One long Shift_JIS line (two bytes a character): as ISO-8859-1, every byte is a character.
+    const bytes = Buffer.concat([iconv.encode('日本語のテキスト'.repeat(20), 'shift_jis'), Buffer.from('\nend\n')])
+    await s.put('ja.txt', bytes)
+    // Characters 1-100 as ISO-8859-1 are bytes 0-99; from character 101 on as Shift_JIS are bytes 200 on.
+    await s.ok('read', { file_path: 'ja.txt', encoding: 'iso-8859-1' })
+    await s.ok('read', { file_path: 'ja.txt', column: 101, encoding: 'shift_jis' })
+    const write = await s.call('write', { file_path: 'ja.txt', content: 'gone\n', encoding: 'shift_jis' })
+    expect(write.error?.code).toBe('FS_NOT_SEEN')
+    expect((await s.bytes('ja.txt'))!.equals(bytes)).toBe(true)
+    // The same two parts in one encoding do add up to the whole line.
+    await s.ok('read', { file_path: 'ja.txt', encoding: 'shift_jis' })
+    await s.ok('read', { file_path: 'ja.txt', column: 101, encoding: 'shift_jis' })
+    await s.ok('write', { file_path: 'ja.txt', content: 'kept\n', encoding: 'shift_jis' })
+    expect((await s.bytes('ja.txt'))!.toString()).toBe('kept\n')
+  })
+})
