@@ -1,11 +1,11 @@
 import {
-  FsError, fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
+  fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
 import { collectWalk, loadLinearEngine, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
-import { codeFor } from './errors'
+import { mapErrors } from './errors'
 import type { Containment } from './identity'
 import { READ_FLAGS as OPEN_FLAGS } from './open'
 import { isStagingName } from './staging'
@@ -133,16 +133,6 @@ async function readRegular(path: string, max: number): Promise<Uint8Array | 'lar
   }
 }
 
-/** Failures in the contract's own words (`<path> does not exist`), without an internal operation name. */
-async function discoveryErrors<T>(path: string, task: () => Promise<T>): Promise<T> {
-  try {
-    return await task()
-  } catch (error) {
-    if (FsError.is(error)) throw error
-    throw fsError(codeFor(error), { path, cause: error })
-  }
-}
-
 /** The walk's root: a real directory inside the containment root, held open. */
 async function rootOf(target: FsTarget, containment: Containment): Promise<AnchoredTree> {
   const real = await realpath(target.targetKey)
@@ -156,7 +146,8 @@ async function rootOf(target: FsTarget, containment: Containment): Promise<Ancho
 }
 
 export function walkDisk(containment: Containment, target: FsTarget, options: FsWalkOptions & { sizes?: boolean }, signal?: AbortSignal): Promise<FsWalkResult> {
-  return discoveryErrors(target.displayPath, async () => {
+  // Failures in the contract's own words (`<path> does not exist`), without an operation's name.
+  return mapErrors(undefined, target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     const tree = await rootOf(target, containment)
     try {
@@ -169,7 +160,7 @@ export function walkDisk(containment: Containment, target: FsTarget, options: Fs
 
 /** The shared collector over the disk: small files read in synchronous slices into one reused buffer, most at no promise. */
 export function searchDisk(containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
-  return discoveryErrors(target.displayPath, async () => {
+  return mapErrors(undefined, target.displayPath, async () => {
     throwIfAborted(signal, target.displayPath)
     await loadLinearEngine()
     const collector = new SearchCollector(options)

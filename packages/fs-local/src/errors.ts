@@ -1,4 +1,4 @@
-import { FsError, type FsErrorCode } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsErrorCode, fsError } from '@deepseek-ai/dsh-fs'
 
 /** The operation a failure happened in, for the message only. */
 export type LocalOp = 'resolve' | 'stat' | 'read' | 'list' | 'write' | 'edit' | 'remove' | 'move'
@@ -53,10 +53,14 @@ const DESCRIPTIONS: Record<FsErrorCode, string> = {
   FS_NOT_ENCODABLE: 'cannot hold the new text in its encoding',
 }
 
-/** Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be wrapped. */
-export function toFsError(error: unknown, op: LocalOp, path: string): FsError {
+/**
+ * Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be
+ * wrapped. Without `op`, in the contract's own words (`<path> does not exist`).
+ */
+export function toFsError(error: unknown, op: LocalOp | undefined, path: string): FsError {
   if (FsError.is(error)) return error
   const code = codeFor(error)
+  if (op === undefined) return fsError(code, { path, cause: error })
   const errno = errnoCode(error)
   return new FsError(code, `${op} ${path}: ${DESCRIPTIONS[code]}${errno ? ` (${errno})` : ''}`, { cause: error, path })
 }
@@ -70,10 +74,20 @@ export async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Prom
 }
 
 /** Runs `task` and re-throws any failure as an `FsError`. */
-export async function mapErrors<T>(op: LocalOp, path: string, task: () => Promise<T>): Promise<T> {
+export async function mapErrors<T>(op: LocalOp | undefined, path: string, task: () => Promise<T>): Promise<T> {
   try {
     return await task()
   } catch (error) {
     throw toFsError(error, op, path)
+  }
+}
+
+/** `task`; if it fails, `close` runs first (its own failure ignored): what was opened for it is not left open. */
+export async function closeOnFailure<T>(close: () => Promise<unknown> | undefined, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task()
+  } catch (error) {
+    await close()?.catch(() => {})
+    throw error
   }
 }

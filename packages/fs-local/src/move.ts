@@ -6,7 +6,7 @@ import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
 import { checkReal } from './identity'
 import type { DiskCore } from './local-disk'
-import { mapErrors } from './errors'
+import { closeOnFailure, mapErrors } from './errors'
 import { find, type Found, statPath, versionOf } from './probe'
 import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
 import { refuseReadOnly } from './protect'
@@ -62,12 +62,7 @@ export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTa
     stage: async ({ from, to }) => {
       // Missing parent directories of the destination are made here, as a write makes them.
       const toHeld = await anchorOf(core, to, where)
-      try {
-        return { toHeld, ...(await lockSource(core, from, display)) }
-      } catch (error) {
-        void toHeld.own?.close()
-        throw error
-      }
+      return closeOnFailure(() => toHeld.own?.close(), async () => ({ toHeld, ...(await lockSource(core, from, display)) }))
     },
     publish: ({ from, to }, held) => publishMove(core, from, to, held, display, where),
     cleanup: async ({ from, to }, staged) => {
@@ -98,57 +93,40 @@ async function probeMove(core: DiskCore, source: FsTarget, destination: FsTarget
   checkMoveDestination(undefined, source.targetKey === destination.targetKey, where)
   refuseStagingName(destination)
   const from = await findSource(core, source, expected, source.displayPath)
-  try {
+  return closeOnFailure(() => from.close(), async () => {
     const to = await find(core, destination, where)
-    try {
+    return closeOnFailure(() => to.close(), async () => {
       checkMoveDestination(to.probe.kind === 'absent' ? undefined : to.probe.info, false, where)
       // An unanchored destination was not checked against the root yet.
       if (to.anchor === undefined) await checkReal(core, destination)
       return { from, to }
-    } catch (error) {
-      void to.close()
-      throw error
-    }
-  } catch (error) {
-    void from.close()
-    throw error
-  }
+    })
+  })
 }
 
 /** The source of a removal or move: found, guarded like an edit, and never a read-only file. */
 async function findSource(core: DiskCore, target: FsTarget, expected: { version: FsVersion } | undefined, display: string): Promise<Source> {
   refuseStagingName(target)
   const found = await find(core, target, display)
-  try {
+  return closeOnFailure(() => found.close(), async () => {
     const current = found.probe
     if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
     checkRemoveGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
     if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
     refuseReadOnly(current.opened.stats, display, 'changed')
     return found as Source
-  } catch (error) {
-    void found.close()
-    throw error
-  }
+  })
 }
 
 /** The stage step of a removal or move: the source's directory anchored, noted and swept as for a write, and the source's publication lock taken. */
 async function lockSource(core: DiskCore, source: Source, display: string): Promise<Locked> {
   const held = await anchorOf(core, source, display)
-  try {
+  return closeOnFailure(() => held.own?.close(), async () => {
     await sweepOnce(core, held.anchor)
     const lock = await makeStaged(core.process.calls, held.anchor.path, basename(source.destination), 0o600, display)
-    try {
-      await core.process.hooks.staged?.(source.destination)
-    } catch (error) {
-      await discard(lock)
-      throw error
-    }
+    await closeOnFailure(() => discard(lock), async () => core.process.hooks.staged?.(source.destination))
     return { held, lock }
-  } catch (error) {
-    void held.own?.close()
-    throw error
-  }
+  })
 }
 
 interface Held {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import type { Calls } from './calls'
-import { errnoCode } from './errors'
+import { closeOnFailure, errnoCode } from './errors'
 
 /** A file opened for reading: a `FileHandle`, or for a small file opened on the loop thread a bare descriptor with the same calls. */
 export interface ReadHandle {
@@ -26,8 +26,9 @@ export interface OpenedFile {
 // regular file's reads). O_NOCTTY: a terminal never becomes our controlling tty.
 export const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
 
-function notRegular(path: string, what: string): FsError {
-  return fsError('FS_NOT_REGULAR_FILE', { path, entry: what })
+/** Refuses what is not a regular file, naming what it is. */
+function notRegular(path: string, stats: BigIntStats): FsError {
+  return fsError('FS_NOT_REGULAR_FILE', { path, entry: describe(stats) })
 }
 
 function describe(stats: BigIntStats): string {
@@ -50,22 +51,19 @@ export interface OpenHints {
 /** Opens a regular file for reading, never blocking on a special file (refused by the `stat` before, or the descriptor's `fstat`). */
 export async function openRegular(calls: Calls, path: string, display: string, hints: OpenHints = {}): Promise<OpenedFile> {
   const before = hints.checked ?? await calls.stat(path, { bigint: true })
-  if (!before.isFile()) throw notRegular(display, describe(before))
+  if (!before.isFile()) throw notRegular(display, before)
   const flags = hints.real === undefined ? READ_FLAGS : READ_FLAGS | constants.O_NOFOLLOW
   // A small file where lookups are inline is opened on the loop thread: an open changes no directory entry.
   const inline = hints.inline === true && before.size <= INLINE_OPEN_BYTES && calls.inline
   const handle = inline ? descriptorHandle(fs.openSync(path, flags)) : await open(path, flags)
-  try {
+  return closeOnFailure(() => handle.close(), async () => {
     const [stats, real] = await Promise.all([
       inline ? fs.fstatSync(handle.fd, { bigint: true }) : calls.fstat(handle as FileHandle, { bigint: true }),
       hints.real ?? descriptorPath(calls, handle, path),
     ])
-    if (!stats.isFile()) throw notRegular(display, describe(stats))
+    if (!stats.isFile()) throw notRegular(display, stats)
     return { handle, stats, real }
-  } catch (error) {
-    await handle.close().catch(() => {})
-    throw error
-  }
+  })
 }
 
 /** The largest file opened on the loop thread (2.6× faster `inspect` of 4 KiB, same run). */
