@@ -1,13 +1,15 @@
 import {
-  fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
+  FsError, fsError, type FsSearchOptions, type FsSearchResult, type FsTarget, type FsWalkEntryType, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
 import { collectWalk, loadLinearEngine, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs'
-import { lstat, open, realpath } from 'node:fs/promises'
+import { lstat, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
 import { mapErrors } from './errors'
 import type { Containment } from './identity'
-import { READ_FLAGS as OPEN_FLAGS } from './open'
+import { POOLED_CALLS } from './calls'
+import { openRegular, READ_FLAGS as OPEN_FLAGS } from './open'
+import { readAll } from './probe'
 import { isStagingName } from './staging'
 import { CAN_ANCHOR } from './anchor'
 
@@ -115,21 +117,15 @@ function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'la
 
 /** The bytes of a regular file, `'large'` above `max`, or `undefined` when it is not one (or vanished). */
 async function readRegular(path: string, max: number): Promise<Uint8Array | 'large' | undefined> {
-  let handle
   try {
-    handle = await open(path, READ_FLAGS)
-  } catch {
-    return undefined
-  }
-  try {
-    const stats = await handle.stat()
-    if (!stats.isFile()) return undefined
-    if (stats.size > max) return 'large'
-    return await handle.readFile()
-  } catch {
-    return undefined
-  } finally {
-    await handle.close().catch(() => {})
+    const opened = await openRegular(POOLED_CALLS, path, path, { real: path })
+    try {
+      return await readAll(opened, max, path)
+    } finally {
+      await opened.handle.close().catch(() => {})
+    }
+  } catch (error) {
+    return FsError.is(error, 'FS_TOO_LARGE') ? 'large' : undefined
   }
 }
 
@@ -148,20 +144,18 @@ async function rootOf(target: FsTarget, containment: Containment): Promise<Ancho
 export function walkDisk(containment: Containment, target: FsTarget, options: FsWalkOptions & { sizes?: boolean }, signal?: AbortSignal): Promise<FsWalkResult> {
   // Failures in the contract's own words (`<path> does not exist`), without an operation's name.
   return mapErrors(undefined, target.displayPath, async () => {
-    throwIfAborted(signal, target.displayPath)
     const tree = await rootOf(target, containment)
     try {
       return await collectWalk(diskSource(tree, options.sizes ?? false, new Slicer()), options, signal)
     } finally {
       tree.close()
     }
-  })
+  }, signal)
 }
 
 /** The shared collector over the disk: small files read in synchronous slices into one reused buffer, most at no promise. */
 export function searchDisk(containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
   return mapErrors(undefined, target.displayPath, async () => {
-    throwIfAborted(signal, target.displayPath)
     await loadLinearEngine()
     const collector = new SearchCollector(options)
     const tree = await rootOf(target, containment)
@@ -194,7 +188,7 @@ export function searchDisk(containment: Containment, target: FsTarget, options: 
     } finally {
       tree.close()
     }
-  })
+  }, signal)
 }
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW

@@ -1,4 +1,5 @@
 import { FsError, type FsErrorCode, fsError } from '@deepseek-ai/dsh-fs'
+import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 
 /** The operation a failure happened in, for the message only. */
 export type LocalOp = 'resolve' | 'stat' | 'read' | 'list' | 'write' | 'edit' | 'remove' | 'move'
@@ -73,9 +74,10 @@ export async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Prom
   return [a.value, b.value]
 }
 
-/** Runs `task` and re-throws any failure as an `FsError`. */
-export async function mapErrors<T>(op: LocalOp | undefined, path: string, task: () => Promise<T>): Promise<T> {
+/** Runs `task`, refused first if `signal` has fired, and re-throws any failure as an `FsError`. */
+export async function mapErrors<T>(op: LocalOp | undefined, path: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
+    throwIfAborted(signal, path)
     return await task()
   } catch (error) {
     throw toFsError(error, op, path)

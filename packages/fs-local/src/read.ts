@@ -19,16 +19,14 @@ const MAX_STREAM_CHUNK = 1024 * 1024
 export function statTarget(core: DiskCore, target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
   const display = target.displayPath
   return mapErrors('stat', display, async () => {
-    throwIfAborted(signal, display)
     const [, stats] = await inOrder(checkReal(core, target), statPath(core.process.calls, target.targetKey))
     return stats === undefined ? undefined : infoOfEntry(stats)
-  })
+  }, signal)
 }
 
 export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal): Promise<string> {
   const display = target.displayPath
   return mapErrors('read', display, async () => {
-    throwIfAborted(signal, display)
     const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
     try {
       await core.containment.check(opened.real, display)
@@ -42,7 +40,7 @@ export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal
     } finally {
       await opened.handle.close().catch(() => {})
     }
-  })
+  }, signal)
 }
 
 /** The bytes from `start` on, of the version `opts.version` checked on the descriptor read. */
@@ -96,10 +94,7 @@ async function* readAhead(opened: OpenedFile, start: number, fixed: number | und
 export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal, as: 'text' | 'bytes' = 'text'): Promise<FsInspection> {
   const display = target.displayPath
   const { calls } = core.process
-  const stats = await mapErrors('stat', display, () => {
-    throwIfAborted(signal, display)
-    return statPath(calls, target.targetKey)
-  })
+  const stats = await mapErrors('stat', display, () => statPath(calls, target.targetKey), signal)
   if (stats === undefined) return { target, info: undefined }
   const info = infoOfEntry(stats)
   if (info.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
@@ -139,7 +134,6 @@ async function readOpened(core: DiskCore, target: FsTarget, opened: OpenedFile, 
 export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
   const display = target.displayPath
   return mapErrors('list', display, async () => {
-    throwIfAborted(signal, display)
     const dir = await anchorForListing(core.process.calls, target.targetKey, core.containment, display)
     try {
       const names = await readdir(dir.path)
@@ -156,7 +150,7 @@ export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSi
     } finally {
       await dir.close()
     }
-  })
+  }, signal)
 }
 
 /** One entry, as `lstat` says, keyed below the directory's checked path; a symlink followed only inside the root. */
