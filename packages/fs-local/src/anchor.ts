@@ -54,11 +54,11 @@ interface Held {
 export class HeldDirectories {
   #held = new Map<string, Held>()
 
-  lease(dir: string, entry: Held, real: string, calls: Calls): AnchoredDir {
+  #lease(dir: string, entry: Held, calls: Calls): AnchoredDir {
     entry.users++
     clearTimeout(entry.timer)
     let released = false
-    return anchored(calls, entry.handle, dir, real, async () => {
+    return anchored(calls, entry.handle, dir, dir, async () => {
       if (released) return
       released = true
       if (--entry.users > 0) return
@@ -73,8 +73,8 @@ export class HeldDirectories {
     if (entry.users === 0) void entry.handle.close().catch(() => {})
   }
 
-  /** Keeps `handle` (the directory `dir`, found at `dir` itself) for later writes; `undefined` when there is no room. */
-  keep(dir: string, handle: FileHandle): Held | undefined {
+  /** Keeps `handle` (the directory `dir`, found at `dir` itself) for later writes, leased; `undefined` when there is no room. */
+  keep(dir: string, handle: FileHandle, calls: Calls): AnchoredDir | undefined {
     if (this.#held.has(dir)) return undefined
     if (this.#held.size >= HELD_MAX) {
       const idle = [...this.#held].find(([, entry]) => entry.users === 0)
@@ -83,15 +83,15 @@ export class HeldDirectories {
     }
     const entry: Held = { handle, users: 0 }
     this.#held.set(dir, entry)
-    return entry
+    return this.#lease(dir, entry, calls)
   }
 
-  /** The held descriptor of `dir`, if the kernel still names it `dir` (a deleted one reads back with ` (deleted)`). */
-  async at(dir: string, calls: Calls): Promise<Held | undefined> {
+  /** The held directory `dir`, leased, if the kernel still names it `dir` (a deleted one reads back with ` (deleted)`). */
+  async reuse(dir: string, calls: Calls): Promise<AnchoredDir | undefined> {
     const entry = this.#held.get(dir)
     if (entry === undefined) return undefined
     const now = await calls.readlink(`/proc/self/fd/${entry.handle.fd}`).catch(() => undefined)
-    if (now === dir) return entry
+    if (now === dir) return this.#lease(dir, entry, calls)
     this.#retire(dir, entry)
     return undefined
   }
@@ -112,12 +112,11 @@ export interface AnchorDeps {
 /** Anchors `dir` (a key's real directory) checked against the root if it exists (else, and off Linux, `undefined`); `also`, a lookup through it, runs beside the check. */
 export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
   if (!CAN_ANCHOR) return undefined
-  const reused = await held.at(dir, calls)
+  const reused = await held.reuse(dir, calls)
   if (reused !== undefined) {
-    const anchor = held.lease(dir, reused, dir, calls)
-    return closeOnFailure(() => anchor.close(), async () => {
-      const [, result] = await Promise.all([containment.check(dir, display), also(anchor.path)])
-      return { anchor, also: result }
+    return closeOnFailure(() => reused.close(), async () => {
+      const [, result] = await Promise.all([containment.check(dir, display), also(reused.path)])
+      return { anchor: reused, also: result }
     })
   }
   let handle: FileHandle
@@ -130,8 +129,8 @@ export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps
   return closeOnFailure(() => handle.close(), async () => {
     const [real, result] = await Promise.all([containment.enabled ? descriptorPath(calls, handle, dir) : dir, also(`/proc/self/fd/${handle.fd}`)])
     await containment.check(real, display)
-    const entry = real === dir ? held.keep(dir, handle) : undefined
-    return { anchor: entry === undefined ? anchored(calls, handle, dir, real) : held.lease(dir, entry, real, calls), also: result }
+    const anchor = (real === dir ? held.keep(dir, handle, calls) : undefined) ?? anchored(calls, handle, dir, real)
+    return { anchor, also: result }
   })
 }
 

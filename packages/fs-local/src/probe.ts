@@ -27,16 +27,11 @@ export async function statPath(calls: Calls, path: string): Promise<BigIntStats 
   return link?.isSymbolicLink() ? link : undefined
 }
 
-export function infoOfEntry(stats: BigIntStats): FsInfo {
-  // A symlink only reaches here when it is dangling.
-  return stats.isSymbolicLink() ? { version: versionOf(stats), type: 'other', special: 'broken-symlink' } : infoOf(stats)
-}
-
 /** Classifies the target and, for a regular file, opens it (without ever blocking on a special file). */
 export async function probe(calls: Calls, path: string, display: string): Promise<Probe> {
   const stats = await statPath(calls, path)
   if (stats === undefined) return { kind: 'absent' }
-  if (!stats.isFile()) return { kind: 'other', info: infoOfEntry(stats) }
+  if (!stats.isFile()) return { kind: 'other', info: infoOf(stats) }
   let opened: OpenedFile
   try {
     opened = await openRegular(calls, path, display, { checked: stats })
@@ -45,7 +40,7 @@ export async function probe(calls: Calls, path: string, display: string): Promis
     if (isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE')) {
       const now = await statPath(calls, path)
       if (now === undefined) return { kind: 'absent' }
-      if (!now.isFile()) return { kind: 'other', info: infoOfEntry(now) }
+      if (!now.isFile()) return { kind: 'other', info: infoOf(now) }
     }
     throw error
   }
@@ -121,10 +116,12 @@ export function versionOf(stats: BigIntStats): FsVersion {
   return `${stats.dev.toString(36)}.${stats.ino.toString(36)}.${stats.size.toString(36)}.${stats.mtimeNs.toString(36)}.${stats.ctimeNs.toString(36)}` as FsVersion
 }
 
+/** What `stats` says; a symlink is only stat'ed when it is dangling (`statPath`). */
 export function infoOf(stats: BigIntStats): FsInfo {
   const version = versionOf(stats)
   if (stats.isFile()) return { version, type: 'file', size: Number(stats.size) }
   if (stats.isDirectory()) return { version, type: 'directory' }
+  if (stats.isSymbolicLink()) return { version, type: 'other', special: 'broken-symlink' }
   return { version, type: 'other', special: stats.isFIFO() ? 'fifo' : stats.isSocket() ? 'socket' : 'device' }
 }
 
@@ -177,7 +174,7 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
         if (!isMissing(error) && errnoCode(error) !== 'ELOOP' && !FsError.is(error, 'FS_NOT_REGULAR_FILE')) throw error
       }
     } else if (!entry.isSymbolicLink()) {
-      return found({ kind: 'other', info: infoOfEntry(entry) }, destination, anchor)
+      return found({ kind: 'other', info: infoOf(entry) }, destination, anchor)
     }
     return foundByPath(core, key, display, anchor)
   })
