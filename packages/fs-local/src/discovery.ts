@@ -129,8 +129,8 @@ async function readRegular(path: string, max: number): Promise<Uint8Array | 'lar
   }
 }
 
-/** The walk's root: a real directory inside the containment root, held open. */
-async function rootOf(target: FsTarget, containment: Containment): Promise<AnchoredTree> {
+/** `task` over the walk's root, a real directory inside the containment root, held open until `task` settles. */
+async function inTree<T>(target: FsTarget, containment: Containment, task: (tree: AnchoredTree) => Promise<T>): Promise<T> {
   const real = await realpath(target.targetKey)
   await containment.check(real, target.displayPath)
   const stats = await lstat(real)
@@ -138,19 +138,18 @@ async function rootOf(target: FsTarget, containment: Containment): Promise<Ancho
   const tree = AnchoredTree.open(real)
   // Replaced between the check and the open: the caller sees the race as a missing directory.
   if (tree === undefined) throw fsError('FS_NOT_FOUND', { path: target.displayPath })
-  return tree
+  try {
+    return await task(tree)
+  } finally {
+    tree.close()
+  }
 }
 
 export function walkDisk(containment: Containment, target: FsTarget, options: FsWalkOptions & { sizes?: boolean }, signal?: AbortSignal): Promise<FsWalkResult> {
   // Failures in the contract's own words (`<path> does not exist`), without an operation's name.
-  return mapErrors(undefined, target.displayPath, async () => {
-    const tree = await rootOf(target, containment)
-    try {
-      return await collectWalk(diskSource(tree, options.sizes ?? false, new Slicer()), options, signal)
-    } finally {
-      tree.close()
-    }
-  }, signal)
+  return mapErrors(undefined, target.displayPath, () => inTree(target, containment, (tree) => {
+    return collectWalk(diskSource(tree, options.sizes ?? false, new Slicer()), options, signal)
+  }), signal)
 }
 
 /** The shared collector over the disk: small files read in synchronous slices into one reused buffer, most at no promise. */
@@ -158,7 +157,6 @@ export function searchDisk(containment: Containment, target: FsTarget, options: 
   return mapErrors(undefined, target.displayPath, async () => {
     await loadLinearEngine()
     const collector = new SearchCollector(options)
-    const tree = await rootOf(target, containment)
     const slicer = new Slicer()
     const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
     const add = (path: string, read: Uint8Array | 'large' | undefined): boolean | Promise<boolean> => {
@@ -171,23 +169,21 @@ export function searchDisk(containment: Containment, target: FsTarget, options: 
       }
       return !collector.done
     }
-    const visitFile = (path: string): boolean | Promise<boolean> => {
-      const location = tree.fileAt(path)
-      if (location === undefined) return add(path, undefined)
-      const read = readSmall(location, collector.maxFileBytes, scratch)
-      if (read === 'async') return readRegular(location, collector.maxFileBytes).then((bytes) => add(path, bytes))
-      return add(path, read)
-    }
-    try {
+    return inTree(target, containment, async (tree) => {
+      const visitFile = (path: string): boolean | Promise<boolean> => {
+        const location = tree.fileAt(path)
+        if (location === undefined) return add(path, undefined)
+        const read = readSmall(location, collector.maxFileBytes, scratch)
+        if (read === 'async') return readRegular(location, collector.maxFileBytes).then((bytes) => add(path, bytes))
+        return add(path, read)
+      }
       const complete = await visitTree(diskSource(tree, false, slicer), options, ({ entry, matched }) => {
         if (!matched || entry.type !== 'file') return
         if (slicer.due()) return slicer.pause().then(() => visitFile(entry.path))
         return visitFile(entry.path)
       }, signal)
       return collector.result(complete)
-    } finally {
-      tree.close()
-    }
+    })
   }, signal)
 }
 

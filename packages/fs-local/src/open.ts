@@ -1,9 +1,11 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
+import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import * as fs from 'node:fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import type { Calls } from './calls'
 import { closeOnFailure, errnoCode } from './errors'
+import { infoOf } from './probe'
 
 /** A file opened for reading: a `FileHandle`, or for a small file opened on the loop thread a bare descriptor with the same calls. */
 export interface ReadHandle {
@@ -26,17 +28,9 @@ export interface OpenedFile {
 // regular file's reads). O_NOCTTY: a terminal never becomes our controlling tty.
 export const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
 
-/** Refuses what is not a regular file, naming what it is. */
+/** Refuses what is not a regular file, naming what it is in the contract's words. */
 function notRegular(path: string, stats: BigIntStats): FsError {
-  return fsError('FS_NOT_REGULAR_FILE', { path, entry: describe(stats) })
-}
-
-function describe(stats: BigIntStats): string {
-  if (stats.isDirectory()) return 'a directory'
-  if (stats.isFIFO()) return 'a FIFO'
-  if (stats.isSocket()) return 'a socket'
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
-  return 'a special file'
+  return fsError('FS_NOT_REGULAR_FILE', { path, entry: describeEntry(infoOf(stats)) })
 }
 
 export interface OpenHints {

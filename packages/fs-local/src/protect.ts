@@ -13,10 +13,7 @@ const EUID = process.geteuid?.()
 const EGID = process.getegid?.()
 const RUNNING_AS_ROOT = EUID === 0
 
-interface Xattr {
-  name: string
-  value: Buffer
-}
+type Xattr = { name: string; value: Buffer }
 
 /** What the replaced file was, so the replacement is the same to everyone who looks at it. */
 export interface Previous {
