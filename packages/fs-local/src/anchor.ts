@@ -4,6 +4,7 @@ import type { Calls } from './calls'
 import { basename, dirname, join } from 'node:path'
 import { closeOnFailure, errnoCode, isMissing } from './errors'
 import type { Containment } from './identity'
+import type { DiskCore } from './local-disk'
 import { descriptorPath } from './open'
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY
@@ -102,16 +103,10 @@ export class HeldDirectories {
   }
 }
 
-/** Where anchoring looks things up, and what it may keep open. */
-export interface AnchorDeps {
-  calls: Calls
-  held: HeldDirectories
-  containment: Containment
-}
-
 /** Anchors `dir` (a key's real directory) checked against the root if it exists (else, and off Linux, `undefined`); `also`, a lookup through it, runs beside the check. */
-export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
+export async function anchorExisting<T>(core: DiskCore, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
   if (!CAN_ANCHOR) return undefined
+  const { containment, process: { calls, held } } = core
   const reused = await held.reuse(dir, calls)
   if (reused !== undefined) {
     return closeOnFailure(() => reused.close(), async () => {

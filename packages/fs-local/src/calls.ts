@@ -1,6 +1,5 @@
 import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
-import type { FileHandle } from 'node:fs/promises'
 
 /**
  * Lookups whose cost does not depend on the input (`lstat`, `stat`, `fstat`, `realpath`, `readlink`,
@@ -59,9 +58,9 @@ export class Calls {
     this.readlink = either(inline, fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
   }
 
-  fstat(handle: FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
-  fstat(handle: FileHandle): Promise<fs.Stats>
-  async fstat(handle: FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
+  fstat(handle: fsp.FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
+  fstat(handle: fsp.FileHandle): Promise<fs.Stats>
+  async fstat(handle: fsp.FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
     if (!this.inline) return options === undefined ? handle.stat() : handle.stat(options)
     return options === undefined ? fs.fstatSync(handle.fd) : fs.fstatSync(handle.fd, options)
   }

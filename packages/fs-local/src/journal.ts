@@ -1,5 +1,4 @@
-import { constants } from 'node:fs'
-import { appendFile as appendFd, close, open as openFd } from 'node:fs'
+import { appendFile as appendFd, close, constants, open as openFd } from 'node:fs'
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { homedir } from 'node:os'

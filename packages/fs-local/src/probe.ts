@@ -158,8 +158,8 @@ export function detachedLinks(probe: Probe): { detachedLinks?: number } {
 export async function find(core: DiskCore, target: FsTarget, display: string): Promise<Found> {
   const key = target.targetKey
   const name = basename(key)
-  const { calls, held } = core.process
-  const anchored = await anchorExisting({ calls, held, containment: core.containment }, dirname(key), display, (path) => lstatPath(calls, join(path, name)))
+  const { calls } = core.process
+  const anchored = await anchorExisting(core, dirname(key), display, (path) => lstatPath(calls, join(path, name)))
   if (anchored === undefined) return foundByPath(core, key, display, undefined)
   const { anchor, also: entry } = anchored
   return closeOnFailure(() => anchor.close(), async () => {

@@ -1,7 +1,7 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type Calls, INLINE_PATH_BYTES } from './calls'
-import { errnoCode } from './errors'
+import { codeFor, errnoCode } from './errors'
 import { loadAddon } from './kernel-lock'
 
 /*
@@ -75,13 +75,9 @@ export async function checkReplaceable(calls: Calls, path: string, stats: BigInt
   const gid = Number(stats.gid)
   let chgrp = false
   if (!RUNNING_AS_ROOT && EUID !== undefined) {
-    try {
-      await calls.access(path, constants.W_OK)
-    } catch (error) {
-      const code = errnoCode(error)
-      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw denied(display, `is not writable by this user (uid ${EUID})`, error)
-      throw error
-    }
+    await calls.access(path, constants.W_OK).catch((error: unknown) => {
+      throw codeFor(error) === 'FS_PERMISSION_DENIED' ? denied(display, `is not writable by this user (uid ${EUID})`, error) : error
+    })
     if (uid !== EUID) {
       throw denied(display, `is owned by uid ${uid}: a replacement would belong to uid ${EUID}, and only its owner or root may change it`)
     }
