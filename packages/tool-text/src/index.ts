@@ -8,7 +8,8 @@ export { readCurrentVersion, type CurrentVersion } from './current'
 export { nearestRegion, type NearestRegion } from './nearest'
 export { type ChangedBy, type Closest, closestRegion } from './closest'
 export { type Touch, TOUCHED_MAX_LINES, type TouchedLines, touchedLines } from './touched'
-export { notAFileText, readOnlyText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
+export { notAFileText, notTextRemedy, readOnlyText, textOnlyRemedy, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
+export { reachOf, type TextReach, UTF8_ONLY } from './reach'
 export { countLines } from './lines'
 export { type LineSpan, SNIPPET_CONTEXT, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions, snippetSpan } from './snippet'
 export type {
@@ -38,7 +39,7 @@ export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop 
 export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
 export { identicalText, linkedText } from './refusal-words'
 export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'
-export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'
+export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, SUPPORTED_ENCODINGS, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'
 export {
   type ImageShown, type PdfPageText, type PdfShown, type Pixels, renderImageShown, renderMediaInvalid, renderMediaTooLarge, renderPdfPages, renderPdfPassword, renderPdfRange,
   renderTooManyPixels,
