@@ -1,5 +1,5 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type DiscoveryToolName, type FileRefusal, fsRefused, type FsToolName, reachOf, renderRefusal } from '@deepseek-ai/dsh-tool-text'
+import { type DiscoveryToolName, type FileRefusal, fsRefused, type FsToolName, pathFormRefusal, reachOf, renderRefusal } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, isRefusal, type ToolAnnotations, type ToolExecution, type ToolInputSchema, type ToolRefusal, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
@@ -82,7 +82,10 @@ export function fsTool<S extends ToolInputSchema, D>(ctx: Context, config: Confi
         return await work.run(ctx, config, input, call)
       } catch (error) {
         if (FsError.is(error)) return refused(error, call, input)
-        throw error
+        // A path in a shell's or another system's form, refused by the path helper before any provider call.
+        const form = pathFormRefusal(error)
+        if (form === undefined) throw error
+        return form
       }
     },
     render: (data: D | Refused) => isRefusal(data) ? renderRefusal(data.refused as FileRefusal, reach) : work.render(data as D, config),

@@ -1,6 +1,6 @@
 import type {} from '@deepseek-ai/dsh-fs'
 import { defineTool, pinServices } from '@deepseek-ai/dsh-tools'
-import { reachOf, withEncodings } from '@deepseek-ai/dsh-tool-text'
+import { reachOf, RUNTIME_WORDS, withEncodings } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { create, insert, strReplace } from './edit'
@@ -27,6 +27,8 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   const options = Config.parse(config)
   const editor = new Editor(pinServices(ctx, ['fs']), options)
   const reach = reachOf(options)
+  // The runtime's own refusals (an unknown tool, invalid arguments) in dsh-tool-text's words, like every other.
+  ctx.tools.useWords(RUNTIME_WORDS)
   // Each call runs under its encoding choice (argument, configuration); a `view` names a legacy encoding.
   ctx.tools.register(withEncodings(defineTool({
     name: 'str_replace_editor',

@@ -2,6 +2,7 @@ import { type ArgumentRefusal, renderArgumentRefusal } from './refusal-argument'
 import { type EditorRefusal, renderEditorRefusal } from './refusal-editor'
 import { type FsRefusal, renderFsRefusal } from './refusal-fs'
 import { type PatchRefusal, renderPatchStop } from './refusal-patch'
+import { type PathFormRefusal, renderPathFormRefusal } from './path-form'
 import type { TextReach } from './reach'
 
 /**
@@ -10,10 +11,11 @@ import type { TextReach } from './reach'
  * with what its configuration lets the tools read (`reach`), which decides what a refusal of a
  * file that is not UTF-8 text says.
  */
-export type FileRefusal = FsRefusal | ArgumentRefusal | PatchRefusal | EditorRefusal
+export type FileRefusal = FsRefusal | ArgumentRefusal | PatchRefusal | EditorRefusal | PathFormRefusal
 
 export function renderRefusal(refusal: FileRefusal, reach?: TextReach): string {
   if ('argument' in refusal) return renderArgumentRefusal(refusal)
+  if ('pathForm' in refusal) return renderPathFormRefusal(refusal)
   if ('patch' in refusal) return renderPatchStop(refusal, reach)
   if ('editor' in refusal) return renderEditorRefusal(refusal, reach)
   return renderFsRefusal(refusal, reach)
