@@ -40,7 +40,9 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, {
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
     refuseStagingName(target)
-    const contentBytes = checkWriteSize(content, core.options.maxTextBytes, display)
+    // At most 3 bytes a UTF-16 unit: when that fits, no exact count (a pass as long as the encoding,
+    // 25 % of a 1 MiB create); the budget gets the units (a large text is encoded in slices, never whole).
+    const contentBytes = content.length * 3 <= core.options.maxTextBytes ? content.length : checkWriteSize(content, core.options.maxTextBytes, display)
     return publishGuarded<WriteProbe, StagedWrite, FsWriteOutcome>({
       path: display,
       signal,

@@ -37,11 +37,7 @@ export class EncodeBuffers {
 
 /** Writes `text` as UTF-8 (behind a BOM if asked), in slices encoded into one pooled buffer while the other is written: no buffer the size of the file. */
 export async function writeEncoded(handle: FileHandle, { text, bom }: StagedText, buffers: EncodeBuffers): Promise<void> {
-  if (text.length <= SMALL_UNITS) {
-    const body = encoder.encode(text)
-    await writeAll(handle, bom ? Buffer.concat([UTF8_BOM, body]) : body)
-    return
-  }
+  if (text.length <= SMALL_UNITS) return writeAll(handle, bom ? Buffer.concat([UTF8_BOM, encoder.encode(text)]) : encoder.encode(text))
   const pair: [Buffer | undefined, Buffer | undefined] = [buffers.take(), undefined]
   let writing: Promise<void> | undefined
   try {
