@@ -43,18 +43,17 @@ function denied(display: string, why: string, cause?: unknown): FsError {
 const NO_XATTRS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 
 async function readXattrs(calls: Calls, path: string): Promise<Xattr[] | undefined> {
-  const api = xattrApi
-  if (api === undefined) return undefined
+  if (xattrApi === undefined) return undefined
   // A lookup: inline where the others are (`calls.ts`).
   const inline = calls.inline && path.length <= INLINE_PATH_BYTES
   let names: string[]
   try {
-    names = inline ? api.listAttributesSync(path) : await api.listAttributes(path)
+    names = inline ? xattrApi.listAttributesSync(path) : await xattrApi.listAttributes(path)
   } catch (error) {
     if (NO_XATTRS.has(errnoCode(error) ?? '')) return []
     throw error
   }
-  const values = inline ? names.map((name) => api.getAttributeSync(path, name)) : await Promise.all(names.map((name) => api.getAttribute(path, name)))
+  const values = inline ? names.map((name) => xattrApi.getAttributeSync(path, name)) : await Promise.all(names.map((name) => xattrApi.getAttribute(path, name)))
   return names.flatMap((name, i) => (values[i] === null ? [] : [{ name, value: values[i]! }]))
 }
 
@@ -107,13 +106,12 @@ export async function applyPrevious(
     }
   }
   if (!sameOwner || created === undefined || (created.mode & 0o7777) !== previous.mode) await owner.chmod(previous.mode)
-  const api = xattrApi
   for (const { name, value } of previous.xattrs ?? []) {
     try {
       // A label the new file got by itself (an SELinux context from its directory) need not be set.
-      const own = await api!.getAttribute(path, name).catch(() => null)
+      const own = await xattrApi!.getAttribute(path, name).catch(() => null)
       if (own !== null && own.equals(value)) continue
-      await api!.setAttribute(path, name, value)
+      await xattrApi!.setAttribute(path, name, value)
     } catch (error) {
       throw denied(display, `carries the extended attribute ${name}, which cannot be copied to a replacement (${errnoCode(error) ?? 'error'})`, error)
     }
