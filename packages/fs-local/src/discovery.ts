@@ -100,8 +100,7 @@ function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'la
     if (stats.size > max) return 'large'
     if (stats.size > SYNC_MAX_BYTES) return 'async'
     const buffer = Buffer.allocUnsafe(stats.size)
-    scratch.copy(buffer, 0, 0, Math.min(first, buffer.length))
-    let filled = Math.min(first, buffer.length)
+    let filled = scratch.copy(buffer, 0, 0, first)
     while (filled < buffer.length) {
       const read = readSync(fd, buffer, filled, buffer.length - filled, filled)
       if (read === 0) break

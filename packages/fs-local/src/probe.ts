@@ -32,19 +32,16 @@ export async function probe(calls: Calls, path: string, display: string): Promis
   const stats = await statPath(calls, path)
   if (stats === undefined) return { kind: 'absent' }
   if (!stats.isFile()) return { kind: 'other', info: infoOf(stats) }
-  let opened: OpenedFile
   try {
-    opened = await openRegular(calls, path, display, { checked: stats })
+    const opened = await openRegular(calls, path, display, { checked: stats })
+    return { kind: 'file', info: infoOf(opened.stats), opened }
   } catch (error) {
-    // Deleted or swapped between the stat and the open: classify what is there now.
-    if (isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE')) {
-      const now = await statPath(calls, path)
-      if (now === undefined) return { kind: 'absent' }
-      if (!now.isFile()) return { kind: 'other', info: infoOf(now) }
-    }
+    // Deleted or swapped between the stat and the open: what is there now, unless a file again.
+    const now = isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE') ? await statPath(calls, path) : stats
+    if (now === undefined) return { kind: 'absent' }
+    if (!now.isFile()) return { kind: 'other', info: infoOf(now) }
     throw error
   }
-  return { kind: 'file', info: infoOf(opened.stats), opened }
 }
 
 /** `lstat` of `path`, or `undefined` when nothing is there (or a component is not a directory). */
