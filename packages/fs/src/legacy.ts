@@ -43,7 +43,7 @@ function namedExactly(bytes: Uint8Array, encoding: FsTextEncoding, path: string 
   // binary), so no line feed: the lines a read of them in an 8-bit encoding showed would be one
   // line here, and an edit's carried "seen" would cover lines never shown.
   if (encoding === 'utf-16le' || encoding === 'utf-16be') {
-    throw fsError('FS_NOT_TEXT', { path, reason: `nor ${encoding} text with a byte order mark (UTF-16 is read only after its byte order mark)` })
+    throw fsError('FS_NOT_TEXT', { path, reason: `nor exactly ${encoding} text (UTF-16 is read only after its byte order mark, and this file has none)` })
   }
   return exactly(bytes, encoding, path)
 }
