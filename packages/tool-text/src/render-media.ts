@@ -70,6 +70,29 @@ export function renderPdfPassword(path: string): string {
     + 'Ask the user for a copy without the password'
 }
 
+/** What a PDF read ran out of: decoded stream bytes, its thread's heap, or time. */
+export type PdfCost = 'decoded' | 'heap' | 'time'
+
+const PDF_COST_KEYS: Record<PdfCost, string> = { decoded: 'readPdfMaxDecodedBytes', heap: 'readPdfMaxHeapMb', time: 'readPdfMaxMs' }
+const PDF_COSTS: Record<PdfCost, (limit: number) => string> = {
+  decoded: (limit) => `decodes to more than the ${count(limit)} bytes a PDF read inflates`,
+  heap: (limit) => `needs more than the ${count(limit)} MB of memory a PDF read may use`,
+  time: (limit) => `takes longer than the ${count(limit)} ms a PDF read may run`,
+}
+
+/**
+ * A PDF whose parsing passed a bound (a decompression bomb, or a document too heavy to parse here):
+ * the pages before the one that passed it can still be read.
+ */
+export function renderPdfTooCostly(refusal: { path: string; first: number; page: number | undefined; cost: PdfCost; limit: number }): string {
+  const { path, first, page, cost, limit } = refusal
+  const what = page === undefined ? `${path} is a PDF that` : `page ${page} of the PDF ${path}`
+  const readable = page !== undefined && page > first ? (page - 1 === first ? `${first}` : `${first}-${page - 1}`) : undefined
+  const before = readable === undefined ? '' : `${readable.includes('-') ? 'Pages' : 'Page'} ${readable} can be read with pages: "${readable}"; for the rest, a`
+  return `${what} ${PDF_COSTS[cost](limit)} (${PDF_COST_KEYS[cost]}), so nothing was shown (likely a decompression bomb or a malformed file). `
+    + `${before === '' ? 'A' : before}sk the user for a text copy, or raise ${PDF_COST_KEYS[cost]} if the file is trusted`
+}
+
 export function renderMediaInvalid(path: string, format: string, reason: string): string {
   return `${path} starts as a ${format} file but cannot be decoded (${reason}): it is truncated or malformed. `
     + 'Nothing was shown; ask the user for an intact copy'

@@ -12,6 +12,12 @@ export const MediaConfig = z.object({
     .describe('Most bytes (before base64) of an image a read returns; a larger image is downscaled until it fits.'),
   readImageMaxPixels: z.number().int().min(1).default(100_000_000)
     .describe('Most pixels an image file may declare; a larger one (a decompression bomb) is refused from its header, never decoded.'),
+  readPdfMaxDecodedBytes: z.number().int().min(1).default(64 * 1024 * 1024)
+    .describe('Most bytes of decoded streams (page contents, fonts) one PDF read may inflate; a PDF past it (a decompression bomb) is refused.'),
+  readPdfMaxHeapMb: z.number().int().min(8).default(128)
+    .describe('Most megabytes of JavaScript heap the thread that parses a PDF may use; a PDF past it is refused.'),
+  readPdfMaxMs: z.number().int().min(1).default(10_000)
+    .describe('Most milliseconds one PDF read may parse on its thread; a PDF past it is refused (nothing shown).'),
 })
 
 export type MediaLimits = z.output<typeof MediaConfig>

@@ -1,41 +1,76 @@
-import { type PdfPageText, type PdfShown, renderMediaInvalid, renderPdfPage, renderPdfPassword, renderPdfRange } from '../render-media'
+import { type PdfPageText, type PdfShown, type PdfCost, renderMediaInvalid, renderPdfPage, renderPdfPassword, renderPdfRange, renderPdfTooCostly } from '../render-media'
 import { cutUtf8 } from '../window'
 import { ToolError } from '@deepseek-ai/dsh-tools'
-import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api'
+import type { MediaLimits } from './config'
 import { parsePageRange } from './page-range'
+import { type PdfReply, type PdfWorker, returnPdfWorker, takePdfWorker } from './pdf-worker'
+
+/** The thread's time ran out (`readPdfMaxMs`): the reason it was ended with. */
+class TimeSpent extends Error {}
+
+/** One read's PDF thread, the read's bounds, and what a failure names. */
+interface PdfCall {
+  worker: PdfWorker
+  path: string
+  limits: MediaLimits
+  signal: AbortSignal | undefined
+  /** The first page asked for, and the page being parsed (undefined while the file opens). */
+  first: number
+  page?: number
+}
 
 /**
  * The text of a PDF's pages from `pages` on (default: page 1), as many as fit in `budget` bytes
  * (at least one, cut at the budget if it alone is larger). pdf.js is pure JavaScript (no external
- * binary) and is loaded on the first PDF; a document encrypted with an empty user password (only
- * the owner's restricts it) opens like any other, one that needs a password is refused.
- * It parses on this thread: the bound on its work is `readMediaMaxBytes` and the page budget.
+ * binary); a document encrypted with an empty user password (only the owner's restricts it) opens
+ * like any other, one that needs a password is refused.
+ * pdf.js runs on a thread of its own (pdf-worker.ts), bounded in decoded bytes, heap and time
+ * (`readPdfMaxDecodedBytes`, `readPdfMaxHeapMb`, `readPdfMaxMs`), and ended when `signal` aborts:
+ * a decompression bomb is refused without stalling the event loop.
  */
-export async function pdfText(bytes: Uint8Array, path: string, pages: string | undefined, budget: number): Promise<PdfShown> {
+export async function pdfText(
+  bytes: Uint8Array, path: string, pages: string | undefined, budget: number, limits: MediaLimits, signal?: AbortSignal,
+): Promise<PdfShown> {
   const range = pages === undefined ? { first: 1 } : parsePageRange(pages)
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
-  // pdf.js takes the buffer over (it may detach it): it gets a copy.
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true, verbosity: 0,
-  })
+  signal?.throwIfAborted()
+  const worker = takePdfWorker({ maxDecodedBytes: limits.readPdfMaxDecodedBytes, maxHeapMb: limits.readPdfMaxHeapMb })
+  const call: PdfCall = { worker, path, limits, signal, first: range?.first ?? 1 }
+  const timer = setTimeout(() => worker.end(new TimeSpent()), limits.readPdfMaxMs)
+  const abort = () => worker.end(signal?.reason)
+  signal?.addEventListener('abort', abort, { once: true })
+  let clean = false
   try {
-    const document = await opened(task.promise, path)
-    const pageCount = document.numPages
+    await ask(call, undefined)
+    // pdf.js takes the buffer over (it may detach it): the thread gets a copy, moved, not cloned.
+    const data = new Uint8Array(bytes)
+    const pageCount = (await ask(call, { open: data }, [data.buffer])).pageCount!
     if (range === undefined || range.first > pageCount || (range.last ?? 0) > pageCount) {
       throw new ToolError('INVALID_ARGUMENTS', renderPdfRange(path, pages ?? '', pageCount))
     }
-    const shown = await pagesWithin(document, range.first, range.last ?? pageCount, budget, path)
+    const shown = await pagesWithin(call, range.last ?? pageCount, budget)
+    await ask(call, { close: true })
+    clean = true
     return { path, pageCount, pages: shown }
   } finally {
-    await task.destroy()
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', abort)
+    // A thread that failed may hold half a document: only one that closed its document is kept.
+    // Its end is awaited, so that a file that is refused again and again never has the memory of
+    // two threads at once.
+    if (!clean) {
+      worker.end(new Error('the PDF read failed'))
+      await worker.exited
+    }
+    returnPdfWorker(worker)
   }
 }
 
-async function pagesWithin(document: PDFDocumentProxy, first: number, last: number, budget: number, path: string): Promise<PdfPageText[]> {
+async function pagesWithin(call: PdfCall, last: number, budget: number): Promise<PdfPageText[]> {
   const shown: PdfPageText[] = []
   let used = 0
-  for (let number = first; number <= last; number++) {
-    const text = await pageText(document, number, path)
+  for (let number = call.first; number <= last; number++) {
+    call.page = number
+    const text = (await ask(call, { page: number })).text!
     // A page costs its whole block (marker, and the note of a page with no text), so that a
     // document of thousands of empty pages is parsed and listed only as far as the budget.
     const bytes = Buffer.byteLength(renderPdfPage({ number, text }), 'utf8') + 2
@@ -50,24 +85,37 @@ async function pagesWithin(document: PDFDocumentProxy, first: number, last: numb
   return shown
 }
 
-/** A page's text items in content order, a line feed where pdf.js saw a line end. */
-async function pageText(document: PDFDocumentProxy, number: number, path: string): Promise<string> {
-  const content = await opened(document.getPage(number).then((page) => page.getTextContent()), path)
-  let text = ''
-  for (const item of content.items) {
-    if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '')
+/** One request to the thread (none: wait until it is ready), its failures as typed errors. */
+async function ask(call: PdfCall, message: unknown, transfer?: ArrayBuffer[]): Promise<PdfReply> {
+  let reply: PdfReply
+  try {
+    reply = await (message === undefined ? call.worker.ready : call.worker.request(message, transfer))
+  } catch (error) {
+    throw ended(call, error)
   }
-  return text
+  if (reply.error !== undefined) throw failed(call, reply)
+  return reply
 }
 
 /** pdf.js' failures as the typed errors of a read that name the file. */
-async function opened<T>(work: Promise<T>, path: string): Promise<T> {
-  try {
-    return await work
-  } catch (error) {
-    const name = (error as { name?: unknown } | undefined)?.name
-    if (name === 'PasswordException') throw new ToolError('PDF_PASSWORD_REQUIRED', renderPdfPassword(path), { cause: error })
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new ToolError('MEDIA_INVALID', renderMediaInvalid(path, 'PDF', reason), { cause: error })
-  }
+function failed(call: PdfCall, reply: PdfReply): ToolError {
+  const { name, message } = reply.error!
+  const cause = Object.assign(new Error(message), { name })
+  if ((reply.decoded ?? 0) > call.limits.readPdfMaxDecodedBytes) return tooCostly(call, 'decoded', cause)
+  if (name === 'PasswordException') return new ToolError('PDF_PASSWORD_REQUIRED', renderPdfPassword(call.path), { cause })
+  return new ToolError('MEDIA_INVALID', renderMediaInvalid(call.path, 'PDF', message), { cause })
+}
+
+/** Why the thread stopped before it answered: its heap limit, the time bound, the caller's abort. */
+function ended(call: PdfCall, error: unknown): unknown {
+  if (call.signal?.aborted === true) return call.signal.reason
+  if (error instanceof TimeSpent) return tooCostly(call, 'time', error)
+  if ((error as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return tooCostly(call, 'heap', error)
+  const reason = error instanceof Error ? error.message : String(error)
+  return new ToolError('MEDIA_INVALID', renderMediaInvalid(call.path, 'PDF', reason), { cause: error })
+}
+
+function tooCostly(call: PdfCall, cost: PdfCost, cause: unknown): ToolError {
+  const limit = { decoded: call.limits.readPdfMaxDecodedBytes, heap: call.limits.readPdfMaxHeapMb, time: call.limits.readPdfMaxMs }[cost]
+  return new ToolError('PDF_TOO_COSTLY', renderPdfTooCostly({ path: call.path, first: call.first, page: call.page, cost, limit }), { cause })
 }

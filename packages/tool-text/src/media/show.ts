@@ -13,6 +13,8 @@ export interface MediaOptions {
   budget: number
   /** The PDF page range asked for (`"1-5"`); the first pages when absent. */
   pages?: string
+  /** Ends the parsing of a PDF when the call is aborted. */
+  signal?: AbortSignal
 }
 
 /**
@@ -23,7 +25,7 @@ export interface MediaOptions {
 export async function showMedia(bytes: Uint8Array, path: string, options: MediaOptions): Promise<ToolResult | undefined> {
   const kind = mediaKindOf(bytes)
   if (kind === undefined) return undefined
-  if (kind === 'pdf') return textResult(renderPdfPages(await pdfText(bytes, path, options.pages, options.budget)))
+  if (kind === 'pdf') return textResult(renderPdfPages(await pdfText(bytes, path, options.pages, options.budget, options.limits, options.signal)))
   const { limits } = options
   const image = await prepareImage(bytes, kind, path, limits)
   const text = renderImageShown({

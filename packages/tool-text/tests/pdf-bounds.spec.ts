@@ -1,0 +1,116 @@
+import { ToolError } from '@deepseek-ai/dsh-tools'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { deflateSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from '../src/media/config'
+import { showMedia } from '../src/media/show'
+
+/** A one-page PDF whose content stream is `body`, deflated when `deflate` (a bomb when large). */
+function onePagePdf(body: Buffer, deflate: boolean): Buffer {
+  const stream = deflate ? deflateSync(body, { level: 9 }) : body
+  const filter = deflate ? ' /Filter /FlateDecode' : ''
+  const parts: Buffer[] = []
+  const offsets: number[] = []
+  let length = 0
+  const put = (part: Buffer | string) => {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'latin1') : part
+    parts.push(bytes)
+    length += bytes.length
+  }
+  put('%PDF-1.4\n')
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+  ]
+  for (const [index, object] of objects.entries()) {
+    offsets.push(length)
+    put(`${index + 1} 0 obj\n${object}\nendobj\n`)
+  }
+  offsets.push(length)
+  put(`4 0 obj\n<< /Length ${stream.length}${filter} >>\nstream\n`)
+  put(stream)
+  put('\nendstream\nendobj\n')
+  offsets.push(length)
+  put('5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n')
+  const xref = length
+  put(`xref\n0 6\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`)
+  put(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
+  return Buffer.concat(parts)
+}
+
+// 256 MiB of spaces deflate to about 260 KB: the file is small, its one page is not.
+const bomb = onePagePdf(Buffer.alloc(256 * 1024 * 1024, 0x20), true)
+const hello = onePagePdf(Buffer.from('BT /F1 12 Tf 72 720 Td (Hello from page one) Tj ET', 'latin1'), true)
+
+async function refusal(bytes: Buffer, limits: Partial<MediaLimits>, signal?: AbortSignal): Promise<ToolError> {
+  const options = { limits: { ...DEFAULT_MEDIA_LIMITS, ...limits }, budget: 64 * 1024, ...(signal === undefined ? {} : { signal }) }
+  const error = await showMedia(bytes, 'bomb.pdf', options).then(() => undefined, (thrown: unknown) => thrown)
+  expect(error).toBeInstanceOf(ToolError)
+  return error as ToolError
+}
+
+describe('PDF text on its own thread', () => {
+  it('shows the text of a deflated page', async () => {
+    const result = await showMedia(hello, 'hello.pdf', { limits: DEFAULT_MEDIA_LIMITS, budget: 64 * 1024 })
+    expect(result?.content[0]?.text).toContain('Hello from page one')
+  })
+
+  it('refuses a decompression bomb by its decoded bytes, without stalling the event loop or keeping its memory', async () => {
+    expect(bomb.length).toBeLessThan(400 * 1024)
+    await showMedia(hello, 'hello.pdf', { limits: DEFAULT_MEDIA_LIMITS, budget: 64 * 1024 }) // the thread is started
+    const delay = monitorEventLoopDelay({ resolution: 10 })
+    const before = process.memoryUsage().rss
+    let peak = before
+    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 10)
+    delay.enable()
+    try {
+      const error = await refusal(bomb, {})
+      expect(error.code).toBe('PDF_TOO_COSTLY')
+      expect(error.message).toBe('page 1 of the PDF bomb.pdf decodes to more than the 67,108,864 bytes a PDF read inflates (readPdfMaxDecodedBytes), '
+        + 'so nothing was shown (likely a decompression bomb or a malformed file). Ask the user for a text copy, or raise readPdfMaxDecodedBytes if the file is trusted')
+    } finally {
+      delay.disable()
+      clearInterval(sampler)
+    }
+    // Before the thread, this page stalled the loop up to 0.45 s and took 213 MB more. The bounds
+    // are generous (other processes share the machine): they catch a stall, not a slow run.
+    expect(delay.max / 1e6).toBeLessThan(150)
+    expect(peak - before).toBeLessThan(64 * 1024 * 1024 + 150 * 1024 * 1024)
+    // The next read works (a fresh thread), and shows its page.
+    const result = await showMedia(hello, 'hello.pdf', { limits: DEFAULT_MEDIA_LIMITS, budget: 64 * 1024 })
+    expect(result?.content[0]?.text).toContain('Hello from page one')
+  }, 60_000)
+
+  it('refuses a PDF whose parsing passes readPdfMaxMs, naming the bound', async () => {
+    const error = await refusal(bomb, { readPdfMaxMs: 200, readPdfMaxDecodedBytes: 1024 * 1024 * 1024 })
+    expect(error.code).toBe('PDF_TOO_COSTLY')
+    expect(error.message).toContain('takes longer than the 200 ms a PDF read may run (readPdfMaxMs)')
+  }, 60_000)
+
+  it('refuses a PDF whose parsing passes the thread\'s heap limit (readPdfMaxHeapMb)', async () => {
+    // 8 MB of heap is less than pdf.js needs to load: the thread dies with ERR_WORKER_OUT_OF_MEMORY.
+    const error = await refusal(hello, { readPdfMaxHeapMb: 8 })
+    expect(error.code).toBe('PDF_TOO_COSTLY')
+    expect(error.message).toContain('needs more than the 8 MB of memory a PDF read may use (readPdfMaxHeapMb)')
+    expect((error.cause as { code?: string }).code).toBe('ERR_WORKER_OUT_OF_MEMORY')
+  }, 60_000)
+
+  it('ends the parsing when the call is aborted, with the abort\'s reason', async () => {
+    const controller = new AbortController()
+    const reason = new Error('the call was aborted')
+    setTimeout(() => controller.abort(reason), 100)
+    const options = { limits: { ...DEFAULT_MEDIA_LIMITS, readPdfMaxDecodedBytes: 1024 * 1024 * 1024 }, budget: 64 * 1024, signal: controller.signal }
+    const started = Date.now()
+    await expect(showMedia(bomb, 'bomb.pdf', options)).rejects.toBe(reason)
+    // The bomb alone runs for seconds; the abort ends it at once (a generous bound, not a speed claim).
+    expect(Date.now() - started).toBeLessThan(5_000)
+  }, 60_000)
+
+  it('names the pages before the costly one, which can still be read', async () => {
+    const { renderPdfTooCostly } = await import('../src/render-media')
+    expect(renderPdfTooCostly({ path: 'a.pdf', first: 2, page: 5, cost: 'time', limit: 10_000 })).toBe(
+      'page 5 of the PDF a.pdf takes longer than the 10,000 ms a PDF read may run (readPdfMaxMs), so nothing was shown '
+      + '(likely a decompression bomb or a malformed file). Pages 2-4 can be read with pages: "2-4"; for the rest, ask the user for a text copy, or raise readPdfMaxMs if the file is trusted')
+  })
+})
