@@ -37,7 +37,7 @@ export async function mediaRead(
   const fetch = config.readMedia && found.bytes === undefined && (late || namedAsMedia(path))
   const bytes = fetch ? await fetchMedia(ctx.fs, target, info, config, exec.signal) : found.bytes
   if (bytes === undefined) return found.text === undefined ? {} : { text: found.text }
-  const result = await showMedia(bytes, path, { limits: config, budget: config.readMaxBytes, ...(input.pages === undefined ? {} : { pages: input.pages }) })
+  const result = await showMedia(bytes, path, { limits: config, budget: config.readMaxBytes, signal: exec.signal, ...(input.pages === undefined ? {} : { pages: input.pages }) })
   if (result === undefined) return late || found.bytes === undefined ? {} : { text: decodeText(found.bytes, path).text }
   ctx.emit('fs/observed', target, mediaObservation(info.version), exec)
   return { result }
