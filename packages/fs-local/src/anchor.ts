@@ -20,7 +20,6 @@ export interface AnchoredDir {
   checked: string
   /** Where the directory really is now: what containment is judged on. */
   real(): Promise<string>
-  /** fsync of the directory itself, through the held descriptor. */
   sync(): Promise<void>
   close(): Promise<void>
 }
@@ -114,13 +113,10 @@ export async function anchorExisting<T>(core: DiskCore, dir: string, display: st
       return { anchor: reused, also: result }
     })
   }
-  let handle: FileHandle
-  try {
-    handle = await open(dir, DIR_FLAGS)
-  } catch (error) {
-    if (isMissing(error)) return undefined
-    throw error
-  }
+  const handle = await open(dir, DIR_FLAGS).catch((error: unknown) => {
+    if (!isMissing(error)) throw error
+  })
+  if (handle === undefined) return undefined
   return closeOnFailure(() => handle.close(), async () => {
     const [real, result] = await Promise.all([containment.enabled ? descriptorPath(calls, handle, dir) : dir, also(`/proc/self/fd/${handle.fd}`)])
     await containment.check(real, display)

@@ -36,10 +36,7 @@ export function codeFor(error: unknown): FsErrorCode {
   return ERRNO_CODES[errnoCode(error) ?? ''] ?? 'FS_IO_ERROR'
 }
 
-/**
- * Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be
- * wrapped. Without `op`, in the contract's own words (`<path> does not exist`).
- */
+/** Anything Node's fs throws, as an `FsError` (one passes through, so whole operations can be wrapped); without `op`, in the contract's words. */
 export function toFsError(error: unknown, op: LocalOp | undefined, path: string): FsError {
   if (FsError.is(error)) return error
   const code = codeFor(error)

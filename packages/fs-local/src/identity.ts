@@ -1,6 +1,6 @@
 import { type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import type { Calls } from './calls'
-import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { errnoCode } from './errors'
 import type { DiskCore } from './local-disk'
 
@@ -33,36 +33,28 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
   }
 }
 
-export function absolutePath(path: string, cwd: string): string {
-  return isAbsolute(path) ? resolvePath(path) : resolvePath(cwd, path)
-}
-
 /** The containment root, realpath'd once on first use; every check compares real locations. Without a root everything is inside. */
 export class Containment {
   readonly #configured: string | undefined
   #real: Promise<string> | undefined
 
   constructor(private readonly calls: Calls, root: string | undefined, cwd: string) {
-    this.#configured = root === undefined ? undefined : absolutePath(root, cwd)
+    this.#configured = root === undefined ? undefined : resolve(cwd, root)
   }
 
   get enabled(): boolean {
     return this.#configured !== undefined
   }
 
-  async root(): Promise<string | undefined> {
-    if (this.#configured === undefined) return undefined
+  /** Throws `FS_OUTSIDE_ROOT` unless `real` is inside the root; the text never names `real` (where an outside path leads is outside information). */
+  async check(real: string, displayPath: string): Promise<void> {
+    if (this.#configured === undefined) return
     this.#real ??= this.calls.realpath(this.#configured).catch((error: unknown) => {
       this.#real = undefined
       throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
     })
-    return this.#real
-  }
-
-  /** Throws `FS_OUTSIDE_ROOT` unless `real` is inside the root; the text never names `real` (where an outside path leads is outside information). */
-  async check(real: string, displayPath: string): Promise<void> {
-    const root = await this.root()
-    if (root === undefined || real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)) return
+    const root = await this.#real
+    if (real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)) return
     throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
   }
 }
