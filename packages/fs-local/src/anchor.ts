@@ -2,7 +2,7 @@ import { constants, existsSync } from 'node:fs'
 import { type FileHandle, mkdir, open } from 'node:fs/promises'
 import type { Calls } from './calls'
 import { basename, dirname, join } from 'node:path'
-import { closeOnFailure, errnoCode, isMissing } from './errors'
+import { closeOnFailure, errnoCode, ifMissing } from './errors'
 import type { Containment } from './identity'
 import type { DiskCore } from './local-disk'
 import { descriptorPath } from './open'
@@ -45,11 +45,7 @@ function anchored(calls: Calls, handle: FileHandle, dir: string, checked: string
 const HELD_MAX = 16
 const HELD_IDLE_MS = 2_000
 
-interface Held {
-  handle: FileHandle
-  users: number
-  timer?: NodeJS.Timeout
-}
+type Held = { handle: FileHandle; users: number; timer?: NodeJS.Timeout }
 
 export class HeldDirectories {
   #held = new Map<string, Held>()
@@ -113,9 +109,7 @@ export async function anchorExisting<T>(core: DiskCore, dir: string, display: st
       return { anchor: reused, also: result }
     })
   }
-  const handle = await open(dir, DIR_FLAGS).catch((error: unknown) => {
-    if (!isMissing(error)) throw error
-  })
+  const handle = await open(dir, DIR_FLAGS).catch(ifMissing)
   if (handle === undefined) return undefined
   return closeOnFailure(() => handle.close(), async () => {
     const [real, result] = await Promise.all([containment.enabled ? descriptorPath(calls, handle, dir) : dir, also(`/proc/self/fd/${handle.fd}`)])
@@ -140,22 +134,12 @@ export async function anchorDirectory(calls: Calls, dir: string, containment: Co
     await mkdir(dir, { recursive: true })
     return pathAnchor(dir, async () => dir)
   }
-  const missing: string[] = []
-  let current = dir
-  let handle: FileHandle
-  for (;;) {
-    try {
-      handle = await open(current, DIR_FLAGS)
-      break
-    } catch (error) {
-      if (errnoCode(error) !== 'ENOENT' || dirname(current) === current) throw error
-      missing.unshift(basename(current))
-      current = dirname(current)
-    }
-  }
-  let anchor = await checkedAnchor(calls, handle, current, containment, display)
-  for (const name of missing) anchor = await checkedAnchor(calls, await descend(anchor, name), join(anchor.checked, name), containment, display)
-  return anchor
+  const handle = await open(dir, DIR_FLAGS).catch(async (error: unknown) => {
+    if (errnoCode(error) !== 'ENOENT' || dirname(dir) === dir) throw error
+    // Missing: its parent is anchored (made if missing too), then it is made and opened in there.
+    return descend(await anchorDirectory(calls, dirname(dir), containment, display), basename(dir))
+  })
+  return checkedAnchor(calls, handle, dir, containment, display)
 }
 
 /** Makes (or finds) the directory `name` inside `parent` and opens it, never through a symlink planted there; `parent` is closed. */

@@ -36,14 +36,12 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
 /** The containment root, realpath'd once on first use; every check compares real locations. Without a root everything is inside. */
 export class Containment {
   readonly #configured: string | undefined
+  readonly enabled: boolean
   #real: Promise<string> | undefined
 
   constructor(private readonly calls: Calls, root: string | undefined, cwd: string) {
     this.#configured = root === undefined ? undefined : resolve(cwd, root)
-  }
-
-  get enabled(): boolean {
-    return this.#configured !== undefined
+    this.enabled = root !== undefined
   }
 
   /** Throws `FS_OUTSIDE_ROOT` unless `real` is inside the root; the text never names `real` (where an outside path leads is outside information). */

@@ -60,7 +60,6 @@ export class LocalDisk {
   }
 
   // The contract's methods, each handed to the module that does it (typed by the contract itself).
-  /** `resolve`, then `stat` and the small file's text from one descriptor (`read.ts`). */
   readonly inspect: Method<'inspect'> = async (path, opts = {}) =>
     inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal, opts.as)
   readonly stat: Method<'stat'> = (target, signal) => statTarget(this, target, signal)

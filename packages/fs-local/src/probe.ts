@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorExisting } from './anchor'
 import type { Calls } from './calls'
 import type { DiskCore } from './local-disk'
-import { closeOnFailure, errnoCode, isMissing } from './errors'
+import { closeOnFailure, errnoCode, ifMissing, isMissing } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 
 /** What a mutation finds at its target, inside the critical section. */
@@ -18,11 +18,8 @@ export type Probe =
 
 /** `stat` of `path`; a dangling symlink is its `lstat` (`other`), not absent: no write goes through it. */
 export async function statPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
-  try {
-    return await calls.stat(path, { bigint: true })
-  } catch (error) {
-    if (!isMissing(error)) throw error
-  }
+  const stats = await calls.stat(path, { bigint: true }).catch(ifMissing)
+  if (stats !== undefined) return stats
   const link = await lstatPath(calls, path)
   return link?.isSymbolicLink() ? link : undefined
 }
@@ -45,13 +42,8 @@ export async function probe(calls: Calls, path: string, display: string): Promis
 }
 
 /** `lstat` of `path`, or `undefined` when nothing is there (or a component is not a directory). */
-export async function lstatPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
-  try {
-    return await calls.lstat(path, { bigint: true })
-  } catch (error) {
-    if (isMissing(error)) return undefined
-    throw error
-  }
+export function lstatPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
+  return calls.lstat(path, { bigint: true }).catch(ifMissing)
 }
 
 /** Reads a whole opened file, refusing one above `limit` bytes (also one that grows while read); one `read` when it kept its size. */
@@ -82,7 +74,6 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
 export function readSmallInline(calls: Calls, opened: OpenedFile): Uint8Array | undefined {
   const size = Number(opened.stats.size)
   if (!calls.inline || opened.stats.size > INLINE_OPEN_BYTES) return undefined
-  // One byte more than expected: a file that grew shows it in the same read.
   const buffer = Buffer.allocUnsafe(size + 1)
   let length = 0
   for (let read = -1; read !== 0 && length <= size;) {
@@ -136,9 +127,7 @@ export interface Found {
 function found(probe: Probe, destination: string, anchor: AnchoredDir | undefined): Found {
   return {
     probe, destination, anchor,
-    close: async () => {
-      await Promise.all([probe.kind === 'file' ? probe.opened.handle.close().catch(() => {}) : undefined, anchor?.close()])
-    },
+    close: () => Promise.all([probe.kind === 'file' ? probe.opened.handle.close().catch(() => {}) : undefined, anchor?.close()]).then(() => {}),
   }
 }
 
@@ -148,10 +137,7 @@ export function detachedLinks(probe: Probe): { detachedLinks?: number } {
   return links > 1 ? { detachedLinks: links - 1 } : {}
 }
 
-/**
- * What a mutation finds: the parent anchored and checked, the target opened `O_NOFOLLOW` in it. A
- * symlink in its place is followed by path, and where it leads checked before a byte is read.
- */
+/** What a mutation finds: the parent anchored and checked, the target opened `O_NOFOLLOW` in it; a symlink there is followed by path (`foundByPath`). */
 export async function find(core: DiskCore, target: FsTarget, display: string): Promise<Found> {
   const key = target.targetKey
   const name = basename(key)
@@ -177,7 +163,7 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
   })
 }
 
-/** The probe by the key's path (following a final symlink); `anchor` is kept if it holds the destination. */
+/** The probe by the key's path (a final symlink followed, where it leads checked before a byte is read); `anchor` is kept if it holds the destination. */
 async function foundByPath(core: DiskCore, key: string, display: string, anchor: AnchoredDir | undefined): Promise<Found> {
   const current = await probe(core.process.calls, key, display)
   let destination = key

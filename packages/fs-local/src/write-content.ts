@@ -2,10 +2,7 @@ import { UTF8_BOM } from '@deepseek-ai/dsh-fs/kit'
 import type { FileHandle } from 'node:fs/promises'
 
 /** Content given as text: encoded while it is written, so a large file is never held twice in memory. */
-export interface StagedText {
-  text: string
-  bom: boolean
-}
+export type StagedText = { text: string; bom: boolean }
 
 export async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   let offset = 0
