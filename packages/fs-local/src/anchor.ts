@@ -25,12 +25,10 @@ export interface AnchoredDir {
 }
 
 /** fsync of a directory descriptor; some filesystems cannot, and the data is on disk already. */
-async function syncHandle(handle: FileHandle): Promise<void> {
-  try {
-    await handle.sync()
-  } catch (error) {
+function syncHandle(handle: FileHandle): Promise<void> {
+  return handle.sync().catch((error: unknown) => {
     if (errnoCode(error) !== 'EINVAL' && errnoCode(error) !== 'EBADF') throw error
-  }
+  })
 }
 
 function anchored(calls: Calls, handle: FileHandle, dir: string, checked: string, close = () => handle.close().catch(() => {})): AnchoredDir {
@@ -146,13 +144,10 @@ export async function anchorDirectory(calls: Calls, dir: string, containment: Co
 async function descend(parent: AnchoredDir, name: string): Promise<FileHandle> {
   const below = `${parent.path}/${name}`
   try {
-    try {
-      await mkdir(below)
-      // The directory that gained an entry is made durable, so the new one survives a crash.
-      await parent.sync().catch(() => {})
-    } catch (error) {
+    // The directory that gained an entry is made durable, so the new one survives a crash.
+    await mkdir(below).then(() => parent.sync().catch(() => {}), (error: unknown) => {
       if (errnoCode(error) !== 'EEXIST') throw error
-    }
+    })
     return await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
   } finally {
     await parent.close()
@@ -161,10 +156,7 @@ async function descend(parent: AnchoredDir, name: string): Promise<FileHandle> {
 
 /** Off Linux the path itself is the best available name (the checks before publication remain). */
 function pathAnchor(dir: string, real: () => Promise<string>): AnchoredDir {
-  const sync = async () => {
-    const handle = await open(dir, DIR_FLAGS)
-    await syncHandle(handle).finally(() => handle.close().catch(() => {}))
-  }
+  const sync = () => open(dir, DIR_FLAGS).then((handle) => syncHandle(handle).finally(() => handle.close().catch(() => {})))
   return { path: dir, checked: dir, real, sync, close: async () => {} }
 }
 

@@ -73,7 +73,6 @@ export class LocalDisk {
     editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), opts)
   readonly editTextMany: Method<'editTextMany'> = (target, edits, opts = {}) =>
     editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
-  /** Depth first, gitignore-aware, never following a symlink out of the containment. */
   readonly walk: Method<'walk'> = (root, options, signal) => walkDisk(this.containment, root, options, signal)
   readonly search: Method<'search'> = (root, options, signal) => searchDisk(this.containment, root, options, signal)
   readonly remove: Method<'remove'> = (target, opts = {}) => removeTarget(this, target, opts)

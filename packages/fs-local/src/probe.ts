@@ -24,19 +24,20 @@ export async function statPath(calls: Calls, path: string): Promise<BigIntStats 
   return link?.isSymbolicLink() ? link : undefined
 }
 
+/** What `stats` says is there, when it is no regular file to open. */
+const notFile = (stats: BigIntStats | undefined): Probe => (stats === undefined ? { kind: 'absent' } : { kind: 'other', info: infoOf(stats) })
+
 /** Classifies the target and, for a regular file, opens it (without ever blocking on a special file). */
 export async function probe(calls: Calls, path: string, display: string): Promise<Probe> {
   const stats = await statPath(calls, path)
-  if (stats === undefined) return { kind: 'absent' }
-  if (!stats.isFile()) return { kind: 'other', info: infoOf(stats) }
+  if (!stats?.isFile()) return notFile(stats)
   try {
     const opened = await openRegular(calls, path, display, { checked: stats })
     return { kind: 'file', info: infoOf(opened.stats), opened }
   } catch (error) {
     // Deleted or swapped between the stat and the open: what is there now, unless a file again.
     const now = isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE') ? await statPath(calls, path) : stats
-    if (now === undefined) return { kind: 'absent' }
-    if (!now.isFile()) return { kind: 'other', info: infoOf(now) }
+    if (!now?.isFile()) return notFile(now)
     throw error
   }
 }
@@ -147,7 +148,7 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
   const { anchor, also: entry } = anchored
   return closeOnFailure(() => anchor.close(), async () => {
     const destination = join(anchor.checked, name)
-    if (entry === undefined) return found({ kind: 'absent' }, destination, anchor)
+    if (entry === undefined || !(entry.isFile() || entry.isSymbolicLink())) return found(notFile(entry), destination, anchor)
     if (entry.isFile()) {
       try {
         const opened = await openRegular(calls, join(anchor.path, name), display, { checked: entry, real: destination })
@@ -156,8 +157,6 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
         // Replaced between the lookup and the open: look again by path.
         if (!isMissing(error) && errnoCode(error) !== 'ELOOP' && !FsError.is(error, 'FS_NOT_REGULAR_FILE')) throw error
       }
-    } else if (!entry.isSymbolicLink()) {
-      return found({ kind: 'other', info: infoOf(entry) }, destination, anchor)
     }
     return foundByPath(core, key, display, anchor)
   })

@@ -12,7 +12,6 @@ import { type OpenedFile, openRegular } from './open'
 import { infoOf, lstatPath, readAll, readSmallInline, statPath, versionOf } from './probe'
 import { isStagingName, reclaimStaging } from './staging'
 
-/** The first and the largest read of a byte stream (see `streamBytesFrom`). */
 const FIRST_STREAM_CHUNK = 64 * 1024
 const MAX_STREAM_CHUNK = 1024 * 1024
 
