@@ -1,5 +1,4 @@
 import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
-import { fchmodSync } from 'node:fs'
 import { link, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
@@ -63,15 +62,13 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
   }
 }
 
-/** Bytes first (a write without CAP_FSETID clears set-id bits), then the old file's metadata; the mode first (or beside the write) when owners match. */
+/** Bytes first (a write without CAP_FSETID clears set-id bits), then the old file's metadata; a chmod beside the write when owners match. */
 async function fill(core: DiskCore, staged: Staged, content: Uint8Array | StagedText, previous: Previous | undefined, display: string): Promise<void> {
   const { handle, created } = staged
-  const early = previous !== undefined && created.uid === previous.uid && created.gid === previous.gid && (previous.mode & 0o6000) === 0 && (created.mode & 0o7777) !== previous.mode
-  // An inode update: inline on a local disk, as the lookups of `calls.ts` (a pool trip fewer), before the write holds the inode.
-  if (early && core.process.calls.inline) fchmodSync(handle.fd, previous.mode)
   const written = content instanceof Uint8Array ? writeAll(handle, content) : writeEncoded(handle, content, core.process.buffers)
   if (previous === undefined) return written
-  await Promise.all([written, early && !core.process.calls.inline ? handle.chmod(previous.mode) : undefined])
+  const early = created.uid === previous.uid && created.gid === previous.gid && (previous.mode & 0o6000) === 0 && (created.mode & 0o7777) !== previous.mode
+  await Promise.all([written, early ? handle.chmod(previous.mode) : undefined])
   await applyPrevious(staged.file, handle, previous, display, early ? { ...created, mode: previous.mode } : created)
 }
 
