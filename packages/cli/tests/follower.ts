@@ -151,6 +151,8 @@ const FINAL = [
   /pass the path of a text file\.?$/,
   /pass another path\.?$/,
   /pass the path of one\.?$/,
+  /pass the path of one of those\.?$/,
+  /otherwise it is not text these tools can show\.?$/,
   /pass the path of an existing file\.?$/,
   /pass the path of a regular file\.?$/,
   /Pass the path of a file or directory\.$/,

@@ -66,6 +66,13 @@ function bodyEnd(text: string, start: number, end: number): number {
   return end - 1 > start && text.charCodeAt(end - 2) === 13 ? end - 2 : end - 1
 }
 
+/** A block of whole lines, `text[start, end)`, that trimming narrows from either end. */
+interface Block {
+  readonly text: string
+  start: number
+  end: number
+}
+
 /**
  * The change between two blocks of whole lines, `before[oldStart, oldEnd)` and `after[newStart,
  * newEnd)`, whose first line is line `line` of the new text: lines equal at both ends are trimmed
@@ -74,32 +81,43 @@ function bodyEnd(text: string, start: number, end: number): number {
 export function trimmedChange(
   before: string, oldStart: number, oldEnd: number, after: string, newStart: number, newEnd: number, line: number,
 ): FsLineChange | undefined {
-  while (oldStart < oldEnd && newStart < newEnd) {
-    const oldLineEnd = lineEnd(before, oldStart, oldEnd)
-    const newLineEnd = lineEnd(after, newStart, newEnd)
-    if (!sameLine(before, oldStart, oldLineEnd, after, newStart, newLineEnd)) break
-    oldStart = oldLineEnd
-    newStart = newLineEnd
-    line++
-  }
-  while (oldStart < oldEnd && newStart < newEnd) {
-    const oldLineStart = lastLineStart(before, oldStart, oldEnd)
-    const newLineStart = lastLineStart(after, newStart, newEnd)
-    if (!sameLine(before, oldLineStart, oldEnd, after, newLineStart, newEnd)) break
-    oldEnd = oldLineStart
-    newEnd = newLineStart
-  }
-  const removedLines = linesIn(before, oldStart, oldEnd)
-  const addedLines = linesIn(after, newStart, newEnd)
+  const old: Block = { text: before, start: oldStart, end: oldEnd }
+  const now: Block = { text: after, start: newStart, end: newEnd }
+  line += trimShared(old, now, 'front')
+  trimShared(old, now, 'back')
+  const removedLines = linesIn(before, old.start, old.end)
+  const addedLines = linesIn(after, now.start, now.end)
   return removedLines + addedLines === 0 ? undefined : { line, removedLines, addedLines }
 }
 
-function lineEnd(text: string, start: number, end: number): number {
-  const at = text.indexOf('\n', start)
-  return at < 0 || at >= end ? end : at + 1
+/** Drops the lines two blocks share at one end, while neither is empty; returns how many went. */
+function trimShared(a: Block, b: Block, side: 'front' | 'back'): number {
+  let trimmed = 0
+  while (a.start < a.end && b.start < b.end) {
+    const aCut = edgeLineCut(a, side)
+    const bCut = edgeLineCut(b, side)
+    const same = side === 'front'
+      ? sameLine(a.text, a.start, aCut, b.text, b.start, bCut)
+      : sameLine(a.text, aCut, a.end, b.text, bCut, b.end)
+    if (!same) break
+    if (side === 'front') {
+      a.start = aCut
+      b.start = bCut
+    } else {
+      a.end = aCut
+      b.end = bCut
+    }
+    trimmed++
+  }
+  return trimmed
 }
 
-function lastLineStart(text: string, start: number, end: number): number {
+/** Where the block's first line ends (`front`), or where its last line starts (`back`). */
+function edgeLineCut({ text, start, end }: Block, side: 'front' | 'back'): number {
+  if (side === 'front') {
+    const at = text.indexOf('\n', start)
+    return at < 0 || at >= end ? end : at + 1
+  }
   if (end - 2 < start) return start
   const at = text.lastIndexOf('\n', end - 2)
   return at < start ? start : at + 1

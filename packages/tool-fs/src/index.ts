@@ -1,6 +1,6 @@
 import type {} from '@deepseek-ai/dsh-fs'
 import { pinServices } from '@deepseek-ai/dsh-tools'
-import { withEncodings } from '@deepseek-ai/dsh-tool-text'
+import { RUNTIME_WORDS, withEncodings } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { applyPatchTool } from './apply-patch'
@@ -43,6 +43,8 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   const calls = pinServices(ctx, ['fs'])
   // Each call of the text tools runs under its encoding choice (argument, configuration); a read names a legacy encoding.
   const encodings = { argument: encodingArgument }
+  // The runtime's own refusals (an unknown tool, invalid arguments) in dsh-tool-text's words, like every other.
+  ctx.tools.useWords(RUNTIME_WORDS)
   ctx.tools.register(withEncodings(readTool(calls, options), options, { ...encodings, names: () => true }))
   ctx.tools.register(withEncodings(writeTool(calls, options), options, encodings))
   ctx.tools.register(withEncodings(editTool(calls, options), options, encodings))

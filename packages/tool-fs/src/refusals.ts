@@ -1,7 +1,7 @@
 import { editIndexOf, type FsEditRequest, type FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
-  buildWindow, closestRegion, countLines, type FailureDetail, fsRefused, type FsToolName, inspectTarget, isSymbolicLink, readCurrentVersion,
-  seenOfWindow, TOUCHED_MAX_LINES, touchedLines,
+  buildWindow, closestRegion, countLines, type FailureDetail, fsRefused, type FsToolName, inspectTarget, isSymbolicLink, reachOf, readCurrentVersion,
+  seenOfWindow, type TextReach, TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
@@ -36,7 +36,7 @@ export async function refusal(ctx: Context, config: Config, error: FsError, call
   const resolved = { ...call, target }
   // The session's memory says absent, but something is there now: the target's nature comes first,
   // and a file created since is a stale basis, never "does not exist".
-  const there = error.code === 'FS_NOT_FOUND' && tool !== 'read' ? await inspectTarget(ctx.fs, target, call.exec.signal, config.readMedia) : undefined
+  const there = error.code === 'FS_NOT_FOUND' && tool !== 'read' ? await inspectTarget(ctx.fs, target, call.exec.signal, reachOf(config)) : undefined
   if (there !== undefined && there.kind !== 'absent') {
     if (there.kind !== 'text') return fsRefused(tool, error, { kind: 'not-a-file', nature: there }, path)
     const appeared = fsError('FS_STALE_VERSION', { path, reason: 'has been created since this session found it absent' })
@@ -50,14 +50,14 @@ async function detailOf(ctx: Context, config: Config, error: FsError, call: Reso
   // An undecided encoding (`FS_NOT_TEXT` with `candidates`) is said as such, never inspected into "binary".
   const inspects = error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && error.candidates === undefined)
     || (error.code === 'FS_OUTSIDE_ROOT' && call.tool !== 'read')
-  if (inspects) return natureDetail(ctx, error, call, config.readMedia)
+  if (inspects) return natureDetail(ctx, error, call, reachOf(config))
   if (error.code === 'FS_STALE_VERSION' && config.staleRefusalObserves && call.tool !== 'read') return staleDetail(ctx, config, call)
   return matchDetail(ctx, config, error, call)
 }
 
 /** What the target is, when that decides the refusal before any read-first rule. */
-async function natureDetail(ctx: Context, error: FsError, { tool, target, exec }: Resolved, media: boolean): Promise<FailureDetail | undefined> {
-  const nature = await inspectTarget(ctx.fs, target, exec.signal, media)
+async function natureDetail(ctx: Context, error: FsError, { tool, target, exec }: Resolved, reach: TextReach): Promise<FailureDetail | undefined> {
+  const nature = await inspectTarget(ctx.fs, target, exec.signal, reach)
   const unread = nature?.kind === 'text' && error.code === 'FS_NOT_OBSERVED'
   // Too large for any change: said by its size, before the read-first rule would send the model to read it for nothing.
   if (unread && tool !== 'read' && (nature.size ?? 0) > ctx.fs.maxTextBytes) return { kind: 'too-large', size: nature.size!, limit: ctx.fs.maxTextBytes }

@@ -1,5 +1,5 @@
 import { FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type DiscoveryToolName, type FileRefusal, fsRefused, type FsToolName, renderRefusal } from '@deepseek-ai/dsh-tool-text'
+import { type DiscoveryToolName, type FileRefusal, fsRefused, type FsToolName, pathFormRefusal, reachOf, renderRefusal } from '@deepseek-ai/dsh-tool-text'
 import { defineTool, isRefusal, type ToolAnnotations, type ToolExecution, type ToolInputSchema, type ToolRefusal, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
@@ -69,6 +69,8 @@ export function fsTool<S extends ToolInputSchema, D>(ctx: Context, config: Confi
   const refused = (error: FsError, call: FsCall, input: z.output<S>): Refused | Promise<Refused> => as === 'glob' || as === 'grep' || as === 'list'
     ? fsRefused(as, error)
     : refusal(ctx, config, error, { tool: as, ...call, ...work.quoted?.(input) })
+  // What the configuration lets these tools read decides the words of a refusal of a file that is not UTF-8 text.
+  const reach = reachOf(config)
   return defineTool({
     ...words,
     ...(FOREIGN[meta.name] === undefined ? {} : { foreignNames: FOREIGN[meta.name] }),
@@ -80,9 +82,12 @@ export function fsTool<S extends ToolInputSchema, D>(ctx: Context, config: Confi
         return await work.run(ctx, config, input, call)
       } catch (error) {
         if (FsError.is(error)) return refused(error, call, input)
-        throw error
+        // A path in a shell's or another system's form, refused by the path helper before any provider call.
+        const form = pathFormRefusal(error)
+        if (form === undefined) throw error
+        return form
       }
     },
-    render: (data: D | Refused) => isRefusal(data) ? renderRefusal(data.refused as FileRefusal) : work.render(data as D, config),
+    render: (data: D | Refused) => isRefusal(data) ? renderRefusal(data.refused as FileRefusal, reach) : work.render(data as D, config),
   })
 }

@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite'
 import { afterEach, describe, expect, it } from 'vitest'
+import { SUPPORTED_ENCODINGS } from '@deepseek-ai/dsh-tool-text'
 import { type Stack, stack } from './harness'
 
 let s: Stack
@@ -81,6 +82,65 @@ describe('legacy encodings through the tools', () => {
     s = await stack({ policy: true, config: { detectEncodings: true, defaultEncoding: 'windows-1252' } })
     await s.put('short.txt', iconv.encode('ab\xe9\n', 'latin1'))
     expect(await s.ok('read', { file_path: 'short.txt' })).toContain('     1\tabé')
+  })
+})
+
+describe('refusals of files that are not UTF-8 say what the tools in force read', () => {
+  it('sends an edit of an unread Windows-1252 or UTF-16 file to read it first when detection is on, and then the edit works', async () => {
+    s = await stack({ policy: true, config: { detectEncodings: true } })
+    await s.put('fr.txt', iconv.encode(FRENCH, 'windows-1252'))
+    await s.put('u16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode('hello\r\n', 'utf-16le')]))
+    for (const [file, from, to] of [['fr.txt', 'très', 'fort'], ['u16.txt', 'hello', 'bye']] as const) {
+      const refused = await s.call('edit', { file_path: file, old_string: from, new_string: to })
+      expect(refused.error?.code, file).toBe('FS_NOT_OBSERVED')
+      expect(refused.content[0]!.text).toBe(`${s.path(file)} has not been read in this session (the dsh \`read\` tool shows the file); read the file, then retry`)
+      await s.ok('read', { file_path: file })
+      await s.ok('edit', { file_path: file, old_string: from, new_string: to })
+    }
+    expect((await s.bytes('fr.txt'))!.equals(iconv.encode(FRENCH.replace('très', 'fort'), 'windows-1252'))).toBe(true)
+  })
+
+  it('keeps refusing such an edit as not UTF-8 text when detection is off', async () => {
+    s = await stack({ policy: true })
+    await s.put('fr.txt', iconv.encode(FRENCH, 'windows-1252'))
+    const refused = await s.call('edit', { file_path: 'fr.txt', old_string: 'très', new_string: 'fort' })
+    expect(refused.error?.code).toBe('FS_NOT_TEXT')
+    expect(refused.content[0]!.text).toBe(`${s.path('fr.txt')} is not UTF-8 text; these tools show and change UTF-8 text only: pass the path of a text file.`)
+  })
+
+  it.each([
+    [{}, 'these tools show and change UTF-8 text only: pass the path of a text file.'],
+    [{ detectEncodings: true }, 'these tools show and change text (UTF-8, UTF-16 or a legacy encoding) only: pass the path of a text file.'],
+    [{ readMedia: true }, 'these tools change UTF-8 text only: pass the path of a text file.'],
+    [{ detectEncodings: true, readMedia: true }, 'these tools change text (UTF-8, UTF-16 or a legacy encoding) only: pass the path of a text file.'],
+  ])('names what the tools change when refusing an edit of a binary file (config %j)', async (config, remedy) => {
+    s = await stack({ policy: true, config })
+    await s.put('data.bin', Uint8Array.of(1, 2, 0, 3, 10))
+    const refused = await s.call('edit', { file_path: 'data.bin', old_string: 'a', new_string: 'b' })
+    expect(refused.error?.code).toBe('FS_NOT_TEXT')
+    expect(refused.content[0]!.text).toBe(`${s.path('data.bin')} is a binary file (NUL byte at offset 2), not text; ${remedy}`)
+  })
+
+  it.each([
+    [{}, 'these tools show and change UTF-8 text only: pass the path of a text file'],
+    [{ readMedia: true }, 'these tools show UTF-8 text, images (PNG, JPEG, GIF, WebP) and PDFs only: pass the path of one of those'],
+    [{ detectEncodings: true }, 'these tools show and change text (UTF-8, UTF-16 or a legacy encoding) only: if this is text in an encoding the tool could not tell, '
+      + `call the dsh \`read\` tool again with encoding set to it (supported: ${SUPPORTED_ENCODINGS.join(', ')}); otherwise pass the path of a text file`],
+  ])('names what the tools show when refusing a read of a binary file (config %j)', async (config, remedy) => {
+    s = await stack({ policy: true, config })
+    await s.put('data.bin', Uint8Array.of(1, 2, 0, 3, 10))
+    const refused = await s.call('read', { file_path: 'data.bin' })
+    expect(refused.error?.code).toBe('FS_NOT_TEXT')
+    expect(refused.content[0]!.text).toBe(`${s.path('data.bin')} is not UTF-8 text: binary data (NUL byte at offset 2); ${remedy}`)
+  })
+
+  it('names the encoding argument when a file is not exactly text in the encoding named, and another encoding then reads it', async () => {
+    s = await stack({ policy: true, config: { detectEncodings: true } })
+    await s.put('ja.txt', iconv.encode(JAPANESE, 'shift_jis'))
+    const refused = await s.call('read', { file_path: 'ja.txt', encoding: 'utf-16le' })
+    expect(refused.error?.code).toBe('FS_NOT_TEXT')
+    expect(refused.content[0]!.text).toMatch(/nor exactly utf-16le text.*call the dsh `read` tool again with encoding set to it \(supported: utf-16le, .*euc-kr\); otherwise pass the path of a text file$/)
+    expect(await s.ok('read', { file_path: 'ja.txt', encoding: 'shift_jis' })).toContain('吾輩は猫である')
   })
 })
 

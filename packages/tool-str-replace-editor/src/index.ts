@@ -1,6 +1,6 @@
 import type {} from '@deepseek-ai/dsh-fs'
 import { defineTool, pinServices } from '@deepseek-ai/dsh-tools'
-import { withEncodings } from '@deepseek-ai/dsh-tool-text'
+import { reachOf, RUNTIME_WORDS, withEncodings } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import type { z } from 'zod'
 import { create, insert, strReplace } from './edit'
@@ -26,6 +26,9 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   // What the calls use, read once (the registration stays on `ctx`, so it goes with this plugin).
   const options = Config.parse(config)
   const editor = new Editor(pinServices(ctx, ['fs']), options)
+  const reach = reachOf(options)
+  // The runtime's own refusals (an unknown tool, invalid arguments) in dsh-tool-text's words, like every other.
+  ctx.tools.useWords(RUNTIME_WORDS)
   // Each call runs under its encoding choice (argument, configuration); a `view` names a legacy encoding.
   ctx.tools.register(withEncodings(defineTool({
     name: 'str_replace_editor',
@@ -42,7 +45,7 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
     ],
     // Each command returns data (a reply or a refusal); a provider failure it does not word itself keeps the provider's account.
     execute: (input, exec) => commands[input.command](editor, input, exec).catch(providerRefusal),
-    render: (data) => renderReply(data, editor.window),
+    render: (data) => renderReply(data, editor.window, reach),
   }), options, { argument: EncodingArgument, names: (input) => input.command === 'view' }))
   ctx.systemPrompt.section({ name: 'str_replace_editor', order: 40, text: PROMPT_SECTION })
 }

@@ -1,6 +1,6 @@
 import { FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
-  closestRegion, countLines, editorRefused, inspectTarget, isSymbolicLink, rangeWindow, readCurrentVersion, seenOfWindow, type TargetNature, TOUCHED_MAX_LINES, touchedLines,
+  closestRegion, countLines, editorRefused, inspectTarget, isSymbolicLink, rangeWindow, reachOf, readCurrentVersion, seenOfWindow, type TargetNature, TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { type Editor, explain, providerRefusal, type Refused, refusedAs } from './runtime'
@@ -30,11 +30,11 @@ export async function refuse(editor: Editor, raised: unknown, call: Refusing): P
   const { target, exec } = call
   let error: FsError = raised
   // The session's memory says absent, but a file is there now: a stale basis, never "does not exist".
-  if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal, editor.config.readMedia))?.kind === 'text') {
+  if (error.code === 'FS_NOT_FOUND' && (await inspectTarget(editor.ctx.fs, target, exec.signal, reachOf(editor.config)))?.kind === 'text') {
     error = fsError('FS_STALE_VERSION', { path: target.displayPath, reason: 'has been created since you found it absent' })
   }
   if (error.code === 'FS_NOT_OBSERVED' || error.code === 'FS_NOT_REGULAR_FILE' || (error.code === 'FS_NOT_TEXT' && error.candidates === undefined) || error.code === 'FS_OUTSIDE_ROOT') {
-    const nature = await inspectTarget(editor.ctx.fs, target, exec.signal, editor.config.readMedia)
+    const nature = await inspectTarget(editor.ctx.fs, target, exec.signal, reachOf(editor.config))
     const named = await byNature(editor, error, call, nature)
     if (named !== undefined) return named
   }
@@ -94,7 +94,7 @@ function staleSpan(text: string, where: Where) {
 
 /** `create` on something in the way that is not a file: named, with the path that works instead; undefined for a text file or nothing. */
 export async function notAFile(editor: Editor, error: FsError, target: FsTarget, exec: ToolExecution): Promise<Refused | undefined> {
-  const nature = await inspectTarget(editor.ctx.fs, target, exec.signal, editor.config.readMedia)
+  const nature = await inspectTarget(editor.ctx.fs, target, exec.signal, reachOf(editor.config))
   if (nature === undefined || nature.kind === 'absent' || nature.kind === 'text') return undefined
   return editorRefused('FS_NOT_REGULAR_FILE', { kind: 'not-a-file', command: 'create', path: target.displayPath, nature })
 }

@@ -2,7 +2,7 @@
 // text editor tool. Its refusals are worded by dsh-tool-text (`renderRefusal`), with the fs family's.
 import { escapeName } from '@deepseek-ai/dsh-fs/kit'
 import {
-  cutNote, type FileRefusal, type MutationReport, numbered as numberedLines, renderRefusal, renderReport, type TextWindow, viewNotes, type WindowLimits,
+  cutNote, type FileRefusal, type MutationReport, numbered as numberedLines, renderRefusal, renderReport, type TextReach, type TextWindow, viewNotes, type WindowLimits,
   type WindowLine,
 } from '@deepseek-ai/dsh-tool-text'
 import { isRefusal, type ToolRefusal, type ToolResult } from '@deepseek-ai/dsh-tools'
@@ -16,9 +16,9 @@ export type EditorReply =
   /** An image or PDF, rendered already by dsh-tool-text's media renderers (the image beside its text). */
   | { kind: 'media'; result: ToolResult }
 
-/** The editor's render step: a refusal in dsh-tool-text's words, a success in the text editor's. */
-export function renderReply(data: EditorReply | ToolRefusal<FileRefusal>, limits: WindowLimits): string | ToolResult {
-  if (isRefusal(data)) return renderRefusal(data.refused)
+/** The editor's render step: a refusal in dsh-tool-text's words (for what `reach` reads), a success in the text editor's. */
+export function renderReply(data: EditorReply | ToolRefusal<FileRefusal>, limits: WindowLimits, reach: TextReach): string | ToolResult {
+  if (isRefusal(data)) return renderRefusal(data.refused, reach)
   if (data.kind === 'media') return data.result
   switch (data.kind) {
     case 'report': return renderReport(data.report, 'editor', limits)

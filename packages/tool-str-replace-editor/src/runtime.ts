@@ -1,5 +1,5 @@
 import { FsError, type FsErrorCode, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type EditorCommand, editorRefused, type EditorStop, type FileRefusal, resolveTarget, type WindowLimits } from '@deepseek-ai/dsh-tool-text'
+import { type EditorCommand, editorRefused, type EditorStop, type FileRefusal, pathFormRefusal, resolveTarget, type WindowLimits } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolRefusal } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { EditHistories } from './history'
@@ -68,8 +68,15 @@ function providerStop(error: FsError): EditorStop {
   return { kind: 'provider', message: error.message, code: error.code, ...(error.candidates === undefined ? {} : { candidates: error.candidates }) }
 }
 
-/** Any other provider failure: its own account, with its code (a command's failure path words the ones it knows). */
+/**
+ * Any other provider failure: its own account, with its code (a command's failure path words the
+ * ones it knows); a path in a foreign form, as the path helper refused it.
+ */
 export function providerRefusal(error: unknown): Refused {
-  if (!FsError.is(error)) throw error
+  if (!FsError.is(error)) {
+    const form = pathFormRefusal(error)
+    if (form === undefined) throw error
+    return form
+  }
   return refusedAs(error, providerStop(error))
 }

@@ -47,16 +47,35 @@ describe('legacy encodings in the editor', () => {
     expect(await f.ok({ command: 'view', path: 'short.txt', encoding: 'iso-8859-1' })).toContain('     1\tabé')
   })
 
-  it('refuses a binary file with the same words as without detection', async () => {
-    const binary = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0, 0, 1)
-    f = await editorFixture()
-    await f.put('logo.png', binary)
-    const without = textOf(await f.call({ command: 'view', path: 'logo.png' }))
-    await f.dispose()
+  it('refuses a binary file as binary with detection on, never as an encoding it could not tell', async () => {
     f = await editorFixture({ config: { detectEncodings: true } })
-    await f.put('logo.png', binary)
+    await f.put('logo.png', Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0, 0, 1))
     const refused = await f.call({ command: 'view', path: 'logo.png' })
     expect(refused.error?.code).toBe('FS_NOT_TEXT')
-    expect(textOf(refused).replace(f.at('logo.png'), '')).toBe(without.replace(/^.*?logo\.png/, ''))
+    expect(textOf(refused)).toMatch(/^\S+logo\.png is not UTF-8 text: binary data \(NUL byte at offset 4\)\. These tools show and change text \(UTF-8, UTF-16 or a legacy encoding\) only: if this is text in an encoding the tool could not tell, call the dsh `str_replace_editor` tool again with encoding set to it \(supported: [^)]+\); otherwise pass the path of a text file\.$/)
+    expect(textOf(refused)).not.toMatch(/uncertain|detector/)
+  })
+
+  it('sends a str_replace of an unviewed Windows-1252 file to view it first when detection is on, and then it works', async () => {
+    f = await editorFixture({ config: { detectEncodings: true } })
+    const french = "Le château de la forêt était très ancien ; les élèves étudiaient près de la fenêtre.\r\nÀ l'été, on mangeait des crêpes et des gâteaux à la crème.\r\n"
+    await f.put('fr.txt', iconv.encode(french, 'windows-1252'))
+    const refused = await f.call({ command: 'str_replace', path: 'fr.txt', old_str: 'très', new_str: 'fort' })
+    expect(refused.error?.code).toBe('FS_NOT_OBSERVED')
+    expect(textOf(refused)).toBe(`No replacement was performed: ${f.at('fr.txt')} has not been viewed in this session. View the file, then retry.`)
+    await f.ok({ command: 'view', path: 'fr.txt' })
+    await f.ok({ command: 'str_replace', path: 'fr.txt', old_str: 'très', new_str: 'fort' })
+    expect((await f.bytes('fr.txt'))!.equals(iconv.encode(french.replace('très', 'fort'), 'windows-1252'))).toBe(true)
+  })
+
+  it.each([
+    [{}, 'These tools show and change UTF-8 text only: pass the path of a text file.'],
+    [{ readMedia: true }, 'These tools show UTF-8 text, images (PNG, JPEG, GIF, WebP) and PDFs only: pass the path of one of those.'],
+  ])('names what the tools show when refusing a view of a binary file (config %j)', async (config, remedy) => {
+    f = await editorFixture({ config })
+    await f.put('data.bin', Uint8Array.of(1, 2, 0, 3, 10))
+    const refused = await f.call({ command: 'view', path: 'data.bin' })
+    expect(refused.error?.code).toBe('FS_NOT_TEXT')
+    expect(textOf(refused)).toBe(`${f.at('data.bin')} is not UTF-8 text: binary data (NUL byte at offset 2). ${remedy}`)
   })
 })

@@ -15,8 +15,11 @@ export interface EncodingConfig {
   defaultEncoding?: FsTextEncoding | undefined
 }
 
+/** The encodings the `encoding` argument may name: every one the contract reads, UTF-8 aside. */
+export const SUPPORTED_ENCODINGS: readonly FsTextEncoding[] = FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8')
+
 export const ENCODING_ARGUMENT = `The file's encoding, when it is neither UTF-8 nor marked by a byte order mark and the tool said it could not `
-  + `tell which it is: one of ${FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8').join(', ')}. Leave it out otherwise.`
+  + `tell which it is: one of ${SUPPORTED_ENCODINGS.join(', ')}. Leave it out otherwise.`
 
 /** The decoding a call runs under: none (UTF-8 only, as before) unless configured or asked for. */
 export function textDecodingOf(config: EncodingConfig, encoding: FsTextEncoding | undefined): FsTextDecoding | undefined {
@@ -107,7 +110,7 @@ export function encodingNote(encoding: FsTextEncoding): string {
 
 /** The remedy of an `FS_NOT_TEXT` whose encoding the detector could not decide: how to name one. */
 export function undecidedRemedy(candidates: readonly FsEncodingCandidate[], tool: string): string {
-  const named = candidates.length > 0 ? candidates.map((c) => c.encoding) : FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8')
+  const named = candidates.length > 0 ? candidates.map((c) => c.encoding) : SUPPORTED_ENCODINGS
   return `if you know its encoding, call the dsh \`${tool}\` tool again with encoding set to it `
     + `(${candidates.length > 0 ? 'possible' : 'supported'}: ${named.join(', ')}), or set defaultEncoding in the configuration; otherwise it is not text these tools can show`
 }

@@ -8,7 +8,9 @@ export { readCurrentVersion, type CurrentVersion } from './current'
 export { nearestRegion, type NearestRegion } from './nearest'
 export { type ChangedBy, type Closest, closestRegion } from './closest'
 export { type Touch, TOUCHED_MAX_LINES, type TouchedLines, touchedLines } from './touched'
-export { notAFileText, readOnlyText, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
+export { notAFileText, notTextRemedy, readOnlyText, textOnlyRemedy, FS_TOOL_WORDS, EDITOR_WORDS, type Attempt, type NotAFile, type ToolWords } from './remedies'
+export { reachOf, type TextReach, UTF8_ONLY } from './reach'
+export { RUNTIME_WORDS } from './runtime-words'
 export { countLines } from './lines'
 export { type LineSpan, SNIPPET_CONTEXT, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions, snippetSpan } from './snippet'
 export type {
@@ -23,7 +25,7 @@ export {
 export { LineIndex, type Checkpoint, type LineIndexOptions } from './line-index'
 export { skipLines, skipLinesIndexed, type PagedTarget } from './paging'
 export { discoveryRoot, inspectPath, mutationTarget, resolveTarget } from './paths'
-export { type PathForm, pathForm, pathFormText, pathFormWords } from './path-form'
+export { type PathForm, pathForm, PathFormRefused, type PathFormRefusal, pathFormRefusal, pathFormText, pathFormWords } from './path-form'
 export { countTargetLines, lineFromEnd } from './from-end'
 export { derivation, editedObservation, seenOfWindow } from './seen'
 export { renderNotSeen } from './render-unseen'
@@ -38,7 +40,7 @@ export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop 
 export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
 export { identicalText, linkedText } from './refusal-words'
 export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'
-export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'
+export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, SUPPORTED_ENCODINGS, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'
 export {
   type ImageShown, type PdfPageText, type PdfShown, type Pixels, renderImageShown, renderMediaInvalid, renderMediaTooLarge, renderPdfPages, renderPdfPassword, renderPdfRange,
   renderTooManyPixels,

@@ -1,6 +1,7 @@
 import { type FileSystem, FsError, type FsInfo, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { BINARY_SNIFF_BYTES, describeEntry, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs/kit'
+import { BINARY_SNIFF_BYTES, describeEntry, utf16Bom, Utf8StreamDecoder } from '@deepseek-ai/dsh-fs/kit'
 import { MEDIA_NAMES, type MediaKind, mediaKindOf } from './media-kind'
+import { type TextReach, UTF8_ONLY } from './reach'
 
 /** What is at a target, as far as a tool that changes text files cares. */
 export type TargetNature =
@@ -11,8 +12,13 @@ export type TargetNature =
   /** An image or PDF, by its signature: `read` shows it, and only a whole-file `write` replaces it. */
   | { kind: 'media'; media: MediaKind }
   | { kind: 'binary'; nulAt: number }
+  /** Not UTF-8, where the tools read no other encoding. */
   | { kind: 'not-utf8' }
-  /** `size` in bytes, when the provider's stat gave it. */
+  /**
+   * Text the tools read: UTF-8, or, with encodings in reach, bytes a decoding may read (a UTF-16
+   * BOM, or no NUL byte near the start), decided when the file is read. `size` in bytes, when the
+   * provider's stat gave it.
+   */
   | { kind: 'text'; size?: number }
 
 /**
@@ -20,14 +26,16 @@ export type TargetNature =
  * directory must not send the model to read it first. One `stat`, and for a regular file at most
  * the first 8 KiB of it (the same bytes a reader sniffs for binary data). Only failure paths call
  * this: the success path of every tool keeps its stat budget. A look that fails says nothing.
+ * `reach` is what the tools read: an image is media only where they show it, and a file in a legacy
+ * encoding is text only where they decode it.
  */
-export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: AbortSignal, media = false): Promise<TargetNature | undefined> {
+export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: AbortSignal, reach: TextReach = UTF8_ONLY): Promise<TargetNature | undefined> {
   try {
     const info = await fs.stat(target, signal)
     if (info === undefined) return { kind: 'absent' }
     if (info.type === 'directory') return { kind: 'directory' }
     if (info.type !== 'file') return { kind: 'special', info }
-    const nature = await sniff(fs, target, signal, media)
+    const nature = await sniff(fs, target, signal, reach)
     return nature.kind === 'text' && info.size !== undefined ? { kind: 'text', size: info.size } : nature
   } catch (error) {
     if (FsError.is(error, 'FS_NOT_TEXT')) return { kind: 'not-utf8' }
@@ -36,26 +44,34 @@ export async function inspectTarget(fs: FileSystem, target: FsTarget, signal?: A
   }
 }
 
-/** `media`: an image or PDF is named as such (the tools show them), else it is the binary it is. */
-async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, media: boolean): Promise<TargetNature> {
+/** The first 8 KiB, judged as the tools in `reach` would read the file. */
+async function sniff(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, reach: TextReach): Promise<TargetNature> {
   const decoder = new Utf8StreamDecoder(target.displayPath)
   let seen = 0
   for await (const chunk of fs.streamBytes(target, signal)) {
-    const kind = media && seen === 0 ? mediaKindOf(chunk) : undefined
-    if (kind !== undefined) return { kind: 'media', media: kind }
+    const first = seen === 0 ? startNature(chunk, reach) : undefined
+    if (first !== undefined) return first
     const head = chunk.subarray(0, BINARY_SNIFF_BYTES - seen)
     const nul = head.indexOf(0)
     if (nul >= 0) return { kind: 'binary', nulAt: seen + nul }
     try {
       decoder.skip(head)
     } catch (error) {
-      if (FsError.is(error, 'FS_NOT_TEXT')) return { kind: 'not-utf8' }
+      // Not UTF-8: text all the same where a decoding reads other encodings, and decides on the read.
+      if (FsError.is(error, 'FS_NOT_TEXT')) return reach.encodings ? { kind: 'text' } : { kind: 'not-utf8' }
       throw error
     }
     seen += head.length
     if (seen >= BINARY_SNIFF_BYTES) break
   }
   return { kind: 'text' }
+}
+
+/** What a file's first bytes alone decide: an image or PDF the tools show, a UTF-16 BOM they decode. */
+function startNature(chunk: Uint8Array, reach: TextReach): TargetNature | undefined {
+  const media = reach.media ? mediaKindOf(chunk) : undefined
+  if (media !== undefined) return { kind: 'media', media }
+  return reach.encodings && utf16Bom(chunk) !== undefined ? { kind: 'text' } : undefined
 }
 
 /**

@@ -1,3 +1,5 @@
+import { refuse, ToolError, type ToolRefusal } from '@deepseek-ai/dsh-tools'
+
 /**
  * Paths as models write them out of habit from shells, editors and other operating systems: `~` for
  * the home directory, `\` as the separator, a `file://` URL. dsh takes none of them (it is not a
@@ -50,4 +52,39 @@ export function pathFormText(path: string, form: PathForm, argument: string, mea
   if ('outside' in meant) return `${head} The path it stands for, ${form.meant}, is outside the root: use a path inside the workspace.`
   const exists = meant.exists ? ' (it exists)' : ''
   return `${head} The path you most likely mean is ${meant.path}${exists}: call again with ${argument}=\`${meant.path}\`.`
+}
+
+/** A path in a foreign form, refused before any provider call, as data: `renderRefusal` words it. */
+export interface PathFormRefusal {
+  pathForm: {
+    path: string
+    form: PathForm
+    /** The argument that carried it: `file_path` or `path`. */
+    argument: string
+    meant: { path: string; exists: boolean } | { outside: true }
+  }
+}
+
+/**
+ * The path-form refusal, thrown from the path helpers to the tool that called them, which returns it
+ * as its refusal value (`pathFormRefusal`). A `ToolError` with the code, whose message is the data,
+ * so that one no tool catches still reaches the model with its code.
+ */
+export class PathFormRefused extends ToolError {
+  constructor(code: 'FS_INVALID_PATH' | 'FS_OUTSIDE_ROOT', readonly refused: PathFormRefusal) {
+    super(code, JSON.stringify(refused))
+  }
+
+  static override is(value: unknown): value is PathFormRefused {
+    return ToolError.is(value) && typeof (value as { refused?: { pathForm?: unknown } }).refused?.pathForm === 'object'
+  }
+}
+
+/** The refusal value a tool returns for a path-form refusal its path helper threw; `undefined` for any other error. */
+export function pathFormRefusal(error: unknown): ToolRefusal<PathFormRefusal> | undefined {
+  return PathFormRefused.is(error) ? refuse(error.code, error.refused) : undefined
+}
+
+export function renderPathFormRefusal({ pathForm: { path, form, argument, meant } }: PathFormRefusal): string {
+  return pathFormText(path, form, argument, meant)
 }

@@ -1,7 +1,7 @@
 import { type FileSystem, FsError, type FsInspection, type FsResolveOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { sessionCwd, type ToolExecution, ToolError } from '@deepseek-ai/dsh-tools'
+import { sessionCwd, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
-import { pathForm, pathFormText } from './path-form'
+import { pathForm, PathFormRefused } from './path-form'
 
 /** Relative paths are the session's when it has a working directory, else the provider's. */
 function resolveOptions(exec: ToolExecution): FsResolveOptions {
@@ -37,8 +37,9 @@ const FILE_PATH_TOOLS = new Set(['read', 'write', 'edit', 'multi_edit'])
 
 /**
  * A path in a shell's, an editor's or another system's form (`~/x`, `src\x`, `file:///x`) is
- * refused with the path it most likely means, unless something exists at it taken literally. Only
- * such paths cost the extra stats: a plain path goes straight to the provider.
+ * refused with the path it most likely means, unless something exists at it taken literally: thrown
+ * as data (`PathFormRefused`), which the calling tool returns as its refusal. Only such paths cost
+ * the extra stats: a plain path goes straight to the provider.
  */
 async function refuseForeignForm(fs: FileSystem, path: string, exec: ToolExecution): Promise<void> {
   const form = pathForm(path)
@@ -50,11 +51,11 @@ async function refuseForeignForm(fs: FileSystem, path: string, exec: ToolExecuti
   try {
     meant = await fs.resolve(form.meant, options)
   } catch (error) {
-    if (FsError.is(error, 'FS_OUTSIDE_ROOT')) throw new ToolError('FS_OUTSIDE_ROOT', pathFormText(path, form, argument, { outside: true }))
+    if (FsError.is(error, 'FS_OUTSIDE_ROOT')) throw new PathFormRefused('FS_OUTSIDE_ROOT', { pathForm: { path, form, argument, meant: { outside: true } } })
     throw error
   }
   const exists = await existsAt(fs, form.meant, options)
-  throw new ToolError('FS_INVALID_PATH', pathFormText(path, form, argument, { path: meant.displayPath, exists }))
+  throw new PathFormRefused('FS_INVALID_PATH', { pathForm: { path, form, argument, meant: { path: meant.displayPath, exists } } })
 }
 
 async function existsAt(fs: FileSystem, path: string, options: FsResolveOptions): Promise<boolean> {

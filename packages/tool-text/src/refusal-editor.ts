@@ -3,7 +3,8 @@ import { UNENCODABLE_REMEDY, undecidedRemedy } from './encoding'
 import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import { refuse, type ToolRefusal } from '@deepseek-ai/dsh-tools'
 import { tooLargeText } from './nature'
-import { EDITOR_WORDS, type NotAFile, notAFileText, readOnlyText } from './remedies'
+import { EDITOR_WORDS, type NotAFile, notAFileText, notTextRemedy, readOnlyText } from './remedies'
+import { type TextReach, UTF8_ONLY } from './reach'
 import { nothingDone, type RenderLimits } from './render'
 import { renderMatchFailure, renderStale } from './render-refusal'
 import { linkedText } from './refusal-words'
@@ -59,8 +60,9 @@ export function editorRefused(code: string, editor: EditorStop): ToolRefusal<Edi
   return refuse(code, { editor })
 }
 
-export function renderEditorRefusal({ editor: stop }: EditorRefusal): string {
-  return argumentText(stop) ?? fileText(stop)
+/** The text of a refused editor command, for an editor that reads what `reach` says (UTF-8 text only by default). */
+export function renderEditorRefusal({ editor: stop }: EditorRefusal, reach: TextReach = UTF8_ONLY): string {
+  return argumentText(stop) ?? fileText(stop, reach)
 }
 
 /** Arguments the command cannot run with; undefined for a refusal about the file. */
@@ -83,12 +85,12 @@ function argumentText(stop: EditorStop): string | undefined {
 }
 
 /** Refusals about the file: the familiar sentence first, then the one next step that works. */
-function fileText(stop: EditorStop): string {
+function fileText(stop: EditorStop, reach: TextReach): string {
   switch (stop.kind) {
     case 'not-found': return `The path ${stop.path} does not exist. Please provide a valid path. To make a new file there, use the \`create\` command.`
     case 'not-regular-file':
       return `The path ${stop.path} is ${describeEntry(stop.info)}, not a regular file or directory, so it cannot be viewed. Pass the path of a file or directory.`
-    case 'not-text': return `${stop.message.replace(/[.\s]+$/, '')}. This tool views and edits UTF-8 text only: pass the path of a text file.`
+    case 'not-text': return `${stop.message.replace(/[.\s]+$/, '')}. ${capitalised(notTextRemedy('show', reach, 'str_replace_editor'))}.`
     case 'already-exists': return alreadyExists(stop.path, stop.empty)
     case 'old-str-empty': return `No replacement was performed, old_str is empty. Quote text that appears verbatim in ${stop.path}, or use \`insert\` to add lines.`
     case 'stale': return `${nothingDone(stop.command)}: ${stop.path} has changed or been deleted since you last viewed it. View the file again, then retry.`
@@ -99,7 +101,7 @@ function fileText(stop: EditorStop): string {
       + 'View the file, then revert by hand with `str_replace` if still needed.'
     case 'too-large': return `${nothingDone(stop.command)}: ${tooLargeText(stop.path, stop.size, stop.limit)}.`
     case 'linked': return `${nothingDone(stop.command)}: ${linkedText(stop.path, 'editor')}`
-    case 'not-a-file': return notAFile(stop)
+    case 'not-a-file': return notAFile(stop, reach)
     case 'stale-current': return renderStale(stop.stale, stop.limits)
     case 'match': return renderMatchFailure(stop.failure, 'editor', stop.limits)
     default: return stop.kind === 'provider' ? providerText(stop) : argumentText(stop)!
@@ -113,10 +115,12 @@ function alreadyExists(path: string, empty: boolean): string {
     : `File already exists at: ${path}. Cannot overwrite files using command \`create\`. View the file, then change it with \`str_replace\` or \`insert\`.`
 }
 
-function notAFile(stop: Extract<EditorStop, { kind: 'not-a-file' }>): string {
-  if (stop.command === 'create') return `${notAFileText(stop.path, stop.nature, 'create', EDITOR_WORDS)}.`
-  return `${nothingDone(stop.command)}: ${notAFileText(stop.path, stop.nature, 'change', EDITOR_WORDS)}.`
+function notAFile(stop: Extract<EditorStop, { kind: 'not-a-file' }>, reach: TextReach): string {
+  if (stop.command === 'create') return `${notAFileText(stop.path, stop.nature, 'create', EDITOR_WORDS, reach)}.`
+  return `${nothingDone(stop.command)}: ${notAFileText(stop.path, stop.nature, 'change', EDITOR_WORDS, reach)}.`
 }
+
+const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`
 
 function providerText(stop: Extract<EditorStop, { kind: 'provider' }>): string {
   const remedy = stop.code === 'FS_NOT_ENCODABLE' ? UNENCODABLE_REMEDY

@@ -1,7 +1,8 @@
 import { type FsEncodingCandidate, type FsError, type FsErrorCode, fsError, type FsSeenLines } from '@deepseek-ai/dsh-fs'
 import { UNENCODABLE_REMEDY, undecidedRemedy } from './encoding'
 import { refuse, type ToolRefusal } from '@deepseek-ai/dsh-tools'
-import { type Attempt, FS_TOOL_WORDS, type NotAFile, notAFileText, readOnlyText } from './remedies'
+import { type Attempt, FS_TOOL_WORDS, type NotAFile, notAFileText, notTextRemedy, readOnlyText } from './remedies'
+import { type TextReach, UTF8_ONLY } from './reach'
 import { linkedText } from './refusal-words'
 import { tooLargeText } from './nature'
 import { renderMatchFailure, renderStale } from './render-refusal'
@@ -69,14 +70,14 @@ function codeOf({ raised, detail }: FsRefusal): string {
 
 const ATTEMPTS: Record<FsToolName, Attempt> = { read: 'show', edit: 'change', write: 'create' }
 
-/** The text of a refused fs-family call. */
-export function renderFsRefusal(refusal: FsRefusal): string {
+/** The text of a refused fs-family call, for tools that read what `reach` says (UTF-8 text only by default). */
+export function renderFsRefusal(refusal: FsRefusal, reach: TextReach = UTF8_ONLY): string {
   const { tool } = refusal
   if (tool === 'glob' || tool === 'grep' || tool === 'list') return discoveryText(tool, refusal)
   const path = refusal.path ?? 'the file'
   const { detail } = refusal
   switch (detail?.kind) {
-    case 'not-a-file': return `${notAFileText(path, detail.nature, ATTEMPTS[tool], FS_TOOL_WORDS)}.`
+    case 'not-a-file': return `${notAFileText(path, detail.nature, ATTEMPTS[tool], FS_TOOL_WORDS, reach)}.`
     case 'missing': return `${path} does not exist; create it with the dsh \`write\` tool.`
     case 'too-large': return `${tooLargeText(path, detail.size, detail.limit)}.`
     case 'linked': return linkedText(path, 'fs')
@@ -84,7 +85,7 @@ export function renderFsRefusal(refusal: FsRefusal): string {
     case 'stale-shown': return renderStale({ ...detail, path, call: staleCall(tool), reason: refusal.message }, detail)
     case 'match': return renderMatchFailure(detail.failure, 'fs', detail)
     case 'not-seen': return renderNotSeen(path, detail.seen)
-    default: return refusal.readOnly === true ? `${readOnlyText(path)}.` : withRemedy(refusal.message, encodingRemedyOf(refusal) ?? remedyFor(tool, refusal.raised))
+    default: return refusal.readOnly === true ? `${readOnlyText(path)}.` : withRemedy(refusal.message, encodingRemedyOf(refusal) ?? remedyFor(tool, refusal.raised, reach))
   }
 }
 
@@ -102,7 +103,7 @@ function withRemedy(message: string, remedy: string | undefined): string {
   return remedy === undefined ? `${account}.` : `${account}${remedy.startsWith(' (') ? '' : '; '}${remedy}`
 }
 
-function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
+function remedyFor(tool: FsToolName, code: FsErrorCode, reach: TextReach): string | undefined {
   switch (code) {
     // The seed notes' remedies, kept word for word after the semicolon; the tool is named before it.
     case 'FS_STALE_VERSION': return ' (the dsh `read` tool shows the file); re-read the file, then retry'
@@ -113,7 +114,7 @@ function remedyFor(tool: FsToolName, code: FsErrorCode): string | undefined {
     case 'FS_EDIT_NOT_FOUND': return 'quote text that exists in the file'
     case 'FS_AMBIGUOUS_EDIT': return 'include more surrounding lines in old_string so it matches once, or set replace_all to true'
     case 'FS_NOT_REGULAR_FILE': return 'pass the path of a regular file'
-    case 'FS_NOT_TEXT': return 'these tools show and change UTF-8 text only: pass the path of a text file'
+    case 'FS_NOT_TEXT': return notTextRemedy(ATTEMPTS[tool], reach, tool)
     case 'FS_NOT_DIRECTORY': return 'a parent of this path is a file; choose another path'
     case 'FS_OUTSIDE_ROOT': return 'use a path inside the workspace'
     case 'FS_INVALID_PATH': return 'pass a valid file path'

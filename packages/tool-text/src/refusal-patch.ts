@@ -3,6 +3,7 @@ import type { RenderLimits } from './render'
 import {
   type PatchHunkFailure, type PatchPartial, patchProblemText, type PatchSectionProblem, renderPatchHunkFailure, renderPatchPartial, renderPatchRefusal,
 } from './render-patch'
+import type { TextReach } from './reach'
 import { type FsRefusal, renderFsRefusal } from './refusal-fs'
 
 /** Which section of a patch was refused: its 1-based index, its action and the path it names. */
@@ -33,13 +34,13 @@ export function patchRefused(code: string, patch: PatchStop): ToolRefusal<PatchR
   return refuse(code, { patch })
 }
 
-export function renderPatchStop({ patch }: PatchRefusal): string {
+export function renderPatchStop({ patch }: PatchRefusal, reach?: TextReach): string {
   switch (patch.kind) {
     case 'syntax': return `The patch is not in the apply_patch format (${patch.message}). Nothing was written; fix it and send the whole patch again.`
     case 'empty': return 'The patch names no file: put at least one *** Add File, *** Delete File or *** Update File section between its markers.'
     case 'hunk': return `apply_patch wrote nothing. ${renderPatchHunkFailure(patch.failure, patch.limits)}`
     case 'problem': return renderPatchRefusal(patch.section.path, patch.section.index, patch.section.action, patchProblemText(patch.section.path, patch.problem))
-    case 'account': return renderPatchRefusal(patch.section.path, patch.section.index, patch.section.action, renderFsRefusal(patch.account))
+    case 'account': return renderPatchRefusal(patch.section.path, patch.section.index, patch.section.action, renderFsRefusal(patch.account, reach))
     case 'partial': return renderPatchPartial(patch.partial, patch.limits)
   }
 }

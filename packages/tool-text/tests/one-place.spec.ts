@@ -31,3 +31,22 @@ it('leaves every refusal sentence to dsh-tool-text: no family builds an error re
   expect(own.map(({ file }) => file)).toEqual([])
 })
 
+
+it('leaves the runtime\'s refusal sentences to dsh-tool-text too: dsh-tools refuses as data and words nothing itself', () => {
+  const runtime = sources('tools')
+  // A literal message in an error or an error result is model text written in the runtime.
+  const literal = runtime.filter(({ text }) => /new ToolError\(\s*[^,]+,\s*[`'"]|errorResult\(\s*[`'"]/.test(text))
+  expect(literal.map(({ file }) => file)).toEqual([])
+  // The sentences of its refusals (unknown tool, foreign tool, arguments, abort) are in runtime-words.ts.
+  const sentences = /Unknown tool|Unknown argument|Valid arguments|Retry with|is not a dsh tool|must be a JSON object|Missing required argument|was aborted before it ran/
+  expect(runtime.filter(({ text }) => sentences.test(text)).map(({ file }) => file)).toEqual([])
+  expect(sentences.test(sources('tool-text').find(({ file }) => file === 'tool-text/src/runtime-words.ts')!.text)).toBe(true)
+})
+
+it('has the path helpers refuse a path in a foreign form as data, which the tool returns and its render step words', () => {
+  const paths = sources('tool-text').find(({ file }) => file === 'tool-text/src/paths.ts')!
+  expect(paths.text).not.toMatch(/new ToolError\(|pathFormText\(/)
+  expect(paths.text).toMatch(/new PathFormRefused\(/)
+  // Both families turn it into their refusal value, rendered by renderRefusal.
+  for (const name of FAMILIES) expect(sources(name).some(({ text }) => /pathFormRefusal\(/.test(text)), name).toBe(true)
+})

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import { ToolError } from './errors'
+import { runtimeRefused } from './errors'
+import { type ArgumentIssue, type RetryArgument, type RuntimeRefusal, shownValue, type UnknownArgument } from './refusal'
 import type { ToolDefinition } from './types'
 
 /**
@@ -23,28 +24,28 @@ export const ARGUMENT_SYNONYMS: readonly (readonly string[])[] = Object.freeze([
   ['content', 'file_text'],
 ])
 
-/** Strings longer than this are elided in the corrected call an error shows. */
+/** Strings longer than this are elided in the corrected call a refusal shows. */
 const SHOWN_VALUE_MAX = 60
 
 /**
  * Validates a model's arguments against a tool's schema. Models misspell argument names far more
  * often than they get types wrong, so unknown names are checked first and answered with the name
  * this tool uses (a synonym from the other family, else the closest valid name) and, when every
- * unknown name has one, the corrected call; zod's issues are then rewritten to name the argument
- * and what it expected.
+ * unknown name has one, the corrected call; then zod's issues, each naming the argument and what
+ * it expected. A refusal is thrown as data (`ToolError.refusal`), worded by the registry.
  */
 export function parseArguments(tool: ToolDefinition, args: unknown): unknown {
   const value = args === undefined ? {} : args
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid(`Arguments for the dsh \`${tool.name}\` tool must be a JSON object, got ${describe(value)}.`)
+    throw runtimeRefused({ kind: 'arguments-not-object', tool: tool.name, got: shownValue(value) })
   }
   const valid = Object.keys(tool.inputSchema.shape)
   const given = withoutControlArguments(value as Record<string, unknown>, valid)
   const unknown = Object.keys(given).filter((key) => !valid.includes(key))
-  if (unknown.length > 0) throw invalid(unknownArguments(tool.name, given, unknown, valid))
+  if (unknown.length > 0) throw runtimeRefused(unknownArguments(tool.name, given, unknown, valid))
   const parsed = tool.inputSchema.safeParse(given)
   if (parsed.success) return parsed.data
-  throw invalid(parsed.error.issues.map((issue) => describeIssue(issue, given)).join('\n'))
+  throw runtimeRefused({ kind: 'invalid-arguments', tool: tool.name, issues: parsed.error.issues.map((issue) => issueOf(issue, given)) })
 }
 
 /** The arguments without the clients' control arguments, except those the tool declares itself. */
@@ -56,24 +57,20 @@ function withoutControlArguments(args: Record<string, unknown>, valid: readonly 
 
 type Fix = { rename: string } | { drop: string }
 
-/** One line per unknown name, the valid names, and the corrected call when every unknown name has a fix. */
-function unknownArguments(tool: string, args: Record<string, unknown>, unknown: readonly string[], valid: readonly string[]): string {
+/** Each unknown name with the name it likely meant, the valid names, and the corrected call when every unknown name has a fix. */
+function unknownArguments(tool: string, args: Record<string, unknown>, unknown: readonly string[], valid: readonly string[]): RuntimeRefusal {
   const fixes = new Map<string, Fix>()
   const taken = new Set(Object.keys(args))
-  const lines = unknown.map((key) => {
+  const named: UnknownArgument[] = unknown.map((key) => {
     const meant = synonym(key, valid) ?? closestName(key, valid)
-    if (meant === undefined) return `Unknown argument "${key}" for the dsh \`${tool}\` tool.`
-    if (taken.has(meant)) {
-      fixes.set(key, { drop: meant })
-      return `Unknown argument "${key}" for the dsh \`${tool}\` tool; ${meant} is given too, so leave ${key} out.`
-    }
+    if (meant === undefined) return { name: key }
+    const given = taken.has(meant)
+    fixes.set(key, given ? { drop: meant } : { rename: meant })
     taken.add(meant)
-    fixes.set(key, { rename: meant })
-    return `Unknown argument "${key}" for the dsh \`${tool}\` tool; did you mean ${meant}?`
+    return { name: key, meant, given }
   })
-  lines.push(`Valid arguments: ${valid.join(', ')}.`)
-  if (fixes.size === unknown.length) lines.push(correctedCall(args, fixes))
-  return lines.join('\n')
+  const refusal: RuntimeRefusal = { kind: 'unknown-arguments', tool, unknown: named, valid: [...valid] }
+  return fixes.size === unknown.length ? { ...refusal, retry: correctedCall(args, fixes) } : refusal
 }
 
 /** This tool's name for an argument that the other tool family spells `name`. */
@@ -82,53 +79,26 @@ function synonym(name: string, valid: readonly string[]): string | undefined {
   return group?.find((candidate) => candidate !== name && valid.includes(candidate))
 }
 
-/** The arguments as sent, renamed or dropped by `fixes`, with long strings elided so the text stays small. */
-function correctedCall(args: Record<string, unknown>, fixes: ReadonlyMap<string, Fix>): string {
-  let elided = false
-  const parts: string[] = []
+/** The arguments as sent, renamed or dropped by `fixes`, with long values elided so the text stays small. */
+function correctedCall(args: Record<string, unknown>, fixes: ReadonlyMap<string, Fix>): RetryArgument[] {
+  const retry: RetryArgument[] = []
   for (const [key, value] of Object.entries(args)) {
     const fix = fixes.get(key)
     if (fix !== undefined && 'drop' in fix) continue
-    const name = fix === undefined ? key : fix.rename
-    const shown = JSON.stringify(value) ?? 'null'
-    const long = shown.length > SHOWN_VALUE_MAX
-    elided ||= long
-    parts.push(`${JSON.stringify(name)}:${long ? '"…"' : shown}`)
+    const json = JSON.stringify(value) ?? 'null'
+    retry.push({ name: fix === undefined ? key : fix.rename, json: json.length > SHOWN_VALUE_MAX ? undefined : json })
   }
-  return `Retry with: {${parts.join(',')}}${elided ? ' ("…" stands for the value you sent, unchanged)' : ''}`
+  return retry
 }
 
-function invalid(message: string): ToolError {
-  return new ToolError('INVALID_ARGUMENTS', message)
-}
-
-function describeIssue(issue: z.core.$ZodIssue, args: Record<string, unknown>): string {
+function issueOf(issue: z.core.$ZodIssue, args: Record<string, unknown>): ArgumentIssue {
   const name = issue.path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('')
   const actual = issue.path.reduce<unknown>((at, part) => (at as Record<PropertyKey, unknown> | undefined)?.[part], args)
   if (issue.code === 'invalid_type') {
-    const expected = article(issue.expected)
-    if (actual === undefined && issue.path.length === 1) return `Missing required argument "${name}" (expected ${expected}).`
-    return `Argument "${name}" must be ${expected}, got ${describe(actual)}.`
+    if (actual === undefined && issue.path.length === 1) return { kind: 'missing', name, expected: issue.expected }
+    return { kind: 'type', name, expected: issue.expected, got: shownValue(actual) }
   }
-  if (name === '') return issue.message
-  return `Argument "${name}" is invalid: ${issue.message}.`
-}
-
-const ARTICLES: Record<string, string> = {
-  string: 'a string', number: 'a number', int: 'an integer', boolean: 'a boolean', array: 'an array',
-  object: 'an object', null: 'null', bigint: 'an integer', tuple: 'an array',
-}
-
-function article(expected: string): string {
-  return ARTICLES[expected] ?? expected
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return value.length <= 40 ? `the string ${JSON.stringify(value)}` : 'a string'
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`
-  return typeof value === 'object' ? 'an object' : typeof value
+  return { kind: 'rule', name, message: issue.message }
 }
 
 /**

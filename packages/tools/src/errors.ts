@@ -1,3 +1,4 @@
+import { DATA_WORDS, runtimeCode, type RuntimeRefusal, type RuntimeWords } from './refusal'
 import type { ToolResult } from './types'
 
 /** Codes minted by the tool runtime itself; tools and hooks may use their own. */
@@ -13,8 +14,12 @@ export class ToolError extends Error {
   override readonly name = 'ToolError'
   readonly [toolMarker] = true
 
-  constructor(readonly code: ToolErrorCode, message: string, options?: { cause?: unknown }) {
+  /** A refusal of the runtime's own, as data: the registry words it with the installed words. */
+  readonly refusal?: RuntimeRefusal
+
+  constructor(readonly code: ToolErrorCode, message: string, options?: { cause?: unknown; refusal?: RuntimeRefusal }) {
     super(message, options)
+    if (options?.refusal !== undefined) this.refusal = options.refusal
   }
 
   static is(value: unknown): value is ToolError {
@@ -30,9 +35,14 @@ export function errorResult(message: string, code?: string): ToolResult {
   return { content: [{ type: 'text', text: message }], isError: true, error: code === undefined ? { message } : { code, message } }
 }
 
-/** Turns anything a tool or hook threw into a result; only typed errors keep a code. */
-export function resultFromError(error: unknown): ToolResult {
-  if (ToolError.is(error)) return errorResult(error.message, error.code)
+/** A refusal of the runtime's own, thrown: its message is its data, until the registry words it. */
+export function runtimeRefused(refusal: RuntimeRefusal, cause?: unknown): ToolError {
+  return new ToolError(runtimeCode(refusal), DATA_WORDS(refusal), { refusal, ...(cause === undefined ? {} : { cause }) })
+}
+
+/** Turns anything a tool or hook threw into a result; only typed errors keep a code. A runtime refusal is worded by `words`. */
+export function resultFromError(error: unknown, words: RuntimeWords = DATA_WORDS): ToolResult {
+  if (ToolError.is(error)) return errorResult(error.refusal === undefined ? error.message : words(error.refusal), error.code)
   if (isFsError(error)) return errorResult(error.message, error.code)
   if (error instanceof Error) return errorResult(error.message || error.name)
   return errorResult(String(error))

@@ -71,21 +71,3 @@ function mapped(tool: string, args: Record<string, unknown>, valid: readonly str
   }
   return { tool, args: out, renamed }
 }
-
-/** Strings longer than this are not repeated in the answer: the model resends its own value. */
-const SHOWN_VALUE_MAX = 60
-
-/**
- * `"read_file" is not a dsh tool; …`: the dsh tool that does it, and the whole call to make, as JSON.
- * A long string value is shown as `<your NAME>`, NAME being the argument as the model sent it.
- */
-export function renderForeignCall(name: string, call: ForeignCall): string {
-  const from = new Map(call.renamed.map(([given, dsh]) => [dsh, given]))
-  const shown = Object.fromEntries(Object.entries(call.args).map(([key, value]) =>
-    [key, typeof value === 'string' && JSON.stringify(value).length > SHOWN_VALUE_MAX ? `<your ${from.get(key) ?? key}>` : value]))
-  const renames = call.renamed.length === 0 ? '' : ` (${call.renamed.map(([given, dsh]) => `${given} is ${dsh}`).join(', ')})`
-  const elided = Object.values(shown).some((value) => typeof value === 'string' && /^<your \w+>$/.test(value))
-  return `"${name}" is not a dsh tool; the dsh \`${call.tool}\` tool does this${renames}. `
-    + `Call the dsh \`${call.tool}\` tool with arguments ${JSON.stringify(shown)}`
-    + `${elided ? ' ("<your NAME>" stands for the value you sent as NAME, unchanged)' : ''}.`
-}

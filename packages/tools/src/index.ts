@@ -4,7 +4,11 @@ import { SystemPrompt } from './prompt'
 import { ToolRegistry } from './registry'
 
 export * from './types'
-export { ToolError, type ToolErrorCode, textResult, errorResult, resultFromError } from './errors'
+export { ToolError, type ToolErrorCode, textResult, errorResult, resultFromError, runtimeRefused } from './errors'
+export {
+  type ArgumentIssue, DATA_WORDS, type RetryArgument, runtimeCode, type RuntimeRefusal, type RuntimeWords, type ShownValue, type UnknownArgument,
+} from './refusal'
+export { type ForeignCall } from './foreign'
 export { ARGUMENT_SYNONYMS, CLIENT_CONTROL_ARGUMENTS, closestName, parseArguments } from './arguments'
 export { bareToolMentions } from './mentions'
 export { pinServices } from './pinned'

@@ -1,9 +1,10 @@
 import { type Context, Service } from 'cordis'
 import { randomUUID } from 'node:crypto'
 import { closestName, parseArguments } from './arguments'
-import { foreignCall, renderForeignCall } from './foreign'
-import { errorResult, resultFromError, textResult, ToolError } from './errors'
+import { foreignCall } from './foreign'
+import { errorResult, resultFromError, runtimeRefused, textResult } from './errors'
 import { ConcurrencyGate } from './gate'
+import { DATA_WORDS, type RuntimeRefusal, type RuntimeWords } from './refusal'
 import { toInputSchema } from './schema'
 import { isRefusal, type ToolAnnotations, type ToolCall, type ToolDefinition, type ToolExecution, type ToolInputSchema, type ToolListing, type ToolOutput, type ToolResult } from './types'
 
@@ -53,6 +54,8 @@ export class ToolRegistry extends Service {
   // Plain fields, not `#private`: service methods run with `this` bound to cordis' tracing proxy.
   entries = new Map<string, Entry>()
   gate = new ConcurrencyGate()
+  /** The words of the runtime's own refusals, as the tool families installed them; the last one speaks. */
+  words: RuntimeWords[] = []
   /**
    * The call path, made once from the instance itself. Every field or method a caller reaches
    * through `ctx.tools` passes cordis' tracing proxy (a few proxies and contexts are built per
@@ -65,10 +68,13 @@ export class ToolRegistry extends Service {
     // `this` is the instance here, not a proxy. The waterfall is read once: an event's listeners
     // are looked up on each call, and which context emits does not matter (no `thisArg`).
     const waterfall = ctx.waterfall
-    const { entries, gate } = this
-    const unknownTool = (name: string, args?: unknown) => this.unknownTool(name, args)
+    const { entries, gate, words } = this
+    const runtime: Runtime = {
+      unknownTool: (name, args) => this.unknownTool(name, args),
+      words: () => words.at(-1) ?? DATA_WORDS,
+    }
     this.calls = {
-      execute: (call) => executeCall(call, entries, gate, (exec, input, run) => waterfall('tools/execute', exec, input, run), unknownTool),
+      execute: (call) => executeCall(call, entries, gate, (exec, input, run) => waterfall('tools/execute', exec, input, run), runtime),
     }
   }
 
@@ -102,6 +108,22 @@ export class ToolRegistry extends Service {
       .map((listing) => ({ ...listing, annotations: { ...listing.annotations } }))
   }
 
+  /**
+   * Words the runtime's own refusals (an unknown tool, invalid arguments, an aborted call) in
+   * `words`, for as long as the calling plugin lives. The tool families install dsh-tool-text's;
+   * without any, a refusal reads as its data.
+   */
+  useWords(words: RuntimeWords): () => void {
+    const installed = this.words
+    return this.ctx.effect(() => {
+      installed.push(words)
+      return () => {
+        const at = installed.lastIndexOf(words)
+        if (at >= 0) installed.splice(at, 1)
+      }
+    }, 'tool runtime words')
+  }
+
   /** The registered definition, for hosts that schedule calls themselves (e.g. by concurrency). */
   get(name: string): ToolDefinition | undefined {
     return this.entries.get(name)?.definition
@@ -120,21 +142,26 @@ export class ToolRegistry extends Service {
     return this.calls.execute
   }
 
-  /** The answer to a call of a tool that is not registered: a foreign name is mapped to the dsh tool and its arguments. */
-  unknownTool(name: string, args?: unknown): string {
+  /** The refusal of a call of a tool that is not registered: a foreign name is mapped to the dsh tool and its arguments. */
+  unknownTool(name: string, args?: unknown): RuntimeRefusal {
     const foreign = foreignCall(name, args, [...this.entries.values()].map((entry) => entry.definition))
-    if (foreign !== undefined) return renderForeignCall(name, foreign)
+    if (foreign !== undefined) return { kind: 'foreign-tool', name, call: foreign }
     const names = this.list().map((listing) => listing.name)
     const suggestion = closestName(name, names)
-    return `Unknown tool "${name}"${suggestion === undefined ? '.' : `; did you mean the dsh \`${suggestion}\` tool?`}`
-      + ` Available tools: ${names.length === 0 ? '(none)' : qualifiedList(names)}.`
+    return { kind: 'unknown-tool', name, ...(suggestion === undefined ? {} : { suggestion }), available: names }
   }
 }
 
 type Wrap = (exec: ToolExecution, input: unknown, run: () => Promise<ToolResult>) => Promise<ToolResult>
 
+/** What a call needs of the registry besides its tools: the refusal of an unknown name, and the words of its refusals. */
+interface Runtime {
+  unknownTool(name: string, args?: unknown): RuntimeRefusal
+  words(): RuntimeWords
+}
+
 /** One call, start to end: never throws for a failure of the call, it answers with an error result. */
-async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, gate: ConcurrencyGate, wrap: Wrap, unknownTool: (name: string, args?: unknown) => string): Promise<ToolResult> {
+async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, gate: ConcurrencyGate, wrap: Wrap, runtime: Runtime): Promise<ToolResult> {
   const signal = call.signal ?? new AbortController().signal
   const exec: ToolExecution = {
     callId: call.callId ?? `call_${randomUUID()}`,
@@ -145,7 +172,7 @@ async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, 
   try {
     throwIfAborted(signal, call.name)
     const entry = entries.get(call.name)
-    if (entry === undefined) return errorResult(unknownTool(call.name, call.arguments), 'UNKNOWN_TOOL')
+    if (entry === undefined) return resultFromError(runtimeRefused(runtime.unknownTool(call.name, call.arguments)), runtime.words())
     const { definition } = entry
     const input = parseArguments(definition, call.arguments)
     const run = async (): Promise<ToolResult> => {
@@ -156,11 +183,11 @@ async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, 
       try {
         return await wrap(exec, input, run)
       } catch (error) {
-        return resultFromError(error)
+        return resultFromError(error, runtime.words())
       }
     })
   } catch (error) {
-    return resultFromError(error)
+    return resultFromError(error, runtime.words())
   }
 }
 
@@ -183,12 +210,5 @@ function knownHints(annotations: ToolAnnotations | undefined): ToolAnnotations {
 }
 
 function throwIfAborted(signal: AbortSignal, name: string): void {
-  if (signal.aborted) throw new ToolError('ABORTED', `The call of the dsh \`${name}\` tool was aborted before it ran.`, { cause: signal.reason })
-}
-
-/** "the dsh `edit`, `read` and `write` tools": names stay right under any client prefix. */
-function qualifiedList(names: string[]): string {
-  const quoted = names.map((name) => `\`${name}\``)
-  const list = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`
-  return `the dsh ${list} tool${names.length === 1 ? '' : 's'}`
+  if (signal.aborted) throw runtimeRefused({ kind: 'aborted', tool: name }, signal.reason)
 }

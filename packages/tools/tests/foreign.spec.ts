@@ -3,6 +3,8 @@ import { beforeEach, expect, it } from 'vitest'
 import { z } from 'zod'
 import * as mod from '../src/index'
 import { defineTool } from '../src/index'
+// The words the tool families install (dsh-tool-text's); imported by path, as dsh-tools does not depend on it.
+import { RUNTIME_WORDS } from '../../tool-text/src/runtime-words'
 
 const plugin = mod.default ?? mod
 let root: Context
@@ -24,7 +26,7 @@ beforeEach(async () => {
   ran.length = 0
   root = new Context()
   await root.plugin(plugin)
-  await root.plugin({ inject: ['tools'], apply(ctx: Context) { ctx.tools.register(read); ctx.tools.register(editor) } })
+  await root.plugin({ inject: ['tools'], apply(ctx: Context) { ctx.tools.useWords(RUNTIME_WORDS); ctx.tools.register(read); ctx.tools.register(editor) } })
 })
 
 const answer = async (name: string, args: unknown) => {

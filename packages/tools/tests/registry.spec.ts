@@ -4,7 +4,9 @@ import { z } from 'zod'
 // The real contract error, to prove an FsError is recognised across packages without importing dsh-fs.
 import { FsError } from '../../fs/src/errors'
 import * as mod from '../src/index'
-import { defineTool, isRefusal, refuse, type ToolExecution, ToolError } from '../src/index'
+import { defineTool, isRefusal, refuse, type RuntimeWords, type ToolExecution, ToolError } from '../src/index'
+// The words the tool families install (dsh-tool-text's); imported by path, as dsh-tools does not depend on it.
+import { RUNTIME_WORDS } from '../../tool-text/src/runtime-words'
 
 const plugin = mod.default ?? mod
 
@@ -29,6 +31,7 @@ let root: Context
 beforeEach(async () => {
   root = new Context()
   await root.plugin(plugin)
+  root.tools.useWords(RUNTIME_WORDS)
 })
 
 describe('loading', () => {
@@ -209,6 +212,28 @@ describe('execute', () => {
     expect(rendered).toEqual([{ half: 2 }, { refused: { n: 3 }, code: 'ODD' }])
     expect(isRefusal(rendered[1])).toBe(true)
     expect(isRefusal({ refused: {}, code: 'ODD' })).toBe(false)
+  })
+
+  it('answers its own refusals with their data and code when no family installed words', async () => {
+    const bare = new Context()
+    await bare.plugin(plugin)
+    bare.tools.register(echo)
+    const unknown = await bare.tools.execute({ name: 'ecko', arguments: {} })
+    expect(unknown.error?.code).toBe('UNKNOWN_TOOL')
+    expect(JSON.parse(unknown.content[0]!.text)).toEqual({ kind: 'unknown-tool', name: 'ecko', suggestion: 'echo', available: ['echo'] })
+    const invalid = await bare.tools.execute({ name: 'echo', arguments: { text: 42 } })
+    expect(invalid.error?.code).toBe('INVALID_ARGUMENTS')
+    expect(JSON.parse(invalid.content[0]!.text)).toEqual({
+      kind: 'invalid-arguments', tool: 'echo', issues: [{ kind: 'type', name: 'text', expected: 'string', got: { type: 'number', value: 42 } }],
+    })
+  })
+
+  it('words its refusals with the words installed last, for as long as their plugin lives', async () => {
+    const shout: RuntimeWords = (refusal) => `NO (${refusal.kind})`
+    const fiber = await root.plugin({ inject: ['tools'], apply: (ctx: Context) => void ctx.tools.useWords(shout) })
+    expect((await root.tools.execute({ name: 'ecko', arguments: {} })).content[0]!.text).toBe('NO (unknown-tool)')
+    await fiber.dispose()
+    expect((await root.tools.execute({ name: 'ecko', arguments: {} })).content[0]!.text).toMatch(/^Unknown tool "ecko"; did you mean the dsh `echo` tool\?/)
   })
 
   it('fails an already-aborted call with ABORTED before the tool runs', async () => {

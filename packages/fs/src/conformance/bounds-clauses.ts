@@ -2,7 +2,8 @@ import { expect, it } from 'vitest'
 import { processMemoryBudget } from '../budget'
 import { editIndexOf } from '../errors'
 import { FS_MAX_EDITS } from '../limits'
-import { expectFsError, type Harness, within } from './harness'
+import type { FsTarget } from '../types'
+import { expectFsError, type Harness, within, type ClauseGroup } from './harness'
 
 const edit = (oldString: string, newString: string, replaceAll = false) => ({ oldString, newString, replaceAll })
 
@@ -12,6 +13,8 @@ async function until(done: () => boolean): Promise<void> {
     while (!done()) await new Promise((resolve) => setTimeout(resolve, 2))
   })())
 }
+
+export const bounds: ClauseGroup = { title: 'memory bounds of every mutation', clauses: boundsClauses }
 
 /**
  * The bounds `editText` has hold for every mutation: a result is sized before it is built, and
@@ -46,56 +49,56 @@ export function boundsClauses(h: Harness): void {
 
   it('editTextMany and writeText wait for memory the process budget does not have, and publish once it is released', async () => {
     await h.external.write('m.txt', 'abc\n')
-    const budget = processMemoryBudget()
-    // All but 8 bytes are held: a multi-edit of a 4-byte file needs 16, a write of 18 bytes at least 18.
-    const hold = await budget.reserve(budget.capacity - 8, 'holding memory for the test')
     let many: Promise<unknown> | undefined
     let write: Promise<unknown> | undefined
-    try {
-      const waiting = budget.waiting
+    // A multi-edit of a 4-byte file needs 16 bytes, a write of 18 bytes at least 18: neither fits in 8.
+    await withMemoryHeld(8, async (queued) => {
       many = h.fs.editTextMany(await h.target('m.txt'), [edit('a', 'A'), edit('c', 'C')])
       write = h.fs.writeText(await h.target('w.txt'), 'x'.repeat(18))
-      await until(() => budget.waiting === waiting + 2)
+      await queued(2)
       expect(await h.disk('m.txt')).toBe('abc\n')
       expect(await h.disk('w.txt')).toBeUndefined()
-    } finally {
-      hold()
-    }
+    })
     await Promise.all([many, write])
     expect(await h.disk('m.txt')).toBe('AbC\n')
     expect(await h.disk('w.txt')).toBe('x'.repeat(18))
-    expect(budget.waiting).toBe(0)
+    expect(processMemoryBudget().waiting).toBe(0)
   })
 
   it('editText and editTextMany wait for the memory of a result larger than the old text before building it', async () => {
-    await h.external.write('g.txt', 'ab\n')
-    const budget = processMemoryBudget()
-    // The old text's reservation (4 × 3 bytes) fits in what is left; a 3 KB result (12 KB) does not.
-    const hold = await budget.reserve(budget.capacity - 64, 'holding memory for the test')
-    let one: Promise<unknown> | undefined
-    let many: Promise<unknown> | undefined
-    try {
-      const waiting = budget.waiting
-      one = h.fs.editText(await h.target('g.txt'), edit('a', 'a'.repeat(3000)))
-      await until(() => budget.waiting === waiting + 1)
-      expect(await h.disk('g.txt')).toBe('ab\n')
-      hold()
-      await one
-      expect(await h.disk('g.txt')).toBe(`${'a'.repeat(3000)}b\n`)
+    const grown = 'a'.repeat(3000)
+    const calls: [(target: FsTarget) => Promise<unknown>, string][] = [
+      [(target) => h.fs.editText(target, edit('a', grown)), `${grown}b\n`],
+      [(target) => h.fs.editTextMany(target, [edit('b', 'bb'), edit('a', grown)]), `${grown}bb\n`],
+    ]
+    for (const [call, result] of calls) {
       await h.external.write('g.txt', 'ab\n')
-      const again = await budget.reserve(budget.capacity - 64, 'holding memory for the test')
-      try {
-        many = h.fs.editTextMany(await h.target('g.txt'), [edit('b', 'bb'), edit('a', 'a'.repeat(3000))])
-        await until(() => budget.waiting === waiting + 1)
+      let pending: Promise<unknown> | undefined
+      // The old text's reservation (4 × 3 bytes) fits in 64 bytes; a 3 KB result (12 KB) does not.
+      await withMemoryHeld(64, async (queued) => {
+        pending = call(await h.target('g.txt'))
+        await queued(1)
         expect(await h.disk('g.txt')).toBe('ab\n')
-      } finally {
-        again()
-      }
-      await many
-      expect(await h.disk('g.txt')).toBe(`${'a'.repeat(3000)}bb\n`)
-    } finally {
-      hold()
+      })
+      await pending
+      expect(await h.disk('g.txt')).toBe(result)
     }
+    const budget = processMemoryBudget()
     expect([budget.waiting, budget.inUse]).toEqual([0, 0])
   })
+}
+
+/**
+ * Runs `fn` while the test holds all but `free` bytes of the process budget, and releases them
+ * after it, whatever happens. `queued(n)` lets queued work run until `n` more calls wait for memory.
+ */
+async function withMemoryHeld(free: number, fn: (queued: (n: number) => Promise<void>) => Promise<void>): Promise<void> {
+  const budget = processMemoryBudget()
+  const release = await budget.reserve(budget.capacity - free, 'holding memory for the test')
+  const waiting = budget.waiting
+  try {
+    await fn((n) => until(() => budget.waiting === waiting + n))
+  } finally {
+    release()
+  }
 }

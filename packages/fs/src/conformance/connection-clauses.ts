@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import { FsError } from '../errors'
-import { type Harness, needs, within } from './harness'
+import { type Harness, needs, within, type ClauseGroup } from './harness'
 
 /**
  * How long a call may stay pending once the connection is gone. Not a speed requirement: the
@@ -39,6 +39,8 @@ export const connectionChecks = {
     for (const name of names) expect(await h.disk(name), name).toBe('before\n')
   },
 }
+
+export const connection: ClauseGroup = { title: 'a lost connection', clauses: connectionClauses }
 
 export function connectionClauses(h: Harness): void {
   needs(h, 'remote')('fails every call FS_IO_ERROR within its deadline once the connection is lost, never hanging',

@@ -1,9 +1,11 @@
 import { expect, it } from 'vitest'
 import type { FsWalkOptions } from '../discovery-types'
 import { editIndexOf } from '../errors'
-import { expectFsError, type Harness, needs, within } from './harness'
+import { expectFsError, type Harness, needs, within, type ClauseGroup } from './harness'
 
 const all = { limit: 1000 } satisfies FsWalkOptions
+
+export const discovery: ClauseGroup = { title: 'discovery (walk, search) and editTextMany', clauses: discoveryClauses }
 
 export function discoveryClauses(h: Harness): void {
   const withSymlinks = needs(h, 'symlinks')
@@ -12,11 +14,7 @@ export function discoveryClauses(h: Harness): void {
   const paths = async (options: FsWalkOptions = all) => (await h.fs.walk(await root(), options)).entries.map((entry) => entry.path)
 
   it('walks depth first in name order, with types and sizes, and never enters .git', async () => {
-    await h.external.write('b.txt', 'bee')
-    await h.external.write('a/z.ts', 'z')
-    await h.external.write('a/c/d.ts', 'dd')
-    await h.external.write('.git/HEAD', 'ref')
-    await h.external.write('.github/ci.yml', 'on: push')
+    await h.files({ 'b.txt': 'bee', 'a/z.ts': 'z', 'a/c/d.ts': 'dd', '.git/HEAD': 'ref', '.github/ci.yml': 'on: push' })
     const result = await h.fs.walk(await root(), { ...all, sizes: true })
     expect(result.entries.map((entry) => [entry.path, entry.type])).toEqual([
       ['.github', 'directory'], ['.github/ci.yml', 'file'],
@@ -27,13 +25,15 @@ export function discoveryClauses(h: Harness): void {
   })
 
   it('honours .gitignore files at every level, and includeIgnored reports what they exclude', async () => {
-    await h.external.write('.gitignore', 'build/\n*.log\n!keep.log\n')
-    await h.external.write('build/out.js', 'x')
-    await h.external.write('debug.log', 'x')
-    await h.external.write('keep.log', 'x')
-    await h.external.write('src/.gitignore', 'gen.ts\n')
-    await h.external.write('src/gen.ts', 'x')
-    await h.external.write('src/main.ts', 'x')
+    await h.files({
+      '.gitignore': 'build/\n*.log\n!keep.log\n',
+      'build/out.js': 'x',
+      'debug.log': 'x',
+      'keep.log': 'x',
+      'src/.gitignore': 'gen.ts\n',
+      'src/gen.ts': 'x',
+      'src/main.ts': 'x',
+    })
     expect(await paths()).toEqual(['.gitignore', 'keep.log', 'src', 'src/.gitignore', 'src/main.ts'])
     expect(await paths({ ...all, includeIgnored: true })).toEqual([
       '.gitignore', 'build', 'build/out.js', 'debug.log', 'keep.log', 'src', 'src/.gitignore', 'src/gen.ts', 'src/main.ts',
@@ -57,8 +57,7 @@ export function discoveryClauses(h: Harness): void {
   })
 
   it('reports names with newlines and quotes exactly', async () => {
-    await h.external.write('line\nbreak.txt', 'needle\n')
-    await h.external.write('say "hi".txt', 'needle\n')
+    await h.files({ 'line\nbreak.txt': 'needle\n', 'say "hi".txt': 'needle\n' })
     expect(await paths()).toEqual(['line\nbreak.txt', 'say "hi".txt'])
     const found = await h.fs.search(await root(), { pattern: 'needle', mode: 'files', limit: 10 })
     expect(found.files.map((file) => file.path)).toEqual(['line\nbreak.txt', 'say "hi".txt'])
@@ -75,8 +74,7 @@ export function discoveryClauses(h: Harness): void {
 
   it('matches in linear time: patterns that backtrack for years finish, lookaround is refused by name', async () => {
     // A backtracking engine needs about 2^40 steps for the first and 10^11 for the second.
-    await h.external.write('nested.txt', `${'a'.repeat(40)}!\n`)
-    await h.external.write('minified.js', `${'import '.repeat(140_000)}\n`)
+    await h.files({ 'nested.txt': `${'a'.repeat(40)}!\n`, 'minified.js': `${'import '.repeat(140_000)}\n` })
     const base = await root()
     const nested = await h.fs.search(base, { pattern: '(a+)+$', mode: 'files', limit: 10 })
     expect(nested.files).toEqual([])
@@ -102,9 +100,7 @@ export function discoveryClauses(h: Harness): void {
   })
 
   it('searches lines with their numbers, context, case folding and counts', async () => {
-    await h.external.write('one.txt', 'alpha\nbeta\r\ngamma\nBeta max\n')
-    await h.external.write('sub/two.txt', 'no match here\n')
-    await h.external.write('sub/three.md', 'beta\n')
+    await h.files({ 'one.txt': 'alpha\nbeta\r\ngamma\nBeta max\n', 'sub/two.txt': 'no match here\n', 'sub/three.md': 'beta\n' })
     const base = await root()
     const lines = await h.fs.search(base, { pattern: 'beta', mode: 'lines', limit: 10, context: 1 })
     expect(lines.files).toEqual([
@@ -117,8 +113,7 @@ export function discoveryClauses(h: Harness): void {
   })
 
   it('pages search results exactly and says when more exist', async () => {
-    await h.external.write('a.txt', 'x1\nx2\nx3\n')
-    await h.external.write('b.txt', 'x4\n')
+    await h.files({ 'a.txt': 'x1\nx2\nx3\n', 'b.txt': 'x4\n' })
     const base = await root()
     const first = await h.fs.search(base, { pattern: 'x', mode: 'lines', limit: 2 })
     expect(first.more).toBe(true)
@@ -131,9 +126,7 @@ export function discoveryClauses(h: Harness): void {
   })
 
   it('says whether ignored files match, if it says at all, as a search or walk of them would', async () => {
-    await h.external.write('.gitignore', 'build/\n')
-    await h.external.write('build/out.js', 'hidden\n')
-    await h.external.write('a.ts', 'shown\n')
+    await h.files({ '.gitignore': 'build/\n', 'build/out.js': 'hidden\n', 'a.ts': 'shown\n' })
     for (const pattern of ['hidden', 'absent']) {
       const result = await h.fs.search(await root(), { pattern, mode: 'files', limit: 10, reportIgnoredMatch: true })
       expect(result.files).toEqual([])
@@ -149,8 +142,7 @@ export function discoveryClauses(h: Harness): void {
   })
 
   it('skips binary files in a search and counts them', async () => {
-    await h.external.write('bin.dat', Uint8Array.of(0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2))
-    await h.external.write('text.txt', 'needle\n')
+    await h.files({ 'bin.dat': Uint8Array.of(0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2), 'text.txt': 'needle\n' })
     const found = await h.fs.search(await root(), { pattern: 'needle', mode: 'files', limit: 10 })
     expect(found.files.map((file) => file.path)).toEqual(['text.txt'])
     expect(found.skipped.binary).toBe(1)

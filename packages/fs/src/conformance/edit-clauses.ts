@@ -1,5 +1,8 @@
 import { expect, it } from 'vitest'
-import { type Harness, expectFsError, needs, utf8 } from './harness'
+import type { FsEditRequest } from '../types'
+import { type Harness, expectFsError, needs, utf8, type ClauseGroup } from './harness'
+
+export const edits: ClauseGroup = { title: 'editText', clauses: editClauses }
 
 export function editClauses(h: Harness): void {
   const withEditLines = needs(h, 'editLines')
@@ -88,23 +91,21 @@ export function editClauses(h: Harness): void {
     expect(await h.disk('e.txt')).toBe('bb-bb-bb')
   })
 
-  it('writes $&, $\', $` and $$ in the new string literally', async () => {
-    await h.external.write('e.txt', 'price: X;\n')
-    await h.fs.editText(await h.target('e.txt'), edit('X', "$& $' $` $$ $1"))
-    expect(await h.disk('e.txt')).toBe("price: $& $' $` $$ $1;\n")
-  })
-
-  it('keeps the BOM of an edited file', async () => {
-    await h.external.write('bom.txt', Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('key = old\n')))
-    await h.fs.editText(await h.target('bom.txt'), edit('old', 'new'))
-    expect([...(await h.external.read('bom.txt'))!]).toEqual([0xef, 0xbb, 0xbf, ...utf8('key = new\n')])
-  })
-
-  it('keeps mixed line endings byte-identical outside the replaced span', async () => {
-    await h.external.write('mixed.txt', 'one\r\ntwo\nthree\r\nfour\n')
-    await h.fs.editText(await h.target('mixed.txt'), edit('three', '3'))
-    expect(await h.disk('mixed.txt')).toBe('one\r\ntwo\n3\r\nfour\n')
-  })
+  // Edits whose whole point is the bytes they leave: the file before, the edit, the file after.
+  const bytewise: [name: string, before: string | Uint8Array, edit: FsEditRequest, after: string | Uint8Array][] = [
+    ['writes $&, $\', $` and $$ in the new string literally', 'price: X;\n', edit('X', "$& $' $` $$ $1"), "price: $& $' $` $$ $1;\n"],
+    ['keeps the BOM of an edited file', withBom('key = old\n'), edit('old', 'new'), withBom('key = new\n')],
+    ['keeps mixed line endings byte-identical outside the replaced span', 'one\r\ntwo\nthree\r\nfour\n', edit('three', '3'), 'one\r\ntwo\n3\r\nfour\n'],
+    ['matches LF against CRLF and gives inserted lines the file\'s line ending', 'a\r\nb\r\nc\n', edit('a\nb', 'a\nb1\nb2'), 'a\r\nb1\r\nb2\r\nc\n'],
+  ]
+  for (const [name, before, change, after] of bytewise) {
+    it(name, async () => {
+      await h.external.write('e.txt', before)
+      await h.fs.editText(await h.target('e.txt'), change)
+      if (typeof after === 'string') expect(await h.disk('e.txt')).toBe(after)
+      else expect([...(await h.external.read('e.txt'))!]).toEqual([...after])
+    })
+  }
 
   it('keeps the own ending of each line an edit rewrites in a file of mixed line endings', async () => {
     // CRLF dominates; line two ends with LF inside the edited span and must keep it.
@@ -115,14 +116,8 @@ export function editClauses(h: Harness): void {
     expect(await h.disk('mixed-span.txt')).toBe('ONE\r\n2\n3\r\n4\r\n')
   })
 
-  it('matches LF against CRLF and gives inserted lines the file\'s line ending', async () => {
-    await h.external.write('crlf.txt', 'a\r\nb\r\nc\n')
-    await h.fs.editText(await h.target('crlf.txt'), edit('a\nb', 'a\nb1\nb2'))
-    expect(await h.disk('crlf.txt')).toBe('a\r\nb1\r\nb2\r\nc\n')
-  })
-
   it('round-trips a no-op edit byte for byte', async () => {
-    const bytes = Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('x\r\ny\nz\r\n'))
+    const bytes = withBom('x\r\ny\nz\r\n')
     await h.external.write('noop.txt', bytes)
     const target = await h.target('noop.txt')
     const text = await h.fs.readText(target)
@@ -138,3 +133,5 @@ export function editClauses(h: Harness): void {
     expect([...(await h.external.read('bin'))!]).toEqual([0x61, 0x00, 0x62])
   })
 }
+
+const withBom = (text: string) => Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8(text))

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { type FsTextDecoding, withTextDecoding } from '../decoding'
 import { acrossCuts, corpusBytes, type CorpusFile, ENCODING_CORPUS } from './encoding-corpus'
-import { expectFsError, type Harness } from './harness'
+import { expectFsError, type Harness, type ClauseGroup } from './harness'
 
 const same = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0
 
@@ -15,6 +15,8 @@ const FILES: readonly CorpusFile[] = [
   ...ENCODING_CORPUS,
   ...ENCODING_CORPUS.filter((file) => file.encoding === 'shift_jis' || file.encoding === 'utf-16le').map(acrossCuts),
 ]
+
+export const encodings: ClauseGroup = { title: 'legacy encodings, byte-exact', clauses: encodingClauses }
 
 export function encodingClauses(h: Harness): void {
   it('reads a file in every supported encoding under a text decoding, and names it', async () => {

@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest'
 import type { FsEditOutcome, FsWriteOutcome } from '../types'
-import { type Harness, expectFsError, needs, within } from './harness'
+import { type Harness, expectFsError, needs, within, type ClauseGroup } from './harness'
+
+export const fused: ClauseGroup = { title: 'inspect and resolveForMutation', clauses: fusedClauses }
 
 /**
  * `inspect`, `resolveForMutation` and `resolveForDiscovery` answer what the calls they fuse would: every provider runs

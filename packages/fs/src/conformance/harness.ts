@@ -92,6 +92,11 @@ export class Harness {
     return fromUtf8(await this.fixture.external.read(name))
   }
 
+  /** Writes each file from outside the provider, in order. */
+  async files(files: Record<string, string | Uint8Array>): Promise<void> {
+    for (const [name, data] of Object.entries(files)) await this.fixture.external.write(name, data)
+  }
+
   async version(name: string) {
     const info = await this.fs.stat(await this.target(name))
     if (!info) expect.fail(`${name} should exist`)
@@ -99,17 +104,33 @@ export class Harness {
   }
 }
 
+/** A group of clauses: the title its tests run under, and the function that registers them on a harness. */
+export interface ClauseGroup {
+  readonly title: string
+  readonly clauses: (h: Harness) => void
+}
+
+/** What registers one clause: `it`, or `it` narrowed to the backends that can run the clause. */
+export type Clause = (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) => void
+
 /** `it`, skipped (visibly, with the reason in its name) when the backend lacks `capability`. */
-export function needs(h: Harness, capability: keyof ConformanceCapabilities) {
+export function needs(h: Harness, capability: keyof ConformanceCapabilities): Clause {
   const named = `[needs ${capability}]`
   if (isMethod(capability) && h.options.capabilities[capability] === undefined) {
     // A method left out of the suite's capabilities follows the provider's declaration, known once it is set up.
-    return (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) =>
-      it(`${name} ${named}`, async (ctx) => (h.has(capability) ? fn(ctx) : ctx.skip()), timeout)
+    return (name, fn, timeout) => it(`${name} ${named}`, async (ctx) => (h.has(capability) ? fn(ctx) : ctx.skip()), timeout)
   }
   // Any other optional capability left out is one the backend lacks.
   const missing = !h.options.capabilities[capability]
-  return (name: string, fn: (ctx: TestContext) => Promise<void>, timeout?: number) => it.skipIf(missing)(`${name} ${named}`, fn, timeout)
+  return (name, fn, timeout) => it.skipIf(missing)(`${name} ${named}`, fn, timeout)
+}
+
+/**
+ * `test`, skipped (with the reason in its name) when the fixture has no `beforeNextPublish`: only
+ * a fixture can hold a call between its probe and its publication, and it is optional.
+ */
+export function needsPublishHook(h: Harness, test: Clause = it): Clause {
+  return (name, fn, timeout) => test(`${name} [needs beforeNextPublish]`, async (ctx) => (h.fixture.beforeNextPublish ? fn(ctx) : ctx.skip()), timeout)
 }
 
 const isMethod = (capability: string): capability is FsOptionalMethod => (METHOD_CAPABILITIES as readonly string[]).includes(capability)

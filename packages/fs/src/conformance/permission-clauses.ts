@@ -1,5 +1,7 @@
 import { expect } from 'vitest'
-import { type Harness, expectFsError, needs } from './harness'
+import { type Harness, expectFsError, needs, type ClauseGroup } from './harness'
+
+export const permissions: ClauseGroup = { title: 'permissions', clauses: permissionClauses }
 
 export function permissionClauses(h: Harness): void {
   const readOnly = needs(h, 'readOnlyFiles')

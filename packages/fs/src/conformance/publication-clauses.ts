@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { FsError } from '../errors'
 import { cutListing } from '../listing'
 import type { FsTarget, FsVersion } from '../types'
-import { type Harness, expectFsError } from './harness'
+import { type Harness, expectFsError, needsPublishHook, type ClauseGroup } from './harness'
 
 /**
  * The clauses about the stretch between a write's probe and its publication, where the backend
@@ -102,18 +102,16 @@ export const publicationChecks = {
   },
 }
 
+export const publication: ClauseGroup = { title: 'between probe and publication', clauses: publicationClauses }
+
 export function publicationClauses(h: Harness): void {
-  const hooked = (name: string, check: (h: Harness) => Promise<void>) =>
-    it(`${name} [needs beforeNextPublish]`, async (ctx) => {
-      if (!h.fixture.beforeNextPublish) return ctx.skip()
-      await check(h)
-    })
+  const hooked = needsPublishHook(h)
   hooked('fails a replaceIfVersion write whose file changed after its probe with FS_STALE_VERSION and keeps the competitor\'s bytes',
-    publicationChecks.competitorUnderReplaceIfVersion)
+    () => publicationChecks.competitorUnderReplaceIfVersion(h))
   hooked('never shows staged bytes or other residue in a listing, while a write is held or after it failed',
-    publicationChecks.noResidueInListings)
+    () => publicationChecks.noResidueInListings(h))
   hooked('fails FS_ABORTED and changes nothing when the signal fires between staging and publication',
-    publicationChecks.abortBeforePublication)
+    () => publicationChecks.abortBeforePublication(h))
   it('either completes or fails FS_ABORTED having changed nothing, wherever an abort lands', () => publicationChecks.abortAtEveryStep(h), 120_000)
 }
 

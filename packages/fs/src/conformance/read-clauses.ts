@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest'
 import { Utf8StreamDecoder } from '../decode'
-import { type Harness, expectFsError, needs, utf8, within } from './harness'
+import { type Harness, expectFsError, needs, utf8, within, type ClauseGroup } from './harness'
+
+export const reads: ClauseGroup = { title: 'identity, stat, versions and reads', clauses: readClauses }
 
 export function readClauses(h: Harness): void {
   it('gives two spellings of one path one target key', async () => {

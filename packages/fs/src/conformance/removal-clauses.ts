@@ -1,5 +1,9 @@
 import { expect } from 'vitest'
-import { abortedSignal, type Harness, expectFsError, needs, utf8 } from './harness'
+import type { FsTarget, FsVersion } from '../types'
+import { abortedSignal, type Harness, expectFsError, needs, utf8, type ClauseGroup } from './harness'
+import { raceClauses } from './races'
+
+export const removal: ClauseGroup = { title: 'remove and rename (optional capabilities)', clauses: removalClauses }
 
 /**
  * `remove` and `rename`: optional capabilities, so every clause needs the one it exercises and is
@@ -46,14 +50,12 @@ export function removalClauses(h: Harness): void {
     expect(await h.disk('dir/keep.txt')).toBe('k')
   })
 
-  remove('keeps a change made between its probe and its publication [needs beforeNextPublish]', async (ctx) => {
-    if (!h.fixture.beforeNextPublish) return ctx.skip()
-    await h.external.write('raced.txt', 'mine')
-    const version = await h.version('raced.txt')
-    h.fixture.beforeNextPublish(() => h.external.write('raced.txt', 'theirs, later'))
-    await expectFsError(h.fs.remove!(await h.target('raced.txt'), { expected: { version } }), 'FS_STALE_VERSION')
-    expect(await h.disk('raced.txt')).toBe('theirs, later')
-  })
+  raceClauses(h, [{
+    name: 'keeps a change made between its probe and its publication',
+    file: 'raced.txt', before: 'mine', competitor: ['raced.txt', 'theirs, later'],
+    call: (h, target, version) => h.fs.remove!(target, { expected: { version: version! } }),
+    fails: 'FS_STALE_VERSION', after: { 'raced.txt': 'theirs, later' },
+  }], remove)
 
   remove('changes nothing when its signal has fired: FS_ABORTED', async () => {
     await h.external.write('kept.txt', 'k')
@@ -125,25 +127,18 @@ export function removalClauses(h: Harness): void {
     expect(await h.disk('self.txt')).toBe('x')
   })
 
-  rename('keeps a competitor created at the destination after its probe [needs beforeNextPublish]', async (ctx) => {
-    if (!h.fixture.beforeNextPublish) return ctx.skip()
-    await h.external.write('mine.txt', 'mine')
-    const version = await h.version('mine.txt')
-    h.fixture.beforeNextPublish(() => h.external.write('dest.txt', 'competitor'))
-    await expectFsError(h.fs.rename!(await h.target('mine.txt'), await h.target('dest.txt'), { expected: { version } }), 'FS_NOT_OBSERVED')
-    expect(await h.disk('dest.txt')).toBe('competitor')
-    expect(await h.disk('mine.txt')).toBe('mine')
-  })
-
-  rename('keeps a source changed between its probe and its publication [needs beforeNextPublish]', async (ctx) => {
-    if (!h.fixture.beforeNextPublish) return ctx.skip()
-    await h.external.write('mine.txt', 'mine')
-    const version = await h.version('mine.txt')
-    h.fixture.beforeNextPublish(() => h.external.write('mine.txt', 'theirs, later'))
-    await expectFsError(h.fs.rename!(await h.target('mine.txt'), await h.target('dest.txt'), { expected: { version } }), 'FS_STALE_VERSION')
-    expect(await h.disk('mine.txt')).toBe('theirs, later')
-    expect(await h.external.read('dest.txt')).toBeUndefined()
-  })
+  // Between a move's probe and its publication, a competitor may take the destination or change the source.
+  const move = async (h: Harness, from: FsTarget, version: FsVersion | undefined) =>
+    h.fs.rename!(from, await h.target('dest.txt'), { expected: { version: version! } })
+  raceClauses(h, [{
+    name: 'keeps a competitor created at the destination after its probe',
+    file: 'mine.txt', before: 'mine', competitor: ['dest.txt', 'competitor'], call: move,
+    fails: 'FS_NOT_OBSERVED', after: { 'dest.txt': 'competitor', 'mine.txt': 'mine' },
+  }, {
+    name: 'keeps a source changed between its probe and its publication',
+    file: 'mine.txt', before: 'mine', competitor: ['mine.txt', 'theirs, later'], call: move,
+    fails: 'FS_STALE_VERSION', after: { 'mine.txt': 'theirs, later', 'dest.txt': undefined },
+  }], rename)
 
   needs(h, 'symlinks')('removes the file a symlink leads to and leaves the link dangling [needs remove]', async (ctx) => {
     if (!h.has('remove')) return ctx.skip()

@@ -1,6 +1,9 @@
 import { expect, it } from 'vitest'
-import { FsError } from '../errors'
-import { type Harness, abortedSignal, expectFsError } from './harness'
+import { FsError, type FsErrorCode } from '../errors'
+import { type Harness, abortedSignal, expectFsError, type ClauseGroup } from './harness'
+import { raceClauses } from './races'
+
+export const robustness: ClauseGroup = { title: 'aborts, concurrency and errors', clauses: robustnessClauses }
 
 export function robustnessClauses(h: Harness): void {
   it('fails FS_ABORTED on an aborted signal and changes nothing', async () => {
@@ -21,52 +24,31 @@ export function robustnessClauses(h: Harness): void {
     await h.external.write('race.txt', 'base')
     const version = await h.version('race.txt')
     const target = await h.target('race.txt')
-    const writers = Array.from({ length: 6 }, (_, i) => h.fs.writeText(target, `writer ${i}`, { expected: { kind: 'replaceIfVersion', version } }))
-    const results = await Promise.allSettled(writers)
-    const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [i] : []))
-    expect(winners).toHaveLength(1)
-    for (const result of results) {
-      if (result.status === 'rejected') expect(FsError.is(result.reason, 'FS_STALE_VERSION')).toBe(true)
-    }
-    expect(await h.disk('race.txt')).toBe(`writer ${winners[0]}`)
+    const winner = await oneWinner((i) => h.fs.writeText(target, `writer ${i}`, { expected: { kind: 'replaceIfVersion', version } }), 'FS_STALE_VERSION')
+    expect(await h.disk('race.txt')).toBe(`writer ${winner}`)
   })
 
   it('lets exactly one of concurrent createIfAbsent writes win', async () => {
     const target = await h.target('new.txt')
-    const writers = Array.from({ length: 6 }, (_, i) => h.fs.writeText(target, `creator ${i}`, { expected: { kind: 'createIfAbsent' } }))
-    const results = await Promise.allSettled(writers)
-    const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [i] : []))
-    expect(winners).toHaveLength(1)
-    for (const result of results) {
-      if (result.status === 'rejected') expect(FsError.is(result.reason, 'FS_NOT_OBSERVED')).toBe(true)
-    }
-    expect(await h.disk('new.txt')).toBe(`creator ${winners[0]}`)
+    const winner = await oneWinner((i) => h.fs.writeText(target, `creator ${i}`, { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_OBSERVED')
+    expect(await h.disk('new.txt')).toBe(`creator ${winner}`)
   })
 
-  it('lets an unguarded write replace a file changed after its probe [needs beforeNextPublish]', async (ctx) => {
-    if (!h.fixture.beforeNextPublish) return ctx.skip()
-    await h.external.write('u.txt', 'one')
-    h.fixture.beforeNextPublish(() => h.external.write('u.txt', 'two by someone else'))
-    await h.fs.writeText(await h.target('u.txt'), 'mine')
-    expect(await h.disk('u.txt')).toBe('mine')
-  })
-
-  it('redoes an unguarded edit whose file changed after its probe, losing neither change [needs beforeNextPublish]', async (ctx) => {
-    if (!h.fixture.beforeNextPublish) return ctx.skip()
-    await h.external.write('u.txt', 'a b')
-    h.fixture.beforeNextPublish(() => h.external.write('u.txt', 'a b c'))
-    await h.fs.editText(await h.target('u.txt'), { oldString: 'a', newString: 'A', replaceAll: false })
-    expect(await h.disk('u.txt')).toBe('A b c')
-  })
-
-  it('fails a guarded edit whose file changed after its probe with FS_STALE_VERSION [needs beforeNextPublish]', async (ctx) => {
-    if (!h.fixture.beforeNextPublish) return ctx.skip()
-    await h.external.write('u.txt', 'a b')
-    const version = await h.version('u.txt')
-    h.fixture.beforeNextPublish(() => h.external.write('u.txt', 'a b c'))
-    await expectFsError(h.fs.editText(await h.target('u.txt'), { oldString: 'a', newString: 'A', replaceAll: false }, { expected: { version } }), 'FS_STALE_VERSION')
-    expect(await h.disk('u.txt')).toBe('a b c')
-  })
+  const edit = (oldString: string, newString: string) => ({ oldString, newString, replaceAll: false })
+  raceClauses(h, [{
+    name: 'lets an unguarded write replace a file changed after its probe',
+    file: 'u.txt', before: 'one', competitor: ['u.txt', 'two by someone else'],
+    call: (h, target) => h.fs.writeText(target, 'mine'), after: { 'u.txt': 'mine' },
+  }, {
+    name: 'redoes an unguarded edit whose file changed after its probe, losing neither change',
+    file: 'u.txt', before: 'a b', competitor: ['u.txt', 'a b c'],
+    call: (h, target) => h.fs.editText(target, edit('a', 'A')), after: { 'u.txt': 'A b c' },
+  }, {
+    name: 'fails a guarded edit whose file changed after its probe with FS_STALE_VERSION',
+    file: 'u.txt', before: 'a b', competitor: ['u.txt', 'a b c'],
+    call: (h, target, version) => h.fs.editText(target, edit('a', 'A'), { expected: { version: version! } }),
+    fails: 'FS_STALE_VERSION', after: { 'u.txt': 'a b c' },
+  }])
 
   it('serialises concurrent unguarded edits of one target so none is lost', async () => {
     const letters = 'abcdefgh'.split('')
@@ -95,4 +77,15 @@ export function robustnessClauses(h: Harness): void {
       expect(FsError.is(error), String(error)).toBe(true)
     }
   })
+}
+
+/** Starts six concurrent calls and settles them: exactly one wins, every other fails `loses`. The winner's index. */
+async function oneWinner(call: (i: number) => Promise<unknown>, loses: FsErrorCode): Promise<number> {
+  const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => call(i)))
+  const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [i] : []))
+  expect(winners).toHaveLength(1)
+  for (const result of results) {
+    if (result.status === 'rejected') expect(FsError.is(result.reason, loses)).toBe(true)
+  }
+  return winners[0]!
 }

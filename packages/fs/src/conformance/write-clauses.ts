@@ -1,5 +1,8 @@
 import { expect, it } from 'vitest'
-import { type Harness, expectFsError, needs, within } from './harness'
+import { type Harness, expectFsError, needs, within, type ClauseGroup } from './harness'
+import { raceClauses } from './races'
+
+export const writes: ClauseGroup = { title: 'writeText', clauses: writeClauses }
 
 export function writeClauses(h: Harness): void {
   it('creates a missing file and its parent directories without a guard', async () => {
@@ -27,12 +30,12 @@ export function writeClauses(h: Harness): void {
     expect(await h.disk('c.txt')).toBe('theirs')
   })
 
-  it('keeps a competitor created after the probe of a createIfAbsent write [needs beforeNextPublish]', async (ctx) => {
-    if (!h.fixture.beforeNextPublish) return ctx.skip()
-    h.fixture.beforeNextPublish(() => h.external.write('c.txt', 'competitor'))
-    await expectFsError(h.fs.writeText(await h.target('c.txt'), 'mine', { expected: { kind: 'createIfAbsent' } }), 'FS_NOT_OBSERVED')
-    expect(await h.disk('c.txt')).toBe('competitor')
-  })
+  raceClauses(h, [{
+    name: 'keeps a competitor created after the probe of a createIfAbsent write',
+    file: 'c.txt', competitor: ['c.txt', 'competitor'],
+    call: (h, target) => h.fs.writeText(target, 'mine', { expected: { kind: 'createIfAbsent' } }),
+    fails: 'FS_NOT_OBSERVED', after: { 'c.txt': 'competitor' },
+  }])
 
   it('refuses a directory in the way with FS_NOT_REGULAR_FILE, guarded or not', async () => {
     await h.external.write('d/keep.txt', 'k')
