@@ -2,7 +2,7 @@ export const HELP = `dsh: file tools for coding agents that refuse blind and sta
 
 Usage
   dsh start [--config <file>] [--timeout <seconds>]
-  dsh setup <client> [--http [--url <url>]] [--config <file>] [--dry-run]
+  dsh setup <client> [--http [--url <url>] | --config <file>] [--dry-run]
   dsh doctor
   dsh demo
   dsh --help | --version
