@@ -104,3 +104,26 @@ describe('docs/providers.md, the package of an outside provider', () => {
     expect(doc).toContain(`npm i /path/to/dsh/packed/deepseek-ai-dsh-fs-${fs.version}.tgz`)
   })
 })
+
+describe('docs/tools.md, the argument tables', () => {
+  it('name every argument each tool of the shipped config takes, and none it lacks', async () => {
+    const { requireBuild } = await import('./dsh-process')
+    requireBuild()
+    // The tools/list answer the build recorded from the real server on the shipped cordis.yml.
+    const manifest = JSON.parse(await read('packages/cli/lib/manifest.json')) as { tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[] }
+    const doc = await read('docs/tools.md')
+    const tables = [...doc.matchAll(/^\| tool \| arguments \|[^\n]*\n\|[-|]+\|\n((?:\|[^\n]*\n)+)/gm)].map((match) => match[1]!)
+    const rows = new Map(tables.flatMap((table) => [...table.matchAll(/^\| `(\w+)` \| (.*?) \| /gm)].map((row) => [row[1]!, row[2]!] as const)))
+    expect(rows.size).toBeGreaterThan(5)
+    for (const [tool, cell] of rows) {
+      const schema = manifest.tools.find((entry) => entry.name === tool)
+      expect(schema, tool).toBeDefined()
+      // An argument is a code span that opens the cell or follows a comma: `file_path`, `offset?`, `edits: [...]`.
+      // Parenthesised remarks (values, links) are not arguments.
+      let bare = cell
+      while (/\([^()]*\)/.test(bare)) bare = bare.replace(/\s*\([^()]*\)/g, '')
+      const named = [...bare.matchAll(/(?:^|, )`(\w+)\??(?::[^`]*)?`/g)].map((match) => match[1]!)
+      expect(named.sort(), tool).toEqual(Object.keys(schema!.inputSchema.properties ?? {}).sort())
+    }
+  })
+})
