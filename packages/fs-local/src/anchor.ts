@@ -2,8 +2,9 @@ import { constants, existsSync } from 'node:fs'
 import { type FileHandle, mkdir, open } from 'node:fs/promises'
 import type { Calls } from './calls'
 import { basename, dirname, join } from 'node:path'
-import { errnoCode, isMissing } from './errors'
+import { closeOnFailure, errnoCode, isMissing } from './errors'
 import type { Containment } from './identity'
+import type { DiskCore } from './local-disk'
 import { descriptorPath } from './open'
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY
@@ -54,11 +55,11 @@ interface Held {
 export class HeldDirectories {
   #held = new Map<string, Held>()
 
-  lease(dir: string, entry: Held, real: string, calls: Calls): AnchoredDir {
+  #lease(dir: string, entry: Held, calls: Calls): AnchoredDir {
     entry.users++
     clearTimeout(entry.timer)
     let released = false
-    return anchored(calls, entry.handle, dir, real, async () => {
+    return anchored(calls, entry.handle, dir, dir, async () => {
       if (released) return
       released = true
       if (--entry.users > 0) return
@@ -73,8 +74,8 @@ export class HeldDirectories {
     if (entry.users === 0) void entry.handle.close().catch(() => {})
   }
 
-  /** Keeps `handle` (the directory `dir`, found at `dir` itself) for later writes; `undefined` when there is no room. */
-  keep(dir: string, handle: FileHandle): Held | undefined {
+  /** Keeps `handle` (the directory `dir`, found at `dir` itself) for later writes, leased; `undefined` when there is no room. */
+  keep(dir: string, handle: FileHandle, calls: Calls): AnchoredDir | undefined {
     if (this.#held.has(dir)) return undefined
     if (this.#held.size >= HELD_MAX) {
       const idle = [...this.#held].find(([, entry]) => entry.users === 0)
@@ -83,15 +84,15 @@ export class HeldDirectories {
     }
     const entry: Held = { handle, users: 0 }
     this.#held.set(dir, entry)
-    return entry
+    return this.#lease(dir, entry, calls)
   }
 
-  /** The held descriptor of `dir`, if the kernel still names it `dir` (a deleted one reads back with ` (deleted)`). */
-  async at(dir: string, calls: Calls): Promise<Held | undefined> {
+  /** The held directory `dir`, leased, if the kernel still names it `dir` (a deleted one reads back with ` (deleted)`). */
+  async reuse(dir: string, calls: Calls): Promise<AnchoredDir | undefined> {
     const entry = this.#held.get(dir)
     if (entry === undefined) return undefined
     const now = await calls.readlink(`/proc/self/fd/${entry.handle.fd}`).catch(() => undefined)
-    if (now === dir) return entry
+    if (now === dir) return this.#lease(dir, entry, calls)
     this.#retire(dir, entry)
     return undefined
   }
@@ -102,26 +103,16 @@ export class HeldDirectories {
   }
 }
 
-/** Where anchoring looks things up, and what it may keep open. */
-export interface AnchorDeps {
-  calls: Calls
-  held: HeldDirectories
-  containment: Containment
-}
-
 /** Anchors `dir` (a key's real directory) checked against the root if it exists (else, and off Linux, `undefined`); `also`, a lookup through it, runs beside the check. */
-export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
+export async function anchorExisting<T>(core: DiskCore, dir: string, display: string, also: (path: string) => Promise<T>): Promise<{ anchor: AnchoredDir; also: T } | undefined> {
   if (!CAN_ANCHOR) return undefined
-  const reused = await held.at(dir, calls)
+  const { containment, process: { calls, held } } = core
+  const reused = await held.reuse(dir, calls)
   if (reused !== undefined) {
-    const anchor = held.lease(dir, reused, dir, calls)
-    try {
-      const [, result] = await Promise.all([containment.check(dir, display), also(anchor.path)])
-      return { anchor, also: result }
-    } catch (error) {
-      await anchor.close()
-      throw error
-    }
+    return closeOnFailure(() => reused.close(), async () => {
+      const [, result] = await Promise.all([containment.check(dir, display), also(reused.path)])
+      return { anchor: reused, also: result }
+    })
   }
   let handle: FileHandle
   try {
@@ -130,25 +121,29 @@ export async function anchorExisting<T>({ calls, held, containment }: AnchorDeps
     if (isMissing(error)) return undefined
     throw error
   }
-  try {
-    const path = `/proc/self/fd/${handle.fd}`
-    const [real, result] = await Promise.all([
-      containment.enabled ? descriptorPath(calls, handle, dir) : Promise.resolve(dir),
-      also(path),
-    ])
+  return closeOnFailure(() => handle.close(), async () => {
+    const [real, result] = await Promise.all([containment.enabled ? descriptorPath(calls, handle, dir) : dir, also(`/proc/self/fd/${handle.fd}`)])
     await containment.check(real, display)
-    const entry = real === dir ? held.keep(dir, handle) : undefined
-    if (entry === undefined) return { anchor: anchored(calls, handle, dir, real), also: result }
-    return { anchor: held.lease(dir, entry, real, calls), also: result }
-  } catch (error) {
-    await handle.close().catch(() => {})
-    throw error
-  }
+    const anchor = (real === dir ? held.keep(dir, handle, calls) : undefined) ?? anchored(calls, handle, dir, real)
+    return { anchor, also: result }
+  })
+}
+
+/** `handle`, the directory opened at `dir`, checked against the root where it really is (closed if that fails). */
+function checkedAnchor(calls: Calls, handle: FileHandle, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
+  return closeOnFailure(() => handle.close(), async () => {
+    const real = containment.enabled ? await descriptorPath(calls, handle, dir) : dir
+    await containment.check(real, display)
+    return anchored(calls, handle, dir, real)
+  })
 }
 
 /** Opens the directory a mutation publishes into, making missing ones below the one checked: a later swap for a symlink redirects no byte. */
 export async function anchorDirectory(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
-  if (!CAN_ANCHOR) return pathAnchor(dir)
+  if (!CAN_ANCHOR) {
+    await mkdir(dir, { recursive: true })
+    return pathAnchor(dir, async () => dir)
+  }
   const missing: string[] = []
   let current = dir
   let handle: FileHandle
@@ -162,62 +157,41 @@ export async function anchorDirectory(calls: Calls, dir: string, containment: Co
       current = dirname(current)
     }
   }
-  try {
-    let real = containment.enabled ? await descriptorPath(calls, handle, current) : current
-    await containment.check(real, display)
-    for (const name of missing) {
-      handle = await descend(handle, name)
-      real = containment.enabled ? await descriptorPath(calls, handle, `/proc/self/fd/${handle.fd}`) : join(real, name)
-      await containment.check(real, display)
-    }
-    return anchored(calls, handle, dir, real)
-  } catch (error) {
-    await handle.close().catch(() => {})
-    throw error
-  }
+  let anchor = await checkedAnchor(calls, handle, current, containment, display)
+  for (const name of missing) anchor = await checkedAnchor(calls, await descend(anchor, name), join(anchor.checked, name), containment, display)
+  return anchor
 }
 
 /** Makes (or finds) the directory `name` inside `parent` and opens it, never through a symlink planted there; `parent` is closed. */
-async function descend(parent: FileHandle, name: string): Promise<FileHandle> {
-  const below = `/proc/self/fd/${parent.fd}/${name}`
+async function descend(parent: AnchoredDir, name: string): Promise<FileHandle> {
+  const below = `${parent.path}/${name}`
   try {
-    await mkdir(below)
-    // The directory that gained an entry is made durable, so the new one survives a crash.
-    await parent.sync().catch(() => {})
-  } catch (error) {
-    if (errnoCode(error) !== 'EEXIST') throw error
-  }
-  try {
+    try {
+      await mkdir(below)
+      // The directory that gained an entry is made durable, so the new one survives a crash.
+      await parent.sync().catch(() => {})
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error
+    }
     return await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
   } finally {
-    await parent.close().catch(() => {})
+    await parent.close()
   }
 }
 
-/** Off Linux the path itself is the best available name (the check before publication remains). */
-async function pathAnchor(dir: string): Promise<AnchoredDir> {
-  await mkdir(dir, { recursive: true })
+/** Off Linux the path itself is the best available name (the checks before publication remain). */
+function pathAnchor(dir: string, real: () => Promise<string>): AnchoredDir {
   const sync = async () => {
     const handle = await open(dir, DIR_FLAGS)
     await syncHandle(handle).finally(() => handle.close().catch(() => {}))
   }
-  return { path: dir, checked: dir, real: async () => dir, sync, close: async () => {} }
+  return { path: dir, checked: dir, real, sync, close: async () => {} }
 }
 
 /** Opens a listing's directory, checked before a name is read or swept (a file or FIFO: ENOTDIR, without blocking). */
 export async function anchorForListing(calls: Calls, dir: string, containment: Containment, display: string): Promise<AnchoredDir> {
-  if (!CAN_ANCHOR) {
-    const real = await calls.realpath(dir)
-    await containment.check(real, display)
-    return { path: real, checked: real, real: async () => calls.realpath(real), sync: async () => {}, close: async () => {} }
-  }
-  const handle = await open(dir, DIR_FLAGS)
-  try {
-    const real = containment.enabled ? await descriptorPath(calls, handle, dir) : dir
-    await containment.check(real, display)
-    return anchored(calls, handle, dir, real)
-  } catch (error) {
-    await handle.close().catch(() => {})
-    throw error
-  }
+  if (CAN_ANCHOR) return checkedAnchor(calls, await open(dir, DIR_FLAGS), dir, containment, display)
+  const real = await calls.realpath(dir)
+  await containment.check(real, display)
+  return pathAnchor(real, () => calls.realpath(real))
 }

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
-import type { FileHandle } from 'node:fs/promises'
 
 /**
  * Lookups whose cost does not depend on the input (`lstat`, `stat`, `fstat`, `realpath`, `readlink`,
@@ -37,18 +36,10 @@ export function isLocalFilesystem(dir: string): boolean {
   }
 }
 
-function settled<T>(call: () => T): Promise<T> {
-  try {
-    return Promise.resolve(call())
-  } catch (error) {
-    return Promise.reject(error)
-  }
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function either<F extends (...args: any[]) => Promise<unknown>>(inline: boolean, threaded: F, direct: (...args: Parameters<F>) => unknown): F {
   if (!inline) return threaded
-  return ((...args: Parameters<F>) => (typeof args[0] === 'string' && args[0].length > INLINE_PATH_BYTES ? threaded(...args) : settled(() => direct(...args)))) as F
+  return (async (...args: Parameters<F>) => (typeof args[0] === 'string' && args[0].length > INLINE_PATH_BYTES ? threaded(...args) : direct(...args))) as F
 }
 
 /** The lookups, made inline or in the thread pool (see above); `LocalProcess.calls` says which. */
@@ -67,11 +58,11 @@ export class Calls {
     this.readlink = either(inline, fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
   }
 
-  fstat(handle: FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
-  fstat(handle: FileHandle): Promise<fs.Stats>
-  fstat(handle: FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
+  fstat(handle: fsp.FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
+  fstat(handle: fsp.FileHandle): Promise<fs.Stats>
+  async fstat(handle: fsp.FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
     if (!this.inline) return options === undefined ? handle.stat() : handle.stat(options)
-    return settled(() => (options === undefined ? fs.fstatSync(handle.fd) : fs.fstatSync(handle.fd, options)))
+    return options === undefined ? fs.fstatSync(handle.fd) : fs.fstatSync(handle.fd, options)
   }
 }
 

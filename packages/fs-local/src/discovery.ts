@@ -3,11 +3,13 @@ import {
 } from '@deepseek-ai/dsh-fs'
 import { collectWalk, loadLinearEngine, SearchCollector, throwIfAborted, type TreeEntry, type TreeSource, visitTree } from '@deepseek-ai/dsh-fs/kit'
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs'
-import { lstat, open, realpath } from 'node:fs/promises'
+import { lstat, realpath } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
-import { codeFor } from './errors'
+import { mapErrors } from './errors'
 import type { Containment } from './identity'
-import { READ_FLAGS as OPEN_FLAGS } from './open'
+import { POOLED_CALLS } from './calls'
+import { openRegular, READ_FLAGS as OPEN_FLAGS } from './open'
+import { readAll } from './probe'
 import { isStagingName } from './staging'
 import { CAN_ANCHOR } from './anchor'
 
@@ -98,8 +100,7 @@ function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'la
     if (stats.size > max) return 'large'
     if (stats.size > SYNC_MAX_BYTES) return 'async'
     const buffer = Buffer.allocUnsafe(stats.size)
-    scratch.copy(buffer, 0, 0, Math.min(first, buffer.length))
-    let filled = Math.min(first, buffer.length)
+    let filled = scratch.copy(buffer, 0, 0, first)
     while (filled < buffer.length) {
       const read = readSync(fd, buffer, filled, buffer.length - filled, filled)
       if (read === 0) break
@@ -115,36 +116,20 @@ function readSmall(path: string, max: number, scratch: Buffer): Uint8Array | 'la
 
 /** The bytes of a regular file, `'large'` above `max`, or `undefined` when it is not one (or vanished). */
 async function readRegular(path: string, max: number): Promise<Uint8Array | 'large' | undefined> {
-  let handle
   try {
-    handle = await open(path, READ_FLAGS)
-  } catch {
-    return undefined
-  }
-  try {
-    const stats = await handle.stat()
-    if (!stats.isFile()) return undefined
-    if (stats.size > max) return 'large'
-    return await handle.readFile()
-  } catch {
-    return undefined
-  } finally {
-    await handle.close().catch(() => {})
-  }
-}
-
-/** Failures in the contract's own words (`<path> does not exist`), without an internal operation name. */
-async function discoveryErrors<T>(path: string, task: () => Promise<T>): Promise<T> {
-  try {
-    return await task()
+    const opened = await openRegular(POOLED_CALLS, path, path, { real: path })
+    try {
+      return await readAll(opened, max, path)
+    } finally {
+      await opened.handle.close().catch(() => {})
+    }
   } catch (error) {
-    if (FsError.is(error)) throw error
-    throw fsError(codeFor(error), { path, cause: error })
+    return FsError.is(error, 'FS_TOO_LARGE') ? 'large' : undefined
   }
 }
 
-/** The walk's root: a real directory inside the containment root, held open. */
-async function rootOf(target: FsTarget, containment: Containment): Promise<AnchoredTree> {
+/** `task` over the walk's root, a real directory inside the containment root, held open until `task` settles. */
+async function inTree<T>(target: FsTarget, containment: Containment, task: (tree: AnchoredTree) => Promise<T>): Promise<T> {
   const real = await realpath(target.targetKey)
   await containment.check(real, target.displayPath)
   const stats = await lstat(real)
@@ -152,28 +137,25 @@ async function rootOf(target: FsTarget, containment: Containment): Promise<Ancho
   const tree = AnchoredTree.open(real)
   // Replaced between the check and the open: the caller sees the race as a missing directory.
   if (tree === undefined) throw fsError('FS_NOT_FOUND', { path: target.displayPath })
-  return tree
+  try {
+    return await task(tree)
+  } finally {
+    tree.close()
+  }
 }
 
 export function walkDisk(containment: Containment, target: FsTarget, options: FsWalkOptions & { sizes?: boolean }, signal?: AbortSignal): Promise<FsWalkResult> {
-  return discoveryErrors(target.displayPath, async () => {
-    throwIfAborted(signal, target.displayPath)
-    const tree = await rootOf(target, containment)
-    try {
-      return await collectWalk(diskSource(tree, options.sizes ?? false, new Slicer()), options, signal)
-    } finally {
-      tree.close()
-    }
-  })
+  // Failures in the contract's own words (`<path> does not exist`), without an operation's name.
+  return mapErrors(undefined, target.displayPath, () => inTree(target, containment, (tree) => {
+    return collectWalk(diskSource(tree, options.sizes ?? false, new Slicer()), options, signal)
+  }), signal)
 }
 
 /** The shared collector over the disk: small files read in synchronous slices into one reused buffer, most at no promise. */
 export function searchDisk(containment: Containment, target: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
-  return discoveryErrors(target.displayPath, async () => {
-    throwIfAborted(signal, target.displayPath)
+  return mapErrors(undefined, target.displayPath, async () => {
     await loadLinearEngine()
     const collector = new SearchCollector(options)
-    const tree = await rootOf(target, containment)
     const slicer = new Slicer()
     const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
     const add = (path: string, read: Uint8Array | 'large' | undefined): boolean | Promise<boolean> => {
@@ -186,24 +168,22 @@ export function searchDisk(containment: Containment, target: FsTarget, options: 
       }
       return !collector.done
     }
-    const visitFile = (path: string): boolean | Promise<boolean> => {
-      const location = tree.fileAt(path)
-      if (location === undefined) return add(path, undefined)
-      const read = readSmall(location, collector.maxFileBytes, scratch)
-      if (read === 'async') return readRegular(location, collector.maxFileBytes).then((bytes) => add(path, bytes))
-      return add(path, read)
-    }
-    try {
+    return inTree(target, containment, async (tree) => {
+      const visitFile = (path: string): boolean | Promise<boolean> => {
+        const location = tree.fileAt(path)
+        if (location === undefined) return add(path, undefined)
+        const read = readSmall(location, collector.maxFileBytes, scratch)
+        if (read === 'async') return readRegular(location, collector.maxFileBytes).then((bytes) => add(path, bytes))
+        return add(path, read)
+      }
       const complete = await visitTree(diskSource(tree, false, slicer), options, ({ entry, matched }) => {
         if (!matched || entry.type !== 'file') return
         if (slicer.due()) return slicer.pause().then(() => visitFile(entry.path))
         return visitFile(entry.path)
       }, signal)
       return collector.result(complete)
-    } finally {
-      tree.close()
-    }
-  })
+    })
+  }, signal)
 }
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW

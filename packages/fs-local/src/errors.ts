@@ -1,21 +1,24 @@
-import { FsError, type FsErrorCode } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsErrorCode, fsError } from '@deepseek-ai/dsh-fs'
+import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 
 /** The operation a failure happened in, for the message only. */
 export type LocalOp = 'resolve' | 'stat' | 'read' | 'list' | 'write' | 'edit' | 'remove' | 'move'
 
-// From errno (and Node's own argument errors) to contract codes. Codes are never guessed from
-// message text: anything not listed is an I/O error that keeps the original as its cause.
-const GROUPS: [FsErrorCode, string][] = [
-  ['FS_NOT_FOUND', 'ENOENT'],
-  ['FS_NOT_DIRECTORY', 'ENOTDIR'],
+// From errno (and Node's own argument errors) to contract codes, and what a message says of the path.
+// Codes are never guessed from message text: anything not listed is an I/O error that keeps the
+// original as its cause.
+const GROUPS: [FsErrorCode, string, string][] = [
+  ['FS_NOT_FOUND', 'does not exist', 'ENOENT'],
+  ['FS_NOT_DIRECTORY', 'has a path component that is not a directory', 'ENOTDIR'],
   // ENXIO, ENODEV, EOPNOTSUPP: a socket, a FIFO opened for writing with no reader, a device without a driver.
-  ['FS_NOT_REGULAR_FILE', 'EISDIR ENXIO ENODEV EOPNOTSUPP'],
-  ['FS_PERMISSION_DENIED', 'EACCES EPERM EROFS'],
-  ['FS_INVALID_PATH', 'ENAMETOOLONG ELOOP EINVAL EILSEQ ERR_INVALID_ARG_VALUE ERR_INVALID_ARG_TYPE'],
-  ['FS_TOO_LARGE', 'EFBIG ERR_FS_FILE_TOO_LARGE ERR_STRING_TOO_LONG'],
-  ['FS_ABORTED', 'ABORT_ERR'],
+  ['FS_NOT_REGULAR_FILE', 'is not a regular file', 'EISDIR ENXIO ENODEV EOPNOTSUPP'],
+  ['FS_PERMISSION_DENIED', 'permission denied', 'EACCES EPERM EROFS'],
+  ['FS_INVALID_PATH', 'is not a valid path', 'ENAMETOOLONG ELOOP EINVAL EILSEQ ERR_INVALID_ARG_VALUE ERR_INVALID_ARG_TYPE'],
+  ['FS_TOO_LARGE', 'is too large', 'EFBIG ERR_FS_FILE_TOO_LARGE ERR_STRING_TOO_LONG'],
+  ['FS_ABORTED', 'operation aborted', 'ABORT_ERR'],
 ]
-const ERRNO_CODES: Readonly<Record<string, FsErrorCode>> = Object.fromEntries(GROUPS.flatMap(([code, errnos]) => errnos.split(' ').map((errno) => [errno, code])))
+const ERRNO_CODES: Readonly<Record<string, FsErrorCode>> = Object.fromEntries(GROUPS.flatMap(([code, , errnos]) => errnos.split(' ').map((errno) => [errno, code])))
+const DESCRIPTIONS = new Map(GROUPS.map(([code, description]) => [code, description]))
 
 export function errnoCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
@@ -33,32 +36,16 @@ export function codeFor(error: unknown): FsErrorCode {
   return ERRNO_CODES[errnoCode(error) ?? ''] ?? 'FS_IO_ERROR'
 }
 
-const DESCRIPTIONS: Record<FsErrorCode, string> = {
-  FS_NOT_FOUND: 'does not exist',
-  FS_NOT_DIRECTORY: 'has a path component that is not a directory',
-  FS_NOT_REGULAR_FILE: 'is not a regular file',
-  FS_NOT_TEXT: 'is not UTF-8 text',
-  FS_TOO_LARGE: 'is too large',
-  FS_PERMISSION_DENIED: 'permission denied',
-  FS_OUTSIDE_ROOT: 'is outside the root',
-  FS_INVALID_PATH: 'is not a valid path',
-  FS_IO_ERROR: 'I/O error',
-  FS_STALE_VERSION: 'has changed',
-  FS_NOT_OBSERVED: 'already exists',
-  FS_EDIT_NOT_FOUND: 'edit not found',
-  FS_AMBIGUOUS_EDIT: 'edit is ambiguous',
-  FS_ABORTED: 'operation aborted',
-  FS_INVALID_PATTERN: 'invalid pattern',
-  FS_NOT_SEEN: 'has lines not seen',
-  FS_NOT_ENCODABLE: 'cannot hold the new text in its encoding',
-}
-
-/** Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be wrapped. */
-export function toFsError(error: unknown, op: LocalOp, path: string): FsError {
+/**
+ * Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be
+ * wrapped. Without `op`, in the contract's own words (`<path> does not exist`).
+ */
+export function toFsError(error: unknown, op: LocalOp | undefined, path: string): FsError {
   if (FsError.is(error)) return error
   const code = codeFor(error)
+  if (op === undefined) return fsError(code, { path, cause: error })
   const errno = errnoCode(error)
-  return new FsError(code, `${op} ${path}: ${DESCRIPTIONS[code]}${errno ? ` (${errno})` : ''}`, { cause: error, path })
+  return new FsError(code, `${op} ${path}: ${DESCRIPTIONS.get(code) ?? 'I/O error'}${errno ? ` (${errno})` : ''}`, { cause: error, path })
 }
 
 /** Both settled; the first failure in argument order is thrown (being outside the root is the answer before any other). */
@@ -69,11 +56,22 @@ export async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Prom
   return [a.value, b.value]
 }
 
-/** Runs `task` and re-throws any failure as an `FsError`. */
-export async function mapErrors<T>(op: LocalOp, path: string, task: () => Promise<T>): Promise<T> {
+/** Runs `task`, refused first if `signal` has fired, and re-throws any failure as an `FsError`. */
+export async function mapErrors<T>(op: LocalOp | undefined, path: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
+    throwIfAborted(signal, path)
     return await task()
   } catch (error) {
     throw toFsError(error, op, path)
+  }
+}
+
+/** `task`; if it fails, `close` runs first (its own failure ignored): what was opened for it is not left open. */
+export async function closeOnFailure<T>(close: () => Promise<unknown> | undefined, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task()
+  } catch (error) {
+    await close()?.catch(() => {})
+    throw error
   }
 }

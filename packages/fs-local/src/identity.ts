@@ -6,12 +6,8 @@ import type { DiskCore } from './local-disk'
 
 /** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
 export function checkPathSyntax(path: string): void {
-  if (typeof path !== 'string' || path.length === 0) {
-    throw fsError('FS_INVALID_PATH', { path: String(path), reason: 'the path is empty' })
-  }
-  if (path.includes('\0')) {
-    throw fsError('FS_INVALID_PATH', { path, reason: 'the path contains a NUL byte' })
-  }
+  if (typeof path !== 'string' || path.length === 0) throw fsError('FS_INVALID_PATH', { path: String(path), reason: 'the path is empty' })
+  if (path.includes('\0')) throw fsError('FS_INVALID_PATH', { path, reason: 'the path contains a NUL byte' })
 }
 
 /** The realpath of `absolute`, or of its nearest existing ancestor joined with the rest (a key minted before a creation still names the file). */
@@ -41,22 +37,12 @@ export function absolutePath(path: string, cwd: string): string {
   return isAbsolute(path) ? resolvePath(path) : resolvePath(cwd, path)
 }
 
-/** Whether the real path `real` is `root` itself or lies below it. */
-export function isInside(real: string, root: string): boolean {
-  if (real === root) return true
-  const prefix = root.endsWith(sep) ? root : root + sep
-  return real.startsWith(prefix)
-}
-
 /** The containment root, realpath'd once on first use; every check compares real locations. Without a root everything is inside. */
 export class Containment {
-  #configured: string | undefined
+  readonly #configured: string | undefined
   #real: Promise<string> | undefined
 
-  readonly #calls: Calls
-
-  constructor(calls: Calls, root: string | undefined, cwd: string) {
-    this.#calls = calls
+  constructor(private readonly calls: Calls, root: string | undefined, cwd: string) {
     this.#configured = root === undefined ? undefined : absolutePath(root, cwd)
   }
 
@@ -66,7 +52,7 @@ export class Containment {
 
   async root(): Promise<string | undefined> {
     if (this.#configured === undefined) return undefined
-    this.#real ??= this.#calls.realpath(this.#configured).catch((error: unknown) => {
+    this.#real ??= this.calls.realpath(this.#configured).catch((error: unknown) => {
       this.#real = undefined
       throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
     })
@@ -76,9 +62,8 @@ export class Containment {
   /** Throws `FS_OUTSIDE_ROOT` unless `real` is inside the root; the text never names `real` (where an outside path leads is outside information). */
   async check(real: string, displayPath: string): Promise<void> {
     const root = await this.root()
-    if (root !== undefined && !isInside(real, root)) {
-      throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
-    }
+    if (root === undefined || real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)) return
+    throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
   }
 }
 

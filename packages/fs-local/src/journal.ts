@@ -1,5 +1,4 @@
-import { constants } from 'node:fs'
-import { appendFile as appendFd, close, open as openFd } from 'node:fs'
+import { appendFile as appendFd, close, constants, open as openFd } from 'node:fs'
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { homedir } from 'node:os'
@@ -17,10 +16,8 @@ import { reclaimStaging } from './staging'
 const MAX_DIRS = 4096
 
 function journalsDir(): string {
-  const state = process.env.XDG_STATE_HOME !== undefined && process.env.XDG_STATE_HOME.startsWith('/')
-    ? process.env.XDG_STATE_HOME
-    : join(homedir(), '.local', 'state')
-  return join(state, 'dsh', 'staging')
+  const state = process.env.XDG_STATE_HOME
+  return join(state?.startsWith('/') ? state : join(homedir(), '.local', 'state'), 'dsh', 'staging')
 }
 
 /** The journal of one `LocalProcess`, opened on its first staging. */

@@ -1,9 +1,5 @@
-import {
-  type FsCapabilities, type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
-  type FsDirListing, type FsEditOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsRemoveOptions,
-  type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsResolveOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, type FsWriteOptions, type FsWriteOutcome,
-} from '@deepseek-ai/dsh-fs'
-import { KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import type { FsCapabilities, FsResolveOptions, FsTarget, FsTargetKey } from '@deepseek-ai/dsh-fs'
+import { type FsBackend, KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import type { InlineCalls } from './calls'
 import { searchDisk, walkDisk } from './discovery'
 import { mapErrors } from './errors'
@@ -33,23 +29,19 @@ export interface LocalDiskOptions {
 }
 
 /** What every operation of one `LocalDisk` shares (the disk itself). */
-export interface DiskCore {
-  readonly options: LocalDiskOptions
-  readonly containment: Containment
-  readonly budget: MemoryBudget
-  /** Mutations of one target run one at a time in this process. */
-  readonly lock: KeyedLock<FsTargetKey>
-  readonly process: LocalProcess
-}
+export type DiskCore = Pick<LocalDisk, 'options' | 'containment' | 'budget' | 'lock' | 'process'>
+
+type Method<K extends keyof FsBackend> = NonNullable<FsBackend[K]>
 
 /** The local-disk provider without Cordis; one mutation per target at a time here, the staged name (`staging.ts`) locks across processes. */
-export class LocalDisk implements DiskCore {
+export class LocalDisk {
   /** The optional methods this backend has (`FileSystem.capabilities`). */
   static readonly capabilities: FsCapabilities = { remove: true, rename: true }
 
   readonly cwd: string
   readonly containment: Containment
   readonly budget: MemoryBudget
+  /** Mutations of one target run one at a time in this process. */
   readonly lock = new KeyedLock<FsTargetKey>()
   readonly process: LocalProcess
 
@@ -71,59 +63,25 @@ export class LocalDisk implements DiskCore {
     return { targetKey: key as FsTargetKey, displayPath: absolute }
   }
 
+  // The contract's methods, each handed to the module that does it (typed by the contract itself).
   /** `resolve`, then `stat` and the small file's text from one descriptor (`read.ts`). */
-  async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    return inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal, opts.as)
-  }
-
-  stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
-    return statTarget(this, target, signal)
-  }
-
-  readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
-    return readWhole(this, target, signal)
-  }
-
+  readonly inspect: Method<'inspect'> = async (path, opts = {}) =>
+    inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal, opts.as)
+  readonly stat: Method<'stat'> = (target, signal) => statTarget(this, target, signal)
+  readonly readText: Method<'readText'> = (target, signal) => readWhole(this, target, signal)
   /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */
-  streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
-    return this.streamBytesFrom(target, 0, signal === undefined ? {} : { signal })
-  }
-
-  streamBytesFrom(target: FsTarget, start: number, opts: FsStreamFromOptions = {}): AsyncIterable<Uint8Array> {
-    return streamFrom(this, target, start, opts)
-  }
-
-  listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
-    return listDirectory(this, target, signal, opts)
-  }
-
-  writeText(target: FsTarget, content: string, opts: FsWriteOptions = {}): Promise<FsWriteOutcome> {
-    return writeTarget(this, target, content, opts)
-  }
-
-  editText(target: FsTarget, edit: FsEditRequest, opts: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), opts)
-  }
-
+  readonly streamBytes: Method<'streamBytes'> = (target, signal) => streamFrom(this, target, 0, { signal })
+  readonly streamBytesFrom: Method<'streamBytesFrom'> = (target, start, opts = {}) => streamFrom(this, target, start, opts)
+  readonly listDir: Method<'listDir'> = (target, signal, opts) => listDirectory(this, target, signal, opts)
+  readonly writeText: Method<'writeText'> = (target, content, opts = {}) => writeTarget(this, target, content, opts)
+  readonly editText: Method<'editText'> = (target, edit, opts = {}) =>
+    editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), opts)
   /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
-  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
-  }
-
+  readonly editTextMany: Method<'editTextMany'> = (target, edits, opts = {}) =>
+    editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
   /** Depth first, gitignore-aware, never following a symlink out of the containment. */
-  walk(root: FsTarget, options: FsWalkOptions, signal?: AbortSignal): Promise<FsWalkResult> {
-    return walkDisk(this.containment, root, options, signal)
-  }
-
-  search(root: FsTarget, options: FsSearchOptions, signal?: AbortSignal): Promise<FsSearchResult> {
-    return searchDisk(this.containment, root, options, signal)
-  }
-
-  remove(target: FsTarget, opts: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
-    return removeTarget(this, target, opts)
-  }
-
-  rename(source: FsTarget, destination: FsTarget, opts: FsRenameOptions = {}): Promise<FsRenameOutcome> {
-    return renameTarget(this, source, destination, opts)
-  }
+  readonly walk: Method<'walk'> = (root, options, signal) => walkDisk(this.containment, root, options, signal)
+  readonly search: Method<'search'> = (root, options, signal) => searchDisk(this.containment, root, options, signal)
+  readonly remove: Method<'remove'> = (target, opts = {}) => removeTarget(this, target, opts)
+  readonly rename: Method<'rename'> = (source, destination, opts = {}) => renameTarget(this, source, destination, opts)
 }

@@ -3,10 +3,9 @@ import { checkMoveDestination, checkRemoveGuard, publishGuarded } from '@deepsee
 import { unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
-import type { Calls } from './calls'
 import { checkReal } from './identity'
 import type { DiskCore } from './local-disk'
-import { mapErrors } from './errors'
+import { closeOnFailure, mapErrors } from './errors'
 import { find, type Found, statPath, versionOf } from './probe'
 import { closeSoon, refuseStagingName, retryUnguarded } from './mutate'
 import { refuseReadOnly } from './protect'
@@ -24,7 +23,7 @@ type Source = Found & { probe: Extract<Found['probe'], { kind: 'file' }> }
 
 /** The source's directory, anchored, and its publication lock, held. */
 interface Locked {
-  held: Held
+  anchor: AnchoredDir
   lock: Staged
 }
 
@@ -35,18 +34,15 @@ export function removeTarget(core: DiskCore, target: FsTarget, { expected, signa
     signal,
     probe: () => findSource(core, target, expected, display),
     stage: (source) => lockSource(core, source, display),
-    publish: async (source, { held }) => {
-      const name = join(held.anchor.path, basename(source.destination))
-      await checkBeforePublication(core, held.anchor, source.destination, display)
-      await core.process.hooks.locked?.(source.destination)
-      await recheckSource(core.process.calls, name, source, display)
-      await unlink(name)
-      await held.anchor.sync()
+    publish: async (source, { anchor }) => {
+      await checkBeforePublication(core, anchor, source.destination, display)
+      await unlink(await recheckSource(core, source, anchor, display))
+      await anchor.sync()
       return { version: source.probe.info.version }
     },
     cleanup: async (source, locked) => {
       if (locked !== undefined) await discard(locked.lock)
-      release(source, locked?.held)
+      release(source, locked?.anchor)
     },
     retry: retryUnguarded(expected),
   })))
@@ -61,34 +57,26 @@ export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTa
     probe: () => probeMove(core, source, destination, expected),
     stage: async ({ from, to }) => {
       // Missing parent directories of the destination are made here, as a write makes them.
-      const toHeld = await anchorOf(core, to, where)
-      try {
-        return { toHeld, ...(await lockSource(core, from, display)) }
-      } catch (error) {
-        void toHeld.own?.close()
-        throw error
-      }
+      const toAnchor = await anchorOf(core, to, where)
+      return closeOnFailure(() => closeOwn(to, toAnchor), async () => ({ toAnchor, ...(await lockSource(core, from, display)) }))
     },
-    publish: ({ from, to }, held) => publishMove(core, from, to, held, display, where),
+    publish: ({ from, to }, locked) => publishMove(core, from, to, locked, display, where),
     cleanup: async ({ from, to }, staged) => {
       if (staged !== undefined) await discard(staged.lock)
-      release(from, staged?.held)
-      release(to, staged?.toHeld)
+      release(from, staged?.anchor)
+      release(to, staged?.toAnchor)
     },
     retry: retryUnguarded(expected),
   })))
 }
 
 /** Both names checked inside the root, the source's version again under its lock, then `link` (never over anything) and `unlink`. */
-async function publishMove(core: DiskCore, from: Source, to: Found, { held, toHeld }: Locked & { toHeld: Held }, display: string, where: string): Promise<FsRenameOutcome> {
-  const name = join(held.anchor.path, basename(from.destination))
-  await Promise.all([checkBeforePublication(core, held.anchor, from.destination, display), checkBeforePublication(core, toHeld.anchor, to.destination, where)])
-  await core.process.hooks.locked?.(from.destination)
-  const { calls } = core.process
-  await recheckSource(calls, name, from, display)
-  await linkNoReplace(calls, name, join(toHeld.anchor.path, basename(to.destination)), where)
+async function publishMove(core: DiskCore, from: Source, to: Found, { anchor, toAnchor }: Locked & { toAnchor: AnchoredDir }, display: string, where: string): Promise<FsRenameOutcome> {
+  await Promise.all([checkBeforePublication(core, anchor, from.destination, display), checkBeforePublication(core, toAnchor, to.destination, where)])
+  const name = await recheckSource(core, from, anchor, display)
+  await linkNoReplace(core.process.calls, name, join(toAnchor.path, basename(to.destination)), where)
   await unlink(name)
-  await Promise.all([held.anchor.sync(), toHeld.anchor.sync()])
+  await Promise.all([anchor.sync(), toAnchor.sync()])
   // Through the descriptor the probe opened: link and unlink moved the inode's ctime.
   return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
 }
@@ -98,80 +86,64 @@ async function probeMove(core: DiskCore, source: FsTarget, destination: FsTarget
   checkMoveDestination(undefined, source.targetKey === destination.targetKey, where)
   refuseStagingName(destination)
   const from = await findSource(core, source, expected, source.displayPath)
-  try {
+  return closeOnFailure(() => from.close(), async () => {
     const to = await find(core, destination, where)
-    try {
+    return closeOnFailure(() => to.close(), async () => {
       checkMoveDestination(to.probe.kind === 'absent' ? undefined : to.probe.info, false, where)
       // An unanchored destination was not checked against the root yet.
       if (to.anchor === undefined) await checkReal(core, destination)
       return { from, to }
-    } catch (error) {
-      void to.close()
-      throw error
-    }
-  } catch (error) {
-    void from.close()
-    throw error
-  }
+    })
+  })
 }
 
 /** The source of a removal or move: found, guarded like an edit, and never a read-only file. */
 async function findSource(core: DiskCore, target: FsTarget, expected: { version: FsVersion } | undefined, display: string): Promise<Source> {
   refuseStagingName(target)
   const found = await find(core, target, display)
-  try {
+  return closeOnFailure(() => found.close(), async () => {
     const current = found.probe
     if (found.anchor === undefined && current.kind !== 'file') await checkReal(core, target)
     checkRemoveGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
     if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
     refuseReadOnly(current.opened.stats, display, 'changed')
     return found as Source
-  } catch (error) {
-    void found.close()
-    throw error
-  }
+  })
 }
 
 /** The stage step of a removal or move: the source's directory anchored, noted and swept as for a write, and the source's publication lock taken. */
 async function lockSource(core: DiskCore, source: Source, display: string): Promise<Locked> {
-  const held = await anchorOf(core, source, display)
-  try {
-    await sweepOnce(core, held.anchor)
-    const lock = await makeStaged(core.process.calls, held.anchor.path, basename(source.destination), 0o600, display)
-    try {
-      await core.process.hooks.staged?.(source.destination)
-    } catch (error) {
-      await discard(lock)
-      throw error
-    }
-    return { held, lock }
-  } catch (error) {
-    void held.own?.close()
-    throw error
-  }
+  const anchor = await anchorOf(core, source, display)
+  return closeOnFailure(() => closeOwn(source, anchor), async () => {
+    await sweepOnce(core, anchor)
+    const lock = await makeStaged(core.process.calls, anchor.path, basename(source.destination), 0o600, display)
+    await closeOnFailure(() => discard(lock), async () => core.process.hooks.staged?.(source.destination))
+    return { anchor, lock }
+  })
 }
 
-interface Held {
-  anchor: AnchoredDir
-  /** The anchor made here (closed with the operation), when the probe had none. */
-  own: AnchoredDir | undefined
+/** The directory `found` is published in: the probe's anchor, or one made here (closed with the operation). */
+async function anchorOf(core: DiskCore, found: Found, display: string): Promise<AnchoredDir> {
+  return found.anchor ?? anchorDirectory(core.process.calls, dirname(found.destination), core.containment, display)
 }
 
-async function anchorOf(core: DiskCore, found: Found, display: string): Promise<Held> {
-  if (found.anchor !== undefined) return { anchor: found.anchor, own: undefined }
-  const own = await anchorDirectory(core.process.calls, dirname(found.destination), core.containment, display)
-  return { anchor: own, own }
+/** Closes `anchor` if it was made here rather than by the probe. */
+function closeOwn(found: Found, anchor: AnchoredDir | undefined): Promise<void> | undefined {
+  return anchor === found.anchor ? undefined : anchor?.close()
 }
 
-function release(found: Found, held: Held | undefined): void {
-  void held?.own?.close()
+function release(found: Found, anchor: AnchoredDir | undefined): void {
+  void closeOwn(found, anchor)
   closeSoon(found)
 }
 
-/** Under the publication lock: the source must still be the file the probe saw, at its version. */
-async function recheckSource(calls: Calls, name: string, source: Source, display: string): Promise<void> {
-  const now = await statPath(calls, name)
+/** Under the publication lock: the source must still be the file the probe saw, at its version. Answers its name in `anchor`. */
+async function recheckSource(core: DiskCore, source: Source, anchor: AnchoredDir, display: string): Promise<string> {
+  await core.process.hooks.locked?.(source.destination)
+  const name = join(anchor.path, basename(source.destination))
+  const now = await statPath(core.process.calls, name)
   if (now === undefined) throw new LostRace('FS_STALE_VERSION', `${display} no longer exists`, { path: display })
   if (!now.isFile()) throw fsError('FS_NOT_REGULAR_FILE', { path: display })
   if (versionOf(now) !== source.probe.info.version) throw new LostRace('FS_STALE_VERSION', `${display} changed while it was being moved or removed`, { path: display })
+  return name
 }

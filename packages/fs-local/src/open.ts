@@ -1,15 +1,16 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
+import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import * as fs from 'node:fs'
-import { constants, type BigIntStats } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import type { Calls } from './calls'
-import { errnoCode } from './errors'
+import { closeOnFailure, errnoCode } from './errors'
+import { infoOf } from './probe'
 
 /** A file opened for reading: a `FileHandle`, or for a small file opened on the loop thread a bare descriptor with the same calls. */
 export interface ReadHandle {
   readonly fd: number
   read(buffer: Uint8Array, offset: number, length: number, position: number | null): Promise<{ bytesRead: number }>
-  stat(options: { bigint: true }): Promise<BigIntStats>
+  stat(options: { bigint: true }): Promise<fs.BigIntStats>
   close(): Promise<void>
   /** A bare descriptor's close on the loop thread, for a file only read (its close frees nothing). */
   closeInline?(): void
@@ -17,30 +18,23 @@ export interface ReadHandle {
 
 export interface OpenedFile {
   handle: ReadHandle
-  stats: BigIntStats
+  stats: fs.BigIntStats
   /** Where the bytes really are (the kernel's name for the descriptor). */
   real: string
 }
 
 // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (no effect on a
 // regular file's reads). O_NOCTTY: a terminal never becomes our controlling tty.
-export const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
+export const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY
 
-function notRegular(path: string, what: string): FsError {
-  return fsError('FS_NOT_REGULAR_FILE', { path, entry: what })
-}
-
-function describe(stats: BigIntStats): string {
-  if (stats.isDirectory()) return 'a directory'
-  if (stats.isFIFO()) return 'a FIFO'
-  if (stats.isSocket()) return 'a socket'
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
-  return 'a special file'
+/** Refuses what is not a regular file, naming what it is in the contract's words. */
+function notRegular(path: string, stats: fs.BigIntStats): FsError {
+  return fsError('FS_NOT_REGULAR_FILE', { path, entry: describeEntry(infoOf(stats)) })
 }
 
 export interface OpenHints {
   /** A `stat`/`lstat` of `path` taken just before, not taken again. */
-  checked?: BigIntStats
+  checked?: fs.BigIntStats
   /** Where the file is, when `path` is a name in an anchored directory (opened `O_NOFOLLOW`, so it leads nowhere else). */
   real?: string
   /** Whether a small file may be opened on the loop thread (reads and `inspect`; a write gained nothing from it). */
@@ -50,22 +44,19 @@ export interface OpenHints {
 /** Opens a regular file for reading, never blocking on a special file (refused by the `stat` before, or the descriptor's `fstat`). */
 export async function openRegular(calls: Calls, path: string, display: string, hints: OpenHints = {}): Promise<OpenedFile> {
   const before = hints.checked ?? await calls.stat(path, { bigint: true })
-  if (!before.isFile()) throw notRegular(display, describe(before))
-  const flags = hints.real === undefined ? READ_FLAGS : READ_FLAGS | constants.O_NOFOLLOW
+  if (!before.isFile()) throw notRegular(display, before)
+  const flags = hints.real === undefined ? READ_FLAGS : READ_FLAGS | fs.constants.O_NOFOLLOW
   // A small file where lookups are inline is opened on the loop thread: an open changes no directory entry.
   const inline = hints.inline === true && before.size <= INLINE_OPEN_BYTES && calls.inline
   const handle = inline ? descriptorHandle(fs.openSync(path, flags)) : await open(path, flags)
-  try {
+  return closeOnFailure(() => handle.close(), async () => {
     const [stats, real] = await Promise.all([
       inline ? fs.fstatSync(handle.fd, { bigint: true }) : calls.fstat(handle as FileHandle, { bigint: true }),
       hints.real ?? descriptorPath(calls, handle, path),
     ])
-    if (!stats.isFile()) throw notRegular(display, describe(stats))
+    if (!stats.isFile()) throw notRegular(display, stats)
     return { handle, stats, real }
-  } catch (error) {
-    await handle.close().catch(() => {})
-    throw error
-  }
+  })
 }
 
 /** The largest file opened on the loop thread (2.6× faster `inspect` of 4 KiB, same run). */

@@ -1,11 +1,11 @@
-import { type FsEntryType, FsError, fsError, type FsInfo, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
+import { FsError, fsError, type FsInfo, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
 import { type BigIntStats, readSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorExisting } from './anchor'
 import type { Calls } from './calls'
 import type { DiskCore } from './local-disk'
-import { errnoCode, isMissing } from './errors'
+import { closeOnFailure, errnoCode, isMissing } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 
 /** What a mutation finds at its target, inside the critical section. */
@@ -23,38 +23,25 @@ export async function statPath(calls: Calls, path: string): Promise<BigIntStats 
   } catch (error) {
     if (!isMissing(error)) throw error
   }
-  try {
-    const link = await calls.lstat(path, { bigint: true })
-    return link.isSymbolicLink() ? link : undefined
-  } catch (error) {
-    if (isMissing(error)) return undefined
-    throw error
-  }
-}
-
-export function infoOfEntry(stats: BigIntStats): FsInfo {
-  // A symlink only reaches here when it is dangling.
-  return stats.isSymbolicLink() ? { version: versionOf(stats), type: 'other', special: 'broken-symlink' } : infoOf(stats)
+  const link = await lstatPath(calls, path)
+  return link?.isSymbolicLink() ? link : undefined
 }
 
 /** Classifies the target and, for a regular file, opens it (without ever blocking on a special file). */
 export async function probe(calls: Calls, path: string, display: string): Promise<Probe> {
   const stats = await statPath(calls, path)
   if (stats === undefined) return { kind: 'absent' }
-  if (!stats.isFile()) return { kind: 'other', info: infoOfEntry(stats) }
-  let opened: OpenedFile
+  if (!stats.isFile()) return { kind: 'other', info: infoOf(stats) }
   try {
-    opened = await openRegular(calls, path, display, { checked: stats })
+    const opened = await openRegular(calls, path, display, { checked: stats })
+    return { kind: 'file', info: infoOf(opened.stats), opened }
   } catch (error) {
-    // Deleted or swapped between the stat and the open: classify what is there now.
-    if (isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE')) {
-      const now = await statPath(calls, path)
-      if (now === undefined) return { kind: 'absent' }
-      if (!now.isFile()) return { kind: 'other', info: infoOfEntry(now) }
-    }
+    // Deleted or swapped between the stat and the open: what is there now, unless a file again.
+    const now = isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE') ? await statPath(calls, path) : stats
+    if (now === undefined) return { kind: 'absent' }
+    if (!now.isFile()) return { kind: 'other', info: infoOf(now) }
     throw error
   }
-  return { kind: 'file', info: infoOf(opened.stats), opened }
 }
 
 /** `lstat` of `path`, or `undefined` when nothing is there (or a component is not a directory). */
@@ -126,18 +113,13 @@ export function versionOf(stats: BigIntStats): FsVersion {
   return `${stats.dev.toString(36)}.${stats.ino.toString(36)}.${stats.size.toString(36)}.${stats.mtimeNs.toString(36)}.${stats.ctimeNs.toString(36)}` as FsVersion
 }
 
-function typeOf(stats: BigIntStats): FsEntryType {
-  if (stats.isFile()) return 'file'
-  if (stats.isDirectory()) return 'directory'
-  return 'other'
-}
-
+/** What `stats` says; a symlink is only stat'ed when it is dangling (`statPath`). */
 export function infoOf(stats: BigIntStats): FsInfo {
-  const type = typeOf(stats)
-  const info: FsInfo = { version: versionOf(stats), type }
-  if (type === 'file') info.size = Number(stats.size)
-  if (type === 'other') info.special = stats.isFIFO() ? 'fifo' : stats.isSocket() ? 'socket' : 'device'
-  return info
+  const version = versionOf(stats)
+  if (stats.isFile()) return { version, type: 'file', size: Number(stats.size) }
+  if (stats.isDirectory()) return { version, type: 'directory' }
+  if (stats.isSymbolicLink()) return { version, type: 'other', special: 'broken-symlink' }
+  return { version, type: 'other', special: stats.isFIFO() ? 'fifo' : stats.isSocket() ? 'socket' : 'device' }
 }
 
 /** What a mutation found, where it publishes, and the parent already anchored (and checked) for it. */
@@ -173,11 +155,11 @@ export function detachedLinks(probe: Probe): { detachedLinks?: number } {
 export async function find(core: DiskCore, target: FsTarget, display: string): Promise<Found> {
   const key = target.targetKey
   const name = basename(key)
-  const { calls, held } = core.process
-  const anchored = await anchorExisting({ calls, held, containment: core.containment }, dirname(key), display, (path) => lstatPath(calls, join(path, name)))
+  const { calls } = core.process
+  const anchored = await anchorExisting(core, dirname(key), display, (path) => lstatPath(calls, join(path, name)))
   if (anchored === undefined) return foundByPath(core, key, display, undefined)
   const { anchor, also: entry } = anchored
-  try {
+  return closeOnFailure(() => anchor.close(), async () => {
     const destination = join(anchor.checked, name)
     if (entry === undefined) return found({ kind: 'absent' }, destination, anchor)
     if (entry.isFile()) {
@@ -186,17 +168,13 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
         return found({ kind: 'file', info: infoOf(opened.stats), opened }, destination, anchor)
       } catch (error) {
         // Replaced between the lookup and the open: look again by path.
-        const code = errnoCode(error)
-        if (code !== 'ENOENT' && code !== 'ELOOP' && code !== 'ENOTDIR' && !FsError.is(error, 'FS_NOT_REGULAR_FILE')) throw error
+        if (!isMissing(error) && errnoCode(error) !== 'ELOOP' && !FsError.is(error, 'FS_NOT_REGULAR_FILE')) throw error
       }
     } else if (!entry.isSymbolicLink()) {
-      return found({ kind: 'other', info: infoOfEntry(entry) }, destination, anchor)
+      return found({ kind: 'other', info: infoOf(entry) }, destination, anchor)
     }
-    return await foundByPath(core, key, display, anchor)
-  } catch (error) {
-    await anchor.close()
-    throw error
-  }
+    return foundByPath(core, key, display, anchor)
+  })
 }
 
 /** The probe by the key's path (following a final symlink); `anchor` is kept if it holds the destination. */
@@ -205,12 +183,7 @@ async function foundByPath(core: DiskCore, key: string, display: string, anchor:
   let destination = key
   if (current.kind === 'file') {
     destination = current.opened.real
-    try {
-      await core.containment.check(destination, display)
-    } catch (error) {
-      await current.opened.handle.close().catch(() => {})
-      throw error
-    }
+    await closeOnFailure(() => current.opened.handle.close(), () => core.containment.check(destination, display))
   }
   if (anchor !== undefined && dirname(destination) !== anchor.checked) {
     await anchor.close()

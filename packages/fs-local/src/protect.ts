@@ -1,7 +1,7 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { constants, type BigIntStats } from 'node:fs'
 import { type Calls, INLINE_PATH_BYTES } from './calls'
-import { errnoCode } from './errors'
+import { codeFor, errnoCode } from './errors'
 import { loadAddon } from './kernel-lock'
 
 /*
@@ -13,10 +13,7 @@ const EUID = process.geteuid?.()
 const EGID = process.getegid?.()
 const RUNNING_AS_ROOT = EUID === 0
 
-interface Xattr {
-  name: string
-  value: Buffer
-}
+type Xattr = { name: string; value: Buffer }
 
 /** What the replaced file was, so the replacement is the same to everyone who looks at it. */
 export interface Previous {
@@ -46,18 +43,17 @@ function denied(display: string, why: string, cause?: unknown): FsError {
 const NO_XATTRS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 
 async function readXattrs(calls: Calls, path: string): Promise<Xattr[] | undefined> {
-  const api = xattrApi
-  if (api === undefined) return undefined
+  if (xattrApi === undefined) return undefined
   // A lookup: inline where the others are (`calls.ts`).
   const inline = calls.inline && path.length <= INLINE_PATH_BYTES
   let names: string[]
   try {
-    names = inline ? api.listAttributesSync(path) : await api.listAttributes(path)
+    names = inline ? xattrApi.listAttributesSync(path) : await xattrApi.listAttributes(path)
   } catch (error) {
     if (NO_XATTRS.has(errnoCode(error) ?? '')) return []
     throw error
   }
-  const values = inline ? names.map((name) => api.getAttributeSync(path, name)) : await Promise.all(names.map((name) => api.getAttribute(path, name)))
+  const values = inline ? names.map((name) => xattrApi.getAttributeSync(path, name)) : await Promise.all(names.map((name) => xattrApi.getAttribute(path, name)))
   return names.flatMap((name, i) => (values[i] === null ? [] : [{ name, value: values[i]! }]))
 }
 
@@ -78,13 +74,9 @@ export async function checkReplaceable(calls: Calls, path: string, stats: BigInt
   const gid = Number(stats.gid)
   let chgrp = false
   if (!RUNNING_AS_ROOT && EUID !== undefined) {
-    try {
-      await calls.access(path, constants.W_OK)
-    } catch (error) {
-      const code = errnoCode(error)
-      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw denied(display, `is not writable by this user (uid ${EUID})`, error)
-      throw error
-    }
+    await calls.access(path, constants.W_OK).catch((error: unknown) => {
+      throw codeFor(error) === 'FS_PERMISSION_DENIED' ? denied(display, `is not writable by this user (uid ${EUID})`, error) : error
+    })
     if (uid !== EUID) {
       throw denied(display, `is owned by uid ${uid}: a replacement would belong to uid ${EUID}, and only its owner or root may change it`)
     }
@@ -114,13 +106,12 @@ export async function applyPrevious(
     }
   }
   if (!sameOwner || created === undefined || (created.mode & 0o7777) !== previous.mode) await owner.chmod(previous.mode)
-  const api = xattrApi
   for (const { name, value } of previous.xattrs ?? []) {
     try {
       // A label the new file got by itself (an SELinux context from its directory) need not be set.
-      const own = await api!.getAttribute(path, name).catch(() => null)
+      const own = await xattrApi!.getAttribute(path, name).catch(() => null)
       if (own !== null && own.equals(value)) continue
-      await api!.setAttribute(path, name, value)
+      await xattrApi!.setAttribute(path, name, value)
     } catch (error) {
       throw denied(display, `carries the extended attribute ${name}, which cannot be copied to a replacement (${errnoCode(error) ?? 'error'})`, error)
     }

@@ -1,5 +1,4 @@
 import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
-import type { BigIntStats } from 'node:fs'
 import { link, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
@@ -94,12 +93,16 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
     })
   }
   write.state = 'published'
-  // A `link` left the staged name, whose unlink moves ctime: the version is read after it.
-  await Promise.all([anchor.sync(), write.replacing || unlink(staged.file).catch(() => {})])
+  // Told while the directory's fsync runs (the reply is built meanwhile); resolved once the new name is durable.
+  const [version] = await inOrder(settle(calls, write, settled), anchor.sync())
+  return version
+}
+
+/** A `link` left the staged name, whose unlink moves ctime: the version is read after it. `settled`'s failure is not the write's. */
+async function settle(calls: Calls, { replacing, staged }: StagedWrite, settled?: (version: FsVersion) => void): Promise<FsVersion> {
+  if (!replacing) await unlink(staged.file).catch(() => {})
   const version = versionOf(await calls.fstat(staged.handle, { bigint: true }))
-  try {
-    settled?.(version)
-  } catch {}
+  try { settled?.(version) } catch {}
   return version
 }
 
@@ -166,12 +169,9 @@ export async function linkNoReplace(calls: Calls, file: string, destination: str
     await link(file, destination)
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error
-    let occupant: BigIntStats
-    try {
-      occupant = await calls.lstat(destination, { bigint: true })
-    } catch (inspectError) {
+    const occupant = await calls.lstat(destination, { bigint: true }).catch((inspectError: unknown) => {
       throw fsError('FS_IO_ERROR', { cause: inspectError, path: display, reason: 'could not be created: link reported an existing entry that then vanished' })
-    }
+    })
     if (occupant.isFile()) throw fsError('FS_NOT_OBSERVED', { cause: error, path: display })
     throw fsError('FS_NOT_REGULAR_FILE', { cause: error, path: display, entry: 'occupied by something else' })
   }

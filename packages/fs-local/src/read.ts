@@ -9,7 +9,7 @@ import { checkReal, realKey } from './identity'
 import type { DiskCore } from './local-disk'
 import { inOrder, mapErrors, toFsError } from './errors'
 import { type OpenedFile, openRegular } from './open'
-import { infoOf, infoOfEntry, lstatPath, readAll, readSmallInline, statPath, versionOf } from './probe'
+import { infoOf, lstatPath, readAll, readSmallInline, statPath, versionOf } from './probe'
 import { isStagingName, reclaimStaging } from './staging'
 
 /** The first and the largest read of a byte stream (see `streamBytesFrom`). */
@@ -19,30 +19,22 @@ const MAX_STREAM_CHUNK = 1024 * 1024
 export function statTarget(core: DiskCore, target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined> {
   const display = target.displayPath
   return mapErrors('stat', display, async () => {
-    throwIfAborted(signal, display)
     const [, stats] = await inOrder(checkReal(core, target), statPath(core.process.calls, target.targetKey))
-    return stats === undefined ? undefined : infoOfEntry(stats)
-  })
+    return stats === undefined ? undefined : infoOf(stats)
+  }, signal)
 }
 
 export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal): Promise<string> {
   const display = target.displayPath
   return mapErrors('read', display, async () => {
-    throwIfAborted(signal, display)
     const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
     try {
       await core.containment.check(opened.real, display)
-      const { maxTextBytes } = core.options
-      const cost = TEXT_COST_PER_BYTE * Math.min(Number(opened.stats.size), maxTextBytes)
-      return await core.budget.with(cost, 'reading', display, signal, async () => {
-        const bytes = await readAll(opened, maxTextBytes, display)
-        throwIfAborted(signal, display)
-        return decodeText(bytes, display).text
-      })
+      return await readReserved(core, opened, display, signal, (bytes) => decodeText(bytes, display).text)
     } finally {
       await opened.handle.close().catch(() => {})
     }
-  })
+  }, signal)
 }
 
 /** The bytes from `start` on, of the version `opts.version` checked on the descriptor read. */
@@ -96,12 +88,9 @@ async function* readAhead(opened: OpenedFile, start: number, fixed: number | und
 export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal, as: 'text' | 'bytes' = 'text'): Promise<FsInspection> {
   const display = target.displayPath
   const { calls } = core.process
-  const stats = await mapErrors('stat', display, () => {
-    throwIfAborted(signal, display)
-    return statPath(calls, target.targetKey)
-  })
+  const stats = await mapErrors('stat', display, () => statPath(calls, target.targetKey), signal)
   if (stats === undefined) return { target, info: undefined }
-  const info = infoOfEntry(stats)
+  const info = infoOf(stats)
   if (info.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
   const opened = await mapErrors('read', display, () => openRegular(calls, target.targetKey, display, { checked: stats, inline: true }))
   return readOpened(core, target, opened, textUpTo, signal, as)
@@ -109,37 +98,42 @@ export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: 
 
 async function readOpened(core: DiskCore, target: FsTarget, opened: OpenedFile, textUpTo: number, signal: AbortSignal | undefined, as: 'text' | 'bytes'): Promise<FsInspection> {
   const display = target.displayPath
-  const { maxTextBytes } = core.options
   return mapErrors('read', display, async () => {
     try {
       await core.containment.check(opened.real, display)
-      const size = Number(opened.stats.size)
       // Replaced between the stat and the open by a larger file: answered as the stat of what is open.
-      if (size > textUpTo) return { target, info: infoOf(opened.stats) }
+      if (opened.stats.size > textUpTo) return { target, info: infoOf(opened.stats) }
       const answer = (bytes: Uint8Array): FsInspection => {
-        throwIfAborted(signal, display)
         const info = infoOf(opened.stats)
         return as === 'bytes' ? { target, info, bytes } : { target, info, text: decodeText(bytes, display).text }
       }
       // A small file opened on the loop thread is read there, in one read, and released before any
       // other call runs: one such buffer at a time, so nothing is reserved for it.
       const small = readSmallInline(core.process.calls, opened)
-      if (small !== undefined) {
-        opened.handle.closeInline?.()
-        return answer(small)
-      }
-      const cost = TEXT_COST_PER_BYTE * Math.min(size, maxTextBytes)
-      return await core.budget.with(cost, 'reading', display, signal, async () => answer(await readAll(opened, maxTextBytes, display)))
+      if (small === undefined) return await readReserved(core, opened, display, signal, answer)
+      opened.handle.closeInline?.()
+      throwIfAborted(signal, display)
+      return answer(small)
     } finally {
       void opened.handle.close().catch(() => {})
     }
   })
 }
 
+/** The whole of `opened` (up to `maxTextBytes`), read under the memory budget while `use` makes the answer of it. */
+async function readReserved<T>(core: DiskCore, opened: OpenedFile, display: string, signal: AbortSignal | undefined, use: (bytes: Uint8Array) => T): Promise<T> {
+  const { maxTextBytes } = core.options
+  const cost = TEXT_COST_PER_BYTE * Math.min(Number(opened.stats.size), maxTextBytes)
+  return core.budget.with(cost, 'reading', display, signal, async () => {
+    const bytes = await readAll(opened, maxTextBytes, display)
+    throwIfAborted(signal, display)
+    return use(bytes)
+  })
+}
+
 export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSignal, opts?: FsListOptions): Promise<FsDirListing> {
   const display = target.displayPath
   return mapErrors('list', display, async () => {
-    throwIfAborted(signal, display)
     const dir = await anchorForListing(core.process.calls, target.targetKey, core.containment, display)
     try {
       const names = await readdir(dir.path)
@@ -156,7 +150,7 @@ export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSi
     } finally {
       await dir.close()
     }
-  })
+  }, signal)
 }
 
 /** One entry, as `lstat` says, keyed below the directory's checked path; a symlink followed only inside the root. */
@@ -177,7 +171,7 @@ async function entryOf(core: DiskCore, dir: AnchoredDir, name: string, display: 
       return { name, type: 'other', target: { targetKey: join(dir.checked, name) as FsTargetKey, displayPath: display } }
     }
   }
-  const info = infoOfEntry(stats)
+  const info = infoOf(stats)
   const entry: FsDirEntry = { name, type: info.type, target: { targetKey: key as FsTargetKey, displayPath: display }, version: info.version }
   if (info.size !== undefined) entry.size = info.size
   return entry
