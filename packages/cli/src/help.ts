@@ -47,7 +47,7 @@ Serving over HTTP
 
 Adding dsh to an MCP client
   dsh setup claude-code            (or codex, gemini-cli, opencode), then dsh doctor
-  claude mcp add dsh -- dsh start  (a global install; in a project: npx dsh start)
+  claude mcp add dsh -- dsh start  (a global install; a project install: dsh setup claude-code)
   { "mcpServers": { "dsh": { "command": "dsh", "args": ["start"] } } }
 
 Exit status
