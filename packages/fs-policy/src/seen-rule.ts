@@ -1,4 +1,4 @@
-import { FsError, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { currentTextDecoding, FsError, type FsObservation, type FsSeenLines, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { firstUnseen, seenAll, seenCarried, seenUnion } from '@deepseek-ai/dsh-fs/kit'
 
 type Present = Extract<FsObservation, { kind: 'present' }>
@@ -11,11 +11,29 @@ type Present = Extract<FsObservation, { kind: 'present' }>
  */
 export function observedAfter(previous: FsObservation | undefined, next: FsObservation): FsObservation {
   if (next.kind === 'absent') return { kind: 'absent' }
+  // Lines and characters counted in another encoding are other bytes: nothing of them carries over.
+  const held = previous?.kind === 'present' && sameCounting(previous.seen, next.seen) ? previous : undefined
   let before
-  if (previous?.kind === 'present' && previous.version === next.version) before = previous.seen
-  else if (previous?.kind === 'present' && next.from !== undefined && previous.version === next.from.version) before = seenCarried(previous.seen, next.from.changes)
+  if (held?.version === next.version) before = held.seen
+  else if (held !== undefined && next.from !== undefined && held.version === next.from.version) before = seenCarried(held.seen, next.from.changes)
   const seen = before === undefined && next.seen === undefined ? undefined : seenUnion(before, next.seen)
-  return seen === undefined ? { kind: 'present', version: next.version } : { kind: 'present', version: next.version, seen }
+  if (seen === undefined) return { kind: 'present', version: next.version }
+  const encoding = (next.seen ?? before)?.encoding
+  return { kind: 'present', version: next.version, seen: encoding === undefined ? seen : { ...seen, encoding } }
+}
+
+function sameCounting(a: FsSeenLines | undefined, b: FsSeenLines | undefined): boolean {
+  return a === undefined || b === undefined || a.encoding === b.encoding
+}
+
+/**
+ * `observation` with the legacy encoding its call decoded the file in (`FsTextDecoding.decided`)
+ * on what it says was seen: the counts of a read of a Shift_JIS file are Shift_JIS characters.
+ */
+export function stampEncoding(observation: FsObservation): FsObservation {
+  const encoding = currentTextDecoding()?.decided
+  if (encoding === undefined || observation.kind !== 'present' || observation.seen === undefined) return observation
+  return { ...observation, seen: { ...observation.seen, encoding } }
 }
 
 /**

@@ -11,7 +11,8 @@ export async function collectBytes(chunks: AsyncIterable<Uint8Array>, limit: num
   for await (const chunk of chunks) {
     length += chunk.length
     if (length > limit) throw fsError('FS_TOO_LARGE', { path, reason: `is larger than ${limit} bytes` })
-    parts.push(chunk.slice())
+    // A copy: a chunk may be a view into a buffer the provider reuses (and a Buffer's `slice` is a view).
+    parts.push(new Uint8Array(chunk))
   }
   return Buffer.concat(parts, length)
 }

@@ -20,14 +20,14 @@ export function decodeLegacy(bytes: Uint8Array, path: string | undefined): Decod
   const bom = utf16Bom(bytes)
   if (bom !== undefined) return decided(decoding, exactly(bytes.subarray(2), bom, path), bom, true)
   if (bytes.subarray(0, SNIFF_BYTES).indexOf(0) >= 0) return undefined
-  if (decoding.encoding !== undefined) return decided(decoding, exactly(bytes, decoding.encoding, path), decoding.encoding, false)
+  if (decoding.encoding !== undefined) return decided(decoding, namedExactly(bytes, decoding.encoding, path), decoding.encoding, false)
   let candidates: FsEncodingCandidate[] = []
   if (decoding.detect) {
     const detection = detectEncoding(bytes)
     if (detection.found !== undefined) return decided(decoding, detection.found.text, detection.found.encoding, false)
     candidates = detection.candidates
   }
-  if (decoding.fallback !== undefined) return decided(decoding, exactly(bytes, decoding.fallback, path), decoding.fallback, false)
+  if (decoding.fallback !== undefined) return decided(decoding, namedExactly(bytes, decoding.fallback, path), decoding.fallback, false)
   if (!decoding.detect) return undefined
   throw fsError('FS_NOT_TEXT', { path, reason: undecidedReason(candidates), candidates })
 }
@@ -35,6 +35,17 @@ export function decodeLegacy(bytes: Uint8Array, path: string | undefined): Decod
 function decided(decoding: FsTextDecoding, text: string, encoding: FsTextEncoding, bom: boolean): DecodedText {
   decoding.decided = encoding
   return encoding === 'utf-8' ? { text, bom } : { text, bom, encoding }
+}
+
+/** `exactly`, for an encoding the caller or the configuration named rather than a BOM. */
+function namedExactly(bytes: Uint8Array, encoding: FsTextEncoding, path: string | undefined): string {
+  // UTF-16 comes only from a BOM. BOM-less bytes named UTF-16 hold no NUL near their start (else
+  // binary), so no line feed: the lines a read of them in an 8-bit encoding showed would be one
+  // line here, and an edit's carried "seen" would cover lines never shown.
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
+    throw fsError('FS_NOT_TEXT', { path, reason: `nor exactly ${encoding} text (UTF-16 is read only after its byte order mark, and this file has none)` })
+  }
+  return exactly(bytes, encoding, path)
 }
 
 function exactly(bytes: Uint8Array, encoding: FsTextEncoding, path: string | undefined): string {

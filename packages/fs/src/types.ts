@@ -1,3 +1,5 @@
+import type { FsTextEncoding } from './encodings'
+
 declare const targetKeyBrand: unique symbol
 declare const versionBrand: unique symbol
 
@@ -47,6 +49,11 @@ export interface FsSeenLines {
   parts?: FsSeenPart[]
   /** The version's line count, when the actor learned it. */
   total?: number
+  /**
+   * The legacy encoding the lines and characters were counted in (absent: UTF-8). Counts made in
+   * another encoding name other bytes, so what was seen in one never adds to what was seen in another.
+   */
+  encoding?: FsTextEncoding
 }
 
 /** Characters `from` to `to` (1-based, inclusive) of line `line`; `end`: `to` is its last character. */

@@ -5,7 +5,13 @@ import { type HttpRoute, reply, type RouteDeps, SESSION_NOT_FOUND } from './http
 import { createMcpServer } from './server'
 import { SessionTable } from './sessions'
 
-type Sessions = SessionTable<StreamableHTTPServerTransport>
+/** A session's transport, and the token that opened it: the only one it answers. */
+interface Served {
+  transport: StreamableHTTPServerTransport
+  bearer: string | undefined
+}
+
+type Sessions = SessionTable<Served>
 
 /**
  * `owner: session`: every `mcp-session-id` gets its own SDK server and its own `session` object,
@@ -19,15 +25,20 @@ export function sessionRoute(deps: RouteDeps): HttpRoute {
     const id = request.headers['mcp-session-id']
     if (typeof id === 'string') {
       const use = sessions.begin(id)
-      if (use === undefined) return reply(response, 404, 'session not found (it expired, was evicted, or dsh restarted): initialize a new session', SESSION_NOT_FOUND)
+      // Another agent's token naming this id (logged, or seen on the wire) finds no session: it
+      // would act in that agent's workspace with its observations.
+      if (use === undefined || use.value.bearer !== bearer) {
+        use?.end()
+        return reply(response, 404, 'session not found (it expired, was evicted, or dsh restarted): initialize a new session', SESSION_NOT_FOUND)
+      }
       response.once('close', use.end)
-      return use.value.handleRequest(request, response)
+      return use.value.transport.handleRequest(request, response)
     }
     if (request.method !== 'POST') return reply(response, 400, 'missing mcp-session-id header', -32000)
     return open(deps, sessions, request, response, bearer)
   }
   const close = async () => {
-    await Promise.allSettled(sessions.values().map((transport) => transport.close()))
+    await Promise.allSettled(sessions.values().map((served) => served.transport.close()))
   }
   return { handle, close }
 }
@@ -46,7 +57,7 @@ async function open(deps: RouteDeps, sessions: Sessions, request: IncomingMessag
     maxRequestBodySize: config.maxMessageBytes,
     onsessioninitialized: (id) => {
       session.id = id
-      admit(deps, sessions, id, transport, response, () => void server.close())
+      admit(deps, sessions, id, { transport, bearer }, response, () => void server.close())
     },
   })
   transport.onclose = () => {
@@ -65,12 +76,12 @@ async function open(deps: RouteDeps, sessions: Sessions, request: IncomingMessag
 }
 
 /** Enters a freshly initialized session in the table, which ends it when idle or evicted. */
-function admit({ ctx, config, logger }: RouteDeps, sessions: Sessions, id: string, transport: StreamableHTTPServerTransport, response: ServerResponse, closeServer: () => void): void {
-  sessions.add(id, transport, (reason) => {
+function admit({ ctx, config, logger }: RouteDeps, sessions: Sessions, id: string, served: Served, response: ServerResponse, closeServer: () => void): void {
+  sessions.add(id, served, (reason) => {
     logger.info('session %s closed: %s (%d active)', id, reason === 'idle' ? `idle for ${config.sessionIdleSeconds} s` : `evicted for a new session, ${config.maxSessions} at most`, sessions.size)
     closeServer()
     ctx.emit('mcp/session-closed', id, reason)
-  })
+  }, served.bearer)
   if (response.closed) sessions.end(id)
   else response.once('close', () => sessions.end(id))
   logger.info('session %s opened (%d active)', id, sessions.size)

@@ -125,7 +125,7 @@ describe('read of a PDF', () => {
   })
 
   it('shows the pages asked for, and the first pages within the budget by default, naming the range that follows', async () => {
-    s = await stack({ policy: true, config: { readMedia: true, readMaxBytes: 200 } })
+    s = await stack({ policy: true, config: { readMedia: true, readMaxBytes: 260 } })
     const pages = Array.from({ length: 8 }, (_, i) => [`Page number ${i + 1} `.padEnd(60, 'x')])
     await s.put('long.pdf', minimalPdf(pages))
     const first = await s.ok('read', { file_path: 'long.pdf' })

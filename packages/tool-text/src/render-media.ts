@@ -49,11 +49,14 @@ export function renderPdfPages(pdf: PdfShown): string {
   const last = pages.at(-1)!.number
   const range = first === last ? `page ${first}` : `pages ${first}-${last}`
   const rest = last < pageCount ? ` To continue, read it again with pages: "${last + 1}-${Math.min(pageCount, last + pages.length)}".` : ''
-  const blocks = pages.map((page) => {
-    const body = page.text.trim().length === 0 ? '(This page has no text layer: it is an image or drawing only, so it has no text to show.)' : page.text.replace(/\s+$/, '')
-    return `--- Page ${page.number} ---\n${body}${page.cut === true ? '\n(Page text cut at the read budget.)' : ''}`
-  })
+  const blocks = pages.map(renderPdfPage)
   return `${path}: PDF, ${pageCount} ${pageCount === 1 ? 'page' : 'pages'}; the text of ${range} follows.${rest}\n\n${blocks.join('\n\n')}`
+}
+
+/** One page's block of `renderPdfPages` (what a page costs the read's budget is its size). */
+export function renderPdfPage(page: PdfPageText): string {
+  const body = page.text.trim().length === 0 ? '(This page has no text layer: it is an image or drawing only, so it has no text to show.)' : page.text.replace(/\s+$/, '')
+  return `--- Page ${page.number} ---\n${body}${page.cut === true ? '\n(Page text cut at the read budget.)' : ''}`
 }
 
 /** A range the model asked for that the document does not have, or cannot be read. */

@@ -1,4 +1,5 @@
 import type { FsObservation } from '@deepseek-ai/dsh-fs'
+import { constants } from 'node:fs'
 import { type FileHandle, mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ownerKey } from '../owners'
@@ -52,12 +53,9 @@ export class FileLedger implements Ledger {
     })
     await lock(path)
     try {
-      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return Buffer.alloc(0)
-        throw error
-      })
+      const handle = await openJournal(path)
+      const bytes = await handle.readFile()
       const { records, validLength } = decodeJournal(bytes)
-      const handle = await open(path, 'a+', 0o600)
       // A torn tail is cut off, so that the next append starts a line of its own.
       if (validLength < bytes.length) await handle.truncate(validLength)
       const ledger = new FileLedger(path, handle, validLength, limits)
@@ -129,7 +127,9 @@ export class FileLedger implements Ledger {
     for (const [w, k, slot] of this.#outcomes.entries(now)) lines.push(encodeRecord({ t: 'r', w, k, v: slot.value, x: slot.expires }))
     const bytes = Buffer.from(lines.join(''), 'utf8')
     const staged = `${this.path}.compact`
-    const next = await open(staged, 'w+', 0o600)
+    // A fresh file, never through a name someone planted there (a crash's leftover goes first).
+    await rm(staged, { force: true })
+    const next = await open(staged, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)
     try {
       await next.write(bytes, 0, bytes.length, 0)
       await next.datasync()
@@ -159,6 +159,23 @@ export class FileLedger implements Ledger {
 }
 
 const lockPath = (path: string) => `${path}.lock`
+
+/**
+ * The journal, opened for reading and appending without following a link: one planted at the
+ * path would otherwise have its target truncated to the journal's valid prefix. Only a regular
+ * file is a journal (a FIFO there would stall the start).
+ */
+async function openJournal(path: string): Promise<FileHandle> {
+  const handle = await open(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600)
+    .catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ELOOP' ? new LedgerError(`the ledger file:${path} is a symbolic link; name the journal file itself`, { cause: error }) : error
+    })
+  if (!(await handle.stat()).isFile()) {
+    await handle.close()
+    throw new LedgerError(`the ledger file:${path} is not a regular file; name a file (it is created if missing)`)
+  }
+  return handle
+}
 
 /**
  * One process per journal: the lock file holds the owner's pid. A lock left by a process that no

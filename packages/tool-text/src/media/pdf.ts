@@ -1,4 +1,4 @@
-import { type PdfPageText, type PdfShown, renderMediaInvalid, renderPdfPassword, renderPdfRange } from '../render-media'
+import { type PdfPageText, type PdfShown, renderMediaInvalid, renderPdfPage, renderPdfPassword, renderPdfRange } from '../render-media'
 import { cutUtf8 } from '../window'
 import { ToolError } from '@deepseek-ai/dsh-tools'
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api'
@@ -36,7 +36,9 @@ async function pagesWithin(document: PDFDocumentProxy, first: number, last: numb
   let used = 0
   for (let number = first; number <= last; number++) {
     const text = await pageText(document, number, path)
-    const bytes = Buffer.byteLength(text, 'utf8')
+    // A page costs its whole block (marker, and the note of a page with no text), so that a
+    // document of thousands of empty pages is parsed and listed only as far as the budget.
+    const bytes = Buffer.byteLength(renderPdfPage({ number, text }), 'utf8') + 2
     if (shown.length > 0 && used + bytes > budget) break
     if (bytes > budget) {
       shown.push({ number, text: cutUtf8(text, budget), cut: true })

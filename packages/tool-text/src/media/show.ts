@@ -48,7 +48,8 @@ export function mediaObservation(version: FsVersion): FsObservation {
 export async function fetchMedia(fs: FileSystem, target: FsTarget, info: FsInfo, limits: MediaLimits, signal?: AbortSignal): Promise<Uint8Array | undefined> {
   const parts: Uint8Array[] = []
   let length = 0
-  for await (const chunk of fs.streamBytes(target, signal)) {
+  // Of the version the read stat'ed (and records as observed), or FS_STALE_VERSION.
+  for await (const chunk of fs.streamBytesFrom(target, 0, signal === undefined ? { version: info.version } : { version: info.version, signal })) {
     if (length === 0) {
       const kind = mediaKindOf(chunk)
       if (kind === undefined) return undefined
@@ -58,7 +59,8 @@ export async function fetchMedia(fs: FileSystem, target: FsTarget, info: FsInfo,
     length += chunk.length
     // Grown past the bound since the stat: the file is refused as it would have been then.
     if (length > limits.readMediaMaxBytes) throw new ToolError('FS_TOO_LARGE', renderMediaTooLarge(target.displayPath, 'an image or PDF', length, limits.readMediaMaxBytes))
-    parts.push(chunk.slice())
+    // A copy: the provider may reuse the chunk's buffer (and a Buffer's `slice` is a view).
+    parts.push(new Uint8Array(chunk))
   }
   return length === 0 ? undefined : Buffer.concat(parts, length)
 }
