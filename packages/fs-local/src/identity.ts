@@ -1,7 +1,7 @@
 import { type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import type { Calls } from './calls'
 import { basename, dirname, join, resolve, sep } from 'node:path'
-import { errnoCode } from './errors'
+import { errnoCode, isMissing } from './errors'
 import type { DiskCore } from './local-disk'
 
 /** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
@@ -22,9 +22,8 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
       const real = await calls.realpath(current)
       return missing.length === 0 ? real : join(real, ...missing.reverse())
     } catch (error) {
-      const code = errnoCode(error)
       // ENOTDIR: a component is a file; the operation on the key reports it at the syscall.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR' && !(code === 'ENAMETOOLONG' && missing.length > 0)) throw error
+      if (!isMissing(error) && !(errnoCode(error) === 'ENAMETOOLONG' && missing.length > 0)) throw error
       const parent = dirname(current)
       if (parent === current) throw error
       missing.push(basename(current))

@@ -170,9 +170,7 @@ async function foundByPath(core: DiskCore, key: string, display: string, anchor:
     destination = current.opened.real
     await closeOnFailure(() => current.opened.handle.close(), () => core.containment.check(destination, display))
   }
-  if (anchor !== undefined && dirname(destination) !== anchor.checked) {
-    await anchor.close()
-    anchor = undefined
-  }
-  return found(current, destination, anchor)
+  const keep = dirname(destination) === anchor?.checked
+  if (!keep) await anchor?.close()
+  return found(current, destination, keep ? anchor : undefined)
 }
