@@ -46,7 +46,7 @@ function describeImportError(name: string, error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code
   if (name === 'undefined' || name === '') return 'has no `name`: give the package to load'
   if (code === 'ERR_MODULE_NOT_FOUND' && messageOf(error).includes(`'${name}'`)) {
-    return `cannot load package ${name}: it is not installed (or not built: run pnpm build)`
+    return `cannot load package ${name}: it is not installed beside the config file nor where dsh is (npm i it in the config's project), or not built (run pnpm build)`
   }
   return `cannot load package ${name}: ${messageOf(error)}`
 }

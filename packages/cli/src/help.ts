@@ -2,7 +2,7 @@ export const HELP = `dsh: file tools for coding agents that refuse blind and sta
 
 Usage
   dsh start [--config <file>] [--timeout <seconds>]
-  dsh setup <client> [--http [--url <url>]] [--config <file>] [--dry-run]
+  dsh setup <client> [--http [--url <url>] | --config <file>] [--dry-run]
   dsh doctor
   dsh demo
   dsh --help | --version
@@ -47,7 +47,7 @@ Serving over HTTP
 
 Adding dsh to an MCP client
   dsh setup claude-code            (or codex, gemini-cli, opencode), then dsh doctor
-  claude mcp add dsh -- dsh start  (a global install; in a project: npx dsh start)
+  claude mcp add dsh -- dsh start  (a global install; a project install: dsh setup claude-code)
   { "mcpServers": { "dsh": { "command": "dsh", "args": ["start"] } } }
 
 Exit status

@@ -70,3 +70,22 @@ describe('docs/configuration.md', () => {
     }
   })
 })
+
+describe('docs/configuration.md, the default config table', () => {
+  it('sets exactly the fields the shipped cordis.yml sets, entry by entry, with its values', async () => {
+    const doc = await readFile(new URL('../../../docs/configuration.md', import.meta.url), 'utf8')
+    const shipped = await readFile(new URL('../cordis.yml', import.meta.url), 'utf8')
+    const table = doc.split('The default config of `dsh start`')[1]!.split('\n\n')[1]!
+    const rows = [...table.matchAll(/^\| `([\w-]+)` \| `([^`]+)` \| (.*) \|$/gm)]
+    const entries = new Map(shipped.split(/^(?=- id: )/m).filter((part) => part.startsWith('- id: ')).map((part) => [/^- id: (\S+)/.exec(part)![1]!, part]))
+    expect(rows.map((row) => row[1])).toEqual([...entries.keys()])
+    for (const [, id, name, cell] of rows) {
+      const entry = entries.get(id!)!
+      expect(entry, id).toContain(`  name: '${name}'`)
+      const fields = [...entry.matchAll(/^ {4}(\w+): (.*)$/gm)].map((line) => line[1]!)
+      const named = [...cell!.matchAll(/`(\w+)(?:: ([^`]+))?`/g)]
+      expect(named.map((field) => field[1]).sort(), `fields of ${id}`).toEqual(fields.sort())
+      for (const [, field, value] of named) if (value !== undefined) expect(entry, `${id}.${field}`).toMatch(new RegExp(`^ {4}${field}: ${value}$`, 'm'))
+    }
+  })
+})

@@ -120,6 +120,21 @@ describe('dsh setup <client>', () => {
     expect((await json(local.path('p/.gemini/settings.json'))).mcpServers.dsh).toEqual({ command: process.execPath, args: [DSH_BIN, 'start'], trust: true })
   })
 
+  it('run through npx (the project\'s node_modules/.bin first on PATH), writes absolute paths: a client started outside npm lacks that directory', async () => {
+    const s = await scratch(temp.dir, 'npx')
+    const bin = join(s.project, 'node_modules', '.bin')
+    await mkdir(bin, { recursive: true })
+    await symlink(DSH_BIN, join(bin, 'dsh'))
+    await dsh(s, ['setup', 'gemini-cli'], { PATH: `${bin}:${process.env.PATH}` })
+    expect((await json(s.path('p/.gemini/settings.json'))).mcpServers.dsh).toEqual({ command: process.execPath, args: [DSH_BIN, 'start'], trust: true })
+    // doctor, run through npx too, checks the PATH the client has: a bare `dsh` found only there will not start.
+    await writeFile(s.path('p/opencode.json'), JSON.stringify({ mcp: { dsh: { type: 'local', command: ['dsh', 'start'], enabled: true } } }))
+    const run = await dsh(s, ['doctor'], { PATH: `${bin}:${process.env.PATH}` })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/^✗ opencode: opencode\.json\n.*\n {4}✗ dsh is not found on PATH .*node_modules\/\.bin/m)
+    expect(run.stdout).toMatch(/^✓ gemini-cli: /m)
+  })
+
   it('rejects an unknown client and --url without --http, with usage status 2', async () => {
     const s = await scratch(temp.dir, 'usage')
     expect(await dsh(s, ['setup', 'cursor'])).toMatchObject({ code: 2, stderr: expect.stringContaining('dsh setup wants a client: claude-code, codex, gemini-cli, opencode, got "cursor"') })

@@ -2,7 +2,7 @@ import { constants, existsSync } from 'node:fs'
 import { type FileHandle, mkdir, open } from 'node:fs/promises'
 import type { Calls } from './calls'
 import { basename, dirname, join } from 'node:path'
-import { closeOnFailure, errnoCode, isMissing } from './errors'
+import { closeOnFailure, errnoCode, ifMissing } from './errors'
 import type { Containment } from './identity'
 import type { DiskCore } from './local-disk'
 import { descriptorPath } from './open'
@@ -20,18 +20,15 @@ export interface AnchoredDir {
   checked: string
   /** Where the directory really is now: what containment is judged on. */
   real(): Promise<string>
-  /** fsync of the directory itself, through the held descriptor. */
   sync(): Promise<void>
   close(): Promise<void>
 }
 
 /** fsync of a directory descriptor; some filesystems cannot, and the data is on disk already. */
-async function syncHandle(handle: FileHandle): Promise<void> {
-  try {
-    await handle.sync()
-  } catch (error) {
+function syncHandle(handle: FileHandle): Promise<void> {
+  return handle.sync().catch((error: unknown) => {
     if (errnoCode(error) !== 'EINVAL' && errnoCode(error) !== 'EBADF') throw error
-  }
+  })
 }
 
 function anchored(calls: Calls, handle: FileHandle, dir: string, checked: string, close = () => handle.close().catch(() => {})): AnchoredDir {
@@ -46,11 +43,7 @@ function anchored(calls: Calls, handle: FileHandle, dir: string, checked: string
 const HELD_MAX = 16
 const HELD_IDLE_MS = 2_000
 
-interface Held {
-  handle: FileHandle
-  users: number
-  timer?: NodeJS.Timeout
-}
+type Held = { handle: FileHandle; users: number; timer?: NodeJS.Timeout }
 
 export class HeldDirectories {
   #held = new Map<string, Held>()
@@ -114,13 +107,8 @@ export async function anchorExisting<T>(core: DiskCore, dir: string, display: st
       return { anchor: reused, also: result }
     })
   }
-  let handle: FileHandle
-  try {
-    handle = await open(dir, DIR_FLAGS)
-  } catch (error) {
-    if (isMissing(error)) return undefined
-    throw error
-  }
+  const handle = await open(dir, DIR_FLAGS).catch(ifMissing)
+  if (handle === undefined) return undefined
   return closeOnFailure(() => handle.close(), async () => {
     const [real, result] = await Promise.all([containment.enabled ? descriptorPath(calls, handle, dir) : dir, also(`/proc/self/fd/${handle.fd}`)])
     await containment.check(real, display)
@@ -144,35 +132,22 @@ export async function anchorDirectory(calls: Calls, dir: string, containment: Co
     await mkdir(dir, { recursive: true })
     return pathAnchor(dir, async () => dir)
   }
-  const missing: string[] = []
-  let current = dir
-  let handle: FileHandle
-  for (;;) {
-    try {
-      handle = await open(current, DIR_FLAGS)
-      break
-    } catch (error) {
-      if (errnoCode(error) !== 'ENOENT' || dirname(current) === current) throw error
-      missing.unshift(basename(current))
-      current = dirname(current)
-    }
-  }
-  let anchor = await checkedAnchor(calls, handle, current, containment, display)
-  for (const name of missing) anchor = await checkedAnchor(calls, await descend(anchor, name), join(anchor.checked, name), containment, display)
-  return anchor
+  const handle = await open(dir, DIR_FLAGS).catch(async (error: unknown) => {
+    if (errnoCode(error) !== 'ENOENT' || dirname(dir) === dir) throw error
+    // Missing: its parent is anchored (made if missing too), then it is made and opened in there.
+    return descend(await anchorDirectory(calls, dirname(dir), containment, display), basename(dir))
+  })
+  return checkedAnchor(calls, handle, dir, containment, display)
 }
 
 /** Makes (or finds) the directory `name` inside `parent` and opens it, never through a symlink planted there; `parent` is closed. */
 async function descend(parent: AnchoredDir, name: string): Promise<FileHandle> {
   const below = `${parent.path}/${name}`
   try {
-    try {
-      await mkdir(below)
-      // The directory that gained an entry is made durable, so the new one survives a crash.
-      await parent.sync().catch(() => {})
-    } catch (error) {
+    // The directory that gained an entry is made durable, so the new one survives a crash.
+    await mkdir(below).then(() => parent.sync().catch(() => {}), (error: unknown) => {
       if (errnoCode(error) !== 'EEXIST') throw error
-    }
+    })
     return await open(below, DIR_FLAGS | constants.O_NOFOLLOW)
   } finally {
     await parent.close()
@@ -181,10 +156,7 @@ async function descend(parent: AnchoredDir, name: string): Promise<FileHandle> {
 
 /** Off Linux the path itself is the best available name (the checks before publication remain). */
 function pathAnchor(dir: string, real: () => Promise<string>): AnchoredDir {
-  const sync = async () => {
-    const handle = await open(dir, DIR_FLAGS)
-    await syncHandle(handle).finally(() => handle.close().catch(() => {}))
-  }
+  const sync = () => open(dir, DIR_FLAGS).then((handle) => syncHandle(handle).finally(() => handle.close().catch(() => {})))
   return { path: dir, checked: dir, real, sync, close: async () => {} }
 }
 

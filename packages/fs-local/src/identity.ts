@@ -1,7 +1,7 @@
 import { type FsTarget, fsError } from '@deepseek-ai/dsh-fs'
 import type { Calls } from './calls'
-import { basename, dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path'
-import { errnoCode } from './errors'
+import { basename, dirname, join, resolve, sep } from 'node:path'
+import { errnoCode, isMissing } from './errors'
 import type { DiskCore } from './local-disk'
 
 /** A path the OS would reject, caught before it reaches a syscall (Node throws on NUL itself). */
@@ -22,9 +22,8 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
       const real = await calls.realpath(current)
       return missing.length === 0 ? real : join(real, ...missing.reverse())
     } catch (error) {
-      const code = errnoCode(error)
       // ENOTDIR: a component is a file; the operation on the key reports it at the syscall.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR' && !(code === 'ENAMETOOLONG' && missing.length > 0)) throw error
+      if (!isMissing(error) && !(errnoCode(error) === 'ENAMETOOLONG' && missing.length > 0)) throw error
       const parent = dirname(current)
       if (parent === current) throw error
       missing.push(basename(current))
@@ -33,36 +32,26 @@ export async function realKey(calls: Calls, absolute: string): Promise<string> {
   }
 }
 
-export function absolutePath(path: string, cwd: string): string {
-  return isAbsolute(path) ? resolvePath(path) : resolvePath(cwd, path)
-}
-
 /** The containment root, realpath'd once on first use; every check compares real locations. Without a root everything is inside. */
 export class Containment {
   readonly #configured: string | undefined
+  readonly enabled: boolean
   #real: Promise<string> | undefined
 
   constructor(private readonly calls: Calls, root: string | undefined, cwd: string) {
-    this.#configured = root === undefined ? undefined : absolutePath(root, cwd)
-  }
-
-  get enabled(): boolean {
-    return this.#configured !== undefined
-  }
-
-  async root(): Promise<string | undefined> {
-    if (this.#configured === undefined) return undefined
-    this.#real ??= this.calls.realpath(this.#configured).catch((error: unknown) => {
-      this.#real = undefined
-      throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
-    })
-    return this.#real
+    this.#configured = root === undefined ? undefined : resolve(cwd, root)
+    this.enabled = root !== undefined
   }
 
   /** Throws `FS_OUTSIDE_ROOT` unless `real` is inside the root; the text never names `real` (where an outside path leads is outside information). */
   async check(real: string, displayPath: string): Promise<void> {
-    const root = await this.root()
-    if (root === undefined || real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)) return
+    if (this.#configured === undefined) return
+    this.#real ??= this.calls.realpath(this.#configured).catch((error: unknown) => {
+      this.#real = undefined
+      throw fsError('FS_NOT_FOUND', { cause: error, path: this.#configured, reason: 'cannot be resolved, so it cannot be the configured root' })
+    })
+    const root = await this.#real
+    if (real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)) return
     throw fsError('FS_OUTSIDE_ROOT', { path: displayPath, root })
   }
 }

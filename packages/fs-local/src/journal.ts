@@ -55,14 +55,10 @@ async function openJournal(): Promise<{ path: string; fd: number } | undefined> 
     await mkdir(root, { recursive: true, mode: 0o700 })
     const path = join(root, `${randomBytes(8).toString('hex')}.journal`)
     const fd = await promisify(openFd)(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND, 0o600)
-    if (tryHold(fd) !== 'held') {
-      close(fd, () => {})
-      return undefined
-    }
-    return { path, fd }
-  } catch {
-    return undefined
-  }
+    if (tryHold(fd) === 'held') return { path, fd }
+    close(fd, () => {})
+  } catch {}
+  return undefined
 }
 
 /** Sweeps what the journal at `path` names and removes it, if its process is gone. */

@@ -1,29 +1,26 @@
 import type { FsCapabilities, FsResolveOptions, FsTarget, FsTargetKey } from '@deepseek-ai/dsh-fs'
 import { type FsBackend, KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import { resolve } from 'node:path'
 import type { InlineCalls } from './calls'
 import { searchDisk, walkDisk } from './discovery'
 import { mapErrors } from './errors'
-import { absolutePath, checkPathSyntax, Containment, realKey } from './identity'
+import { checkPathSyntax, Containment, realKey } from './identity'
 import { inspectTarget, listDirectory, readWhole, statTarget, streamFrom } from './read'
 import { removeTarget, renameTarget } from './move'
 import { LocalProcess } from './process'
 import { editTarget, writeTarget } from './mutate'
 
+/** The plugin's `Config` (each option described there), parsed, and what a direct user of the disk may add. */
 export interface LocalDiskOptions {
-  /** Where relative paths resolve from (absolute). */
   cwd: string
-  /** Containment root: targets whose real location is outside fail `FS_OUTSIDE_ROOT`. */
   root?: string | undefined
-  /** Above this size a mutation reports `before: null` instead of the old text. */
   diffMaxBytes: number
-  /** Largest file read whole into a string (`readText`, `editText`). */
   maxTextBytes: number
+  inlineCalls?: InlineCalls
   /** A fixed chunk size for `streamBytes`, in bytes (default: growing from 64 KiB to 1 MiB). */
   streamChunkBytes?: number
   /** What whole-file reads and edits reserve memory from. Default: the process's budget. */
   memoryBudget?: MemoryBudget
-  /** Whether lookups may run on the loop thread (`calls.ts`); default `auto`. */
-  inlineCalls?: InlineCalls
   /** The process state this disk shares; default: one of its own. */
   process?: LocalProcess
 }
@@ -35,7 +32,6 @@ type Method<K extends keyof FsBackend> = NonNullable<FsBackend[K]>
 
 /** The local-disk provider without Cordis; one mutation per target at a time here, the staged name (`staging.ts`) locks across processes. */
 export class LocalDisk {
-  /** The optional methods this backend has (`FileSystem.capabilities`). */
   static readonly capabilities: FsCapabilities = { remove: true, rename: true }
 
   readonly cwd: string
@@ -47,8 +43,8 @@ export class LocalDisk {
 
   constructor(readonly options: LocalDiskOptions) {
     this.process = options.process ?? new LocalProcess()
-    this.cwd = absolutePath(options.cwd, process.cwd())
-    this.process.enlist(options.root === undefined ? this.cwd : absolutePath(options.root, this.cwd), options.inlineCalls ?? 'auto')
+    this.cwd = resolve(options.cwd)
+    this.process.enlist(resolve(this.cwd, options.root ?? ''), options.inlineCalls ?? 'auto')
     this.containment = new Containment(this.process.calls, options.root, this.cwd)
     this.budget = options.memoryBudget ?? processMemoryBudget()
   }
@@ -57,14 +53,13 @@ export class LocalDisk {
     throwIfAborted(opts.signal, path)
     checkPathSyntax(path)
     if (opts.cwd !== undefined) checkPathSyntax(opts.cwd)
-    const absolute = absolutePath(path, opts.cwd === undefined ? this.cwd : absolutePath(opts.cwd, this.cwd))
+    const absolute = resolve(this.cwd, opts.cwd ?? '', path)
     const key = await mapErrors('resolve', path, () => realKey(this.process.calls, absolute))
     await this.containment.check(key, path)
     return { targetKey: key as FsTargetKey, displayPath: absolute }
   }
 
   // The contract's methods, each handed to the module that does it (typed by the contract itself).
-  /** `resolve`, then `stat` and the small file's text from one descriptor (`read.ts`). */
   readonly inspect: Method<'inspect'> = async (path, opts = {}) =>
     inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal, opts.as)
   readonly stat: Method<'stat'> = (target, signal) => statTarget(this, target, signal)
@@ -76,10 +71,8 @@ export class LocalDisk {
   readonly writeText: Method<'writeText'> = (target, content, opts = {}) => writeTarget(this, target, content, opts)
   readonly editText: Method<'editText'> = (target, edit, opts = {}) =>
     editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), opts)
-  /** Several edits of one snapshot, published once: the machinery and bounds of `editText`. */
   readonly editTextMany: Method<'editTextMany'> = (target, edits, opts = {}) =>
     editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
-  /** Depth first, gitignore-aware, never following a symlink out of the containment. */
   readonly walk: Method<'walk'> = (root, options, signal) => walkDisk(this.containment, root, options, signal)
   readonly search: Method<'search'> = (root, options, signal) => searchDisk(this.containment, root, options, signal)
   readonly remove: Method<'remove'> = (target, opts = {}) => removeTarget(this, target, opts)

@@ -21,12 +21,6 @@ import { discard, makeStaged, type Staged } from './staging'
 /** What a removal or a move found at its source: a regular file of the expected version, open. */
 type Source = Found & { probe: Extract<Found['probe'], { kind: 'file' }> }
 
-/** The source's directory, anchored, and its publication lock, held. */
-interface Locked {
-  anchor: AnchoredDir
-  lock: Staged
-}
-
 export function removeTarget(core: DiskCore, target: FsTarget, { expected, signal }: FsRemoveOptions): Promise<FsRemoveOutcome> {
   const display = target.displayPath
   return core.lock.run(target.targetKey, () => mapErrors('remove', display, () => publishGuarded({
@@ -71,7 +65,7 @@ export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTa
 }
 
 /** Both names checked inside the root, the source's version again under its lock, then `link` (never over anything) and `unlink`. */
-async function publishMove(core: DiskCore, from: Source, to: Found, { anchor, toAnchor }: Locked & { toAnchor: AnchoredDir }, display: string, where: string): Promise<FsRenameOutcome> {
+async function publishMove(core: DiskCore, from: Source, to: Found, { anchor, toAnchor }: Record<'anchor' | 'toAnchor', AnchoredDir>, display: string, where: string): Promise<FsRenameOutcome> {
   await Promise.all([checkBeforePublication(core, anchor, from.destination, display), checkBeforePublication(core, toAnchor, to.destination, where)])
   const name = await recheckSource(core, from, anchor, display)
   await linkNoReplace(core.process.calls, name, join(toAnchor.path, basename(to.destination)), where)
@@ -112,7 +106,7 @@ async function findSource(core: DiskCore, target: FsTarget, expected: { version:
 }
 
 /** The stage step of a removal or move: the source's directory anchored, noted and swept as for a write, and the source's publication lock taken. */
-async function lockSource(core: DiskCore, source: Source, display: string): Promise<Locked> {
+async function lockSource(core: DiskCore, source: Source, display: string): Promise<{ anchor: AnchoredDir; lock: Staged }> {
   const anchor = await anchorOf(core, source, display)
   return closeOnFailure(() => closeOwn(source, anchor), async () => {
     await sweepOnce(core, anchor)

@@ -1,6 +1,6 @@
 import { currentTextDecoding, type FsEditOptions, type FsEditOutcome, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOptions, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
-  checkEditGuard, checkWriteGuard, checkWriteSize, EDIT_COST_PER_BYTE, editOutcome, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
+  checkEditGuard, checkWriteGuard, checkWriteSize, editOutcome, editReservation, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
   planStyledWrite, planWrite, publishGuarded, Reservation, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import { basename } from 'node:path'
@@ -16,18 +16,14 @@ const ATTEMPTS = 5
 
 /** The names dsh stages under are its own: a write to one would be swept away or hidden. */
 export function refuseStagingName(target: FsTarget): void {
-  if (isStagingName(basename(target.targetKey))) {
-    throw fsError('FS_INVALID_PATH', { path: target.displayPath, reason: 'has a name dsh reserves for its own staging files' })
-  }
+  if (isStagingName(basename(target.targetKey))) throw fsError('FS_INVALID_PATH', { path: target.displayPath, reason: 'has a name dsh reserves for its own staging files' })
 }
 
 /** An unguarded mutation that loses a race with another process starts over; a guarded one is stale. */
 export const retryUnguarded = (expected: unknown) => (error: unknown, attempt: number) => error instanceof LostRace && expected === undefined && attempt < ATTEMPTS
 
 /** Closes what a finished mutation held once the answer is on its way. */
-export function closeSoon(found: Found): void {
-  setImmediate(() => void found.close())
-}
+export const closeSoon = (found: Found): void => void setImmediate(() => void found.close())
 
 interface WriteProbe {
   found: Found
@@ -148,7 +144,7 @@ async function probeEdit(core: DiskCore, target: FsTarget, plan: EditPlanner, ex
     checkEditGuard(current.kind === 'absent' ? undefined : current.info, expected, display)
     if (current.kind !== 'file') throw fsError('FS_NOT_REGULAR_FILE', { path: display })
     const { diffMaxBytes, maxTextBytes } = core.options
-    await memory.ensure(EDIT_COST_PER_BYTE * Math.min(current.info.size!, maxTextBytes))
+    await memory.ensure(editReservation(current.info.size!, maxTextBytes, core.budget.capacity))
     const planning = readAll(current.opened, maxTextBytes, display).then(async (bytes) => {
       const planned = await planReserved(memory, (held) => plan(bytes, held))
       return { plan: planned, outcome: editOutcome(planned, bytes.length <= diffMaxBytes) }

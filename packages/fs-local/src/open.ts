@@ -3,7 +3,7 @@ import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import * as fs from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import type { Calls } from './calls'
-import { closeOnFailure, errnoCode } from './errors'
+import { closeOnFailure, ifMissing } from './errors'
 import { infoOf } from './probe'
 
 /** A file opened for reading: a `FileHandle`, or for a small file opened on the loop thread a bare descriptor with the same calls. */
@@ -93,11 +93,6 @@ function descriptorHandle(fd: number): ReadHandle {
 
 /** The real path of an open descriptor from `/proc/self/fd` (what we hold, whatever was swapped since); elsewhere the realpath of its name. */
 export async function descriptorPath(calls: Calls, descriptor: { fd: number }, path: string): Promise<string> {
-  try {
-    const real = await calls.readlink(`/proc/self/fd/${descriptor.fd}`)
-    if (real.startsWith('/') && !real.endsWith(' (deleted)')) return real
-  } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw error
-  }
-  return calls.realpath(path)
+  const real = await calls.readlink(`/proc/self/fd/${descriptor.fd}`).catch(ifMissing)
+  return real?.startsWith('/') && !real.endsWith(' (deleted)') ? real : calls.realpath(path)
 }

@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorExisting } from './anchor'
 import type { Calls } from './calls'
 import type { DiskCore } from './local-disk'
-import { closeOnFailure, errnoCode, isMissing } from './errors'
+import { closeOnFailure, errnoCode, ifMissing, isMissing } from './errors'
 import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
 
 /** What a mutation finds at its target, inside the critical section. */
@@ -18,40 +18,33 @@ export type Probe =
 
 /** `stat` of `path`; a dangling symlink is its `lstat` (`other`), not absent: no write goes through it. */
 export async function statPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
-  try {
-    return await calls.stat(path, { bigint: true })
-  } catch (error) {
-    if (!isMissing(error)) throw error
-  }
+  const stats = await calls.stat(path, { bigint: true }).catch(ifMissing)
+  if (stats !== undefined) return stats
   const link = await lstatPath(calls, path)
   return link?.isSymbolicLink() ? link : undefined
 }
 
+/** What `stats` says is there, when it is no regular file to open. */
+const notFile = (stats: BigIntStats | undefined): Probe => (stats === undefined ? { kind: 'absent' } : { kind: 'other', info: infoOf(stats) })
+
 /** Classifies the target and, for a regular file, opens it (without ever blocking on a special file). */
 export async function probe(calls: Calls, path: string, display: string): Promise<Probe> {
   const stats = await statPath(calls, path)
-  if (stats === undefined) return { kind: 'absent' }
-  if (!stats.isFile()) return { kind: 'other', info: infoOf(stats) }
+  if (!stats?.isFile()) return notFile(stats)
   try {
     const opened = await openRegular(calls, path, display, { checked: stats })
     return { kind: 'file', info: infoOf(opened.stats), opened }
   } catch (error) {
     // Deleted or swapped between the stat and the open: what is there now, unless a file again.
     const now = isMissing(error) || FsError.is(error, 'FS_NOT_REGULAR_FILE') ? await statPath(calls, path) : stats
-    if (now === undefined) return { kind: 'absent' }
-    if (!now.isFile()) return { kind: 'other', info: infoOf(now) }
+    if (!now?.isFile()) return notFile(now)
     throw error
   }
 }
 
 /** `lstat` of `path`, or `undefined` when nothing is there (or a component is not a directory). */
-export async function lstatPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
-  try {
-    return await calls.lstat(path, { bigint: true })
-  } catch (error) {
-    if (isMissing(error)) return undefined
-    throw error
-  }
+export function lstatPath(calls: Calls, path: string): Promise<BigIntStats | undefined> {
+  return calls.lstat(path, { bigint: true }).catch(ifMissing)
 }
 
 /** Reads a whole opened file, refusing one above `limit` bytes (also one that grows while read); one `read` when it kept its size. */
@@ -82,7 +75,6 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
 export function readSmallInline(calls: Calls, opened: OpenedFile): Uint8Array | undefined {
   const size = Number(opened.stats.size)
   if (!calls.inline || opened.stats.size > INLINE_OPEN_BYTES) return undefined
-  // One byte more than expected: a file that grew shows it in the same read.
   const buffer = Buffer.allocUnsafe(size + 1)
   let length = 0
   for (let read = -1; read !== 0 && length <= size;) {
@@ -136,9 +128,7 @@ export interface Found {
 function found(probe: Probe, destination: string, anchor: AnchoredDir | undefined): Found {
   return {
     probe, destination, anchor,
-    close: async () => {
-      await Promise.all([probe.kind === 'file' ? probe.opened.handle.close().catch(() => {}) : undefined, anchor?.close()])
-    },
+    close: () => Promise.all([probe.kind === 'file' ? probe.opened.handle.close().catch(() => {}) : undefined, anchor?.close()]).then(() => {}),
   }
 }
 
@@ -148,10 +138,7 @@ export function detachedLinks(probe: Probe): { detachedLinks?: number } {
   return links > 1 ? { detachedLinks: links - 1 } : {}
 }
 
-/**
- * What a mutation finds: the parent anchored and checked, the target opened `O_NOFOLLOW` in it. A
- * symlink in its place is followed by path, and where it leads checked before a byte is read.
- */
+/** What a mutation finds: the parent anchored and checked, the target opened `O_NOFOLLOW` in it; a symlink there is followed by path (`foundByPath`). */
 export async function find(core: DiskCore, target: FsTarget, display: string): Promise<Found> {
   const key = target.targetKey
   const name = basename(key)
@@ -161,7 +148,7 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
   const { anchor, also: entry } = anchored
   return closeOnFailure(() => anchor.close(), async () => {
     const destination = join(anchor.checked, name)
-    if (entry === undefined) return found({ kind: 'absent' }, destination, anchor)
+    if (entry === undefined || !(entry.isFile() || entry.isSymbolicLink())) return found(notFile(entry), destination, anchor)
     if (entry.isFile()) {
       try {
         const opened = await openRegular(calls, join(anchor.path, name), display, { checked: entry, real: destination })
@@ -170,14 +157,12 @@ export async function find(core: DiskCore, target: FsTarget, display: string): P
         // Replaced between the lookup and the open: look again by path.
         if (!isMissing(error) && errnoCode(error) !== 'ELOOP' && !FsError.is(error, 'FS_NOT_REGULAR_FILE')) throw error
       }
-    } else if (!entry.isSymbolicLink()) {
-      return found({ kind: 'other', info: infoOf(entry) }, destination, anchor)
     }
     return foundByPath(core, key, display, anchor)
   })
 }
 
-/** The probe by the key's path (following a final symlink); `anchor` is kept if it holds the destination. */
+/** The probe by the key's path (a final symlink followed, where it leads checked before a byte is read); `anchor` is kept if it holds the destination. */
 async function foundByPath(core: DiskCore, key: string, display: string, anchor: AnchoredDir | undefined): Promise<Found> {
   const current = await probe(core.process.calls, key, display)
   let destination = key
@@ -185,9 +170,7 @@ async function foundByPath(core: DiskCore, key: string, display: string, anchor:
     destination = current.opened.real
     await closeOnFailure(() => current.opened.handle.close(), () => core.containment.check(destination, display))
   }
-  if (anchor !== undefined && dirname(destination) !== anchor.checked) {
-    await anchor.close()
-    anchor = undefined
-  }
-  return found(current, destination, anchor)
+  const keep = dirname(destination) === anchor?.checked
+  if (!keep) await anchor?.close()
+  return found(current, destination, keep ? anchor : undefined)
 }

@@ -17,8 +17,7 @@ export interface PublishHooks {
 export class LocalProcess {
   /** Lookups inline only while every disk enlisted stands on a local filesystem and none said `never`. */
   calls: Calls = POOLED_CALLS
-  #inline = 0
-  #pooled = 0
+  #pooled = false
   readonly held = new HeldDirectories()
   readonly journal = new Journal()
   readonly buffers = new EncodeBuffers()
@@ -28,9 +27,8 @@ export class LocalProcess {
 
   /** Counts a disk rooted at `dir` in, for the rest of this process's life: the cautious answer wins. */
   enlist(dir: string, mode: InlineCalls): void {
-    if (mode === 'auto' && isLocalFilesystem(dir)) this.#inline++
-    else this.#pooled++
-    this.calls = this.#inline > 0 && this.#pooled === 0 ? INLINE_CALLS : POOLED_CALLS
+    this.#pooled ||= mode === 'never' || !isLocalFilesystem(dir)
+    this.calls = this.#pooled ? POOLED_CALLS : INLINE_CALLS
   }
 
   async dispose(): Promise<void> {

@@ -12,7 +12,6 @@ import { type OpenedFile, openRegular } from './open'
 import { infoOf, lstatPath, readAll, readSmallInline, statPath, versionOf } from './probe'
 import { isStagingName, reclaimStaging } from './staging'
 
-/** The first and the largest read of a byte stream (see `streamBytesFrom`). */
 const FIRST_STREAM_CHUNK = 64 * 1024
 const MAX_STREAM_CHUNK = 1024 * 1024
 
@@ -90,26 +89,18 @@ export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: 
   const { calls } = core.process
   const stats = await mapErrors('stat', display, () => statPath(calls, target.targetKey), signal)
   if (stats === undefined) return { target, info: undefined }
-  const info = infoOf(stats)
-  if (info.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
-  const opened = await mapErrors('read', display, () => openRegular(calls, target.targetKey, display, { checked: stats, inline: true }))
-  return readOpened(core, target, opened, textUpTo, signal, as)
-}
-
-async function readOpened(core: DiskCore, target: FsTarget, opened: OpenedFile, textUpTo: number, signal: AbortSignal | undefined, as: 'text' | 'bytes'): Promise<FsInspection> {
-  const display = target.displayPath
+  if (!stats.isFile() || textUpTo === undefined || stats.size > textUpTo) return { target, info: infoOf(stats) }
   return mapErrors('read', display, async () => {
+    const opened = await openRegular(calls, target.targetKey, display, { checked: stats, inline: true })
     try {
       await core.containment.check(opened.real, display)
+      const info = infoOf(opened.stats)
       // Replaced between the stat and the open by a larger file: answered as the stat of what is open.
-      if (opened.stats.size > textUpTo) return { target, info: infoOf(opened.stats) }
-      const answer = (bytes: Uint8Array): FsInspection => {
-        const info = infoOf(opened.stats)
-        return as === 'bytes' ? { target, info, bytes } : { target, info, text: decodeText(bytes, display).text }
-      }
+      if (opened.stats.size > textUpTo) return { target, info }
+      const answer = (bytes: Uint8Array): FsInspection => (as === 'bytes' ? { target, info, bytes } : { target, info, text: decodeText(bytes, display).text })
       // A small file opened on the loop thread is read there, in one read, and released before any
       // other call runs: one such buffer at a time, so nothing is reserved for it.
-      const small = readSmallInline(core.process.calls, opened)
+      const small = readSmallInline(calls, opened)
       if (small === undefined) return await readReserved(core, opened, display, signal, answer)
       opened.handle.closeInline?.()
       throwIfAborted(signal, display)

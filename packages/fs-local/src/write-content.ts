@@ -2,10 +2,7 @@ import { UTF8_BOM } from '@deepseek-ai/dsh-fs/kit'
 import type { FileHandle } from 'node:fs/promises'
 
 /** Content given as text: encoded while it is written, so a large file is never held twice in memory. */
-export interface StagedText {
-  text: string
-  bom: boolean
-}
+export type StagedText = { text: string; bom: boolean }
 
 export async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   let offset = 0
@@ -41,11 +38,8 @@ export async function writeEncoded(handle: FileHandle, { text, bom }: StagedText
   const pair: [Buffer | undefined, Buffer | undefined] = [buffers.take(), undefined]
   let writing: Promise<void> | undefined
   try {
-    let head = 0
-    if (bom) {
-      pair[0]!.set(UTF8_BOM)
-      head = UTF8_BOM.length
-    }
+    if (bom) pair[0]!.set(UTF8_BOM)
+    let head = bom ? UTF8_BOM.length : 0
     for (let at = 0, turn = 0; at < text.length; turn ^= 1) {
       let end = Math.min(text.length, at + CHUNK_UNITS)
       // A surrogate pair is never cut in two (each half alone would be encoded as U+FFFD).

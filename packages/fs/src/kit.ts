@@ -17,7 +17,7 @@ export { checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard
 export { publishGuarded } from './publish'
 export { KeyedLock } from './lock'
 export { EDIT_COST_PER_BYTE, MemoryBudget, processMemoryBudget, TEXT_COST_PER_BYTE } from './budget'
-export { planReserved, Reservation } from './reservation'
+export { editReservation, planReserved, Reservation } from './reservation'
 export { cutListing, listingWindow, toListing } from './listing'
 export { loadLinearEngine } from './linear'
 export { compileRegex, type LineMatcher, MAX_REGEX_LINE } from './regex'

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { MemoryBudget } from './budget'
 import { FsError } from './errors'
 import { MemoryFileSystem, MemoryVolume } from './memory'
-import { planReserved, Reservation } from './reservation'
+import { EDIT_GROWTH_BYTES, editReservation, planReserved, Reservation } from './reservation'
 import { planEdits } from './plan'
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
@@ -75,5 +75,26 @@ describe('the 953-byte multi_edit that once took 4.3 GB', () => {
     // edits[0..8] make 1,000 × (2^9 - 1) = 511,000 replacements; edits[9]'s 512,000 would pass 1,000,000.
     expect((error as FsError).message).toMatch(/^edits\[9\]: \/f\.txt has more than 489,000 occurrences of old_string to replace/)
     expect(new TextDecoder().decode(volume.readFile('/f.txt'))).toBe('a'.repeat(1000))
+  })
+})
+
+describe('what an edit reserves before it plans', () => {
+  it('holds the cost of the file and of a usual growth, so an edit adding a line plans once', async () => {
+    expect(editReservation(4096, 1 << 20, 1 << 30)).toBe(4 * (4096 + EDIT_GROWTH_BYTES))
+    const budget = new MemoryBudget(1 << 30)
+    const held = new Reservation(budget, 'editing', 'f.txt')
+    await held.ensure(editReservation(4096, 1 << 20, budget.capacity))
+    let passes = 0
+    await planReserved(held, (heldBytes) => {
+      passes++
+      return planEdits(new TextEncoder().encode(`start\n${'a'.repeat(4090)}`), [{ oldString: 'start', newString: 'b'.repeat(1000), replaceAll: false }], 'f.txt', 1 << 20, heldBytes)
+    })
+    expect(passes).toBe(1)
+  })
+
+  it('never reserves past maxTextBytes or past the budget, unless the file alone costs more', () => {
+    expect(editReservation(4096, 5000, 1 << 30)).toBe(4 * 5000)
+    expect(editReservation(1000, 1 << 20, 4000)).toBe(4000)
+    expect(editReservation(1000, 1 << 20, 3000)).toBe(4000)
   })
 })

@@ -17,6 +17,19 @@ export function resultCost(resultBytes: number): number {
   return EDIT_COST_PER_BYTE * resultBytes
 }
 
+/** How much an edit's result may grow past the file before its plan must reserve more and plan again. */
+export const EDIT_GROWTH_BYTES = 16 * 1024
+
+/**
+ * What an edit of a `size`-byte file reserves before it plans: its result's cost with room for
+ * `EDIT_GROWTH_BYTES` more (up to `maxTextBytes`), so an edit that adds a line plans once instead of
+ * twice (every other B11 edit did). Never above `capacity`, unless the file alone costs more.
+ */
+export function editReservation(size: number, maxTextBytes: number, capacity: number): number {
+  const bare = resultCost(Math.min(size, maxTextBytes))
+  return Math.max(bare, Math.min(resultCost(Math.min(size + EDIT_GROWTH_BYTES, maxTextBytes)), capacity))
+}
+
 /**
  * The memory one mutation holds from the budget. It can grow while the mutation plans: a larger
  * amount is waited for only after the current one is given back, so a reservation never waits

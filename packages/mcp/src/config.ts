@@ -37,7 +37,7 @@ export const Config = z.object({
   sessionIdleSeconds: z.number().positive().max(7 * 24 * 3600).default(1800)
     .describe('An HTTP session with no open request for this long is closed and its memory released.'),
   maxSessions: z.number().int().min(1).default(64)
-    .describe('Most HTTP sessions at once; a new one evicts the least recently used idle session.'),
+    .describe("Most HTTP sessions at once; a new one evicts the least recently used idle session, its own token's first."),
 }).strict().superRefine((config, issues) => {
   if (config.auth === 'none' && config.token !== undefined) {
     issues.addIssue({ code: 'custom', path: ['token'], message: 'a token is set but auth is none: remove one of them' })

@@ -81,7 +81,7 @@ function admit({ ctx, config, logger }: RouteDeps, sessions: Sessions, id: strin
     logger.info('session %s closed: %s (%d active)', id, reason === 'idle' ? `idle for ${config.sessionIdleSeconds} s` : `evicted for a new session, ${config.maxSessions} at most`, sessions.size)
     closeServer()
     ctx.emit('mcp/session-closed', id, reason)
-  })
+  }, served.bearer)
   if (response.closed) sessions.end(id)
   else response.once('close', () => sessions.end(id))
   logger.info('session %s opened (%d active)', id, sessions.size)

@@ -7,9 +7,9 @@ afterEach(() => { vi.useRealTimers() })
 function table(max = 3, idleMs = 1000) {
   const closed: [string, CloseReason][] = []
   const sessions = new SessionTable<string>({ idleMs, max })
-  const open = (id: string) => {
+  const open = (id: string, opener?: string) => {
     expect(sessions.claim()).toBe(true)
-    sessions.add(id, `value ${id}`, (reason) => closed.push([id, reason]))
+    sessions.add(id, `value ${id}`, (reason) => closed.push([id, reason]), opener)
     sessions.end(id)
   }
   return { sessions, closed, open }
@@ -59,6 +59,26 @@ describe('SessionTable', () => {
     open('d')
     expect(closed).toEqual([['b', 'evicted']])
     expect(sessions.size).toBe(3)
+  })
+
+  it("evicts the opener's own idle sessions before another opener's, least recently used first", () => {
+    const { sessions, closed, open } = table(3)
+    open('b1', 'agent B')
+    open('a1', 'agent A')
+    open('a2', 'agent A')
+    open('a3', 'agent A')
+    open('a4', 'agent A')
+    expect(closed).toEqual([['a1', 'evicted'], ['a2', 'evicted']])
+    expect(sessions.begin('b1')?.value).toBe('value b1')
+  })
+
+  it("evicts another opener's idle session when the opener has none idle", () => {
+    const { sessions, closed, open } = table(2)
+    open('b1', 'agent B')
+    open('a1', 'agent A')
+    sessions.begin('a1')
+    open('a2', 'agent A')
+    expect(closed).toEqual([['b1', 'evicted']])
   })
 
   it('refuses a new session when every session has a request open, and counts pending ones', () => {

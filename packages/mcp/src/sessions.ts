@@ -12,6 +12,8 @@ interface Entry<T> {
   close: (reason: CloseReason) => void
   open: number
   timer: NodeJS.Timeout | undefined
+  /** Who opened it (its bearer token, `undefined` under `auth: none`): its own idle sessions go first. */
+  opener: string | undefined
 }
 
 /**
@@ -49,20 +51,22 @@ export class SessionTable<T> {
   }
 
   /**
-   * Turns a claim into a session, evicting the least recently used idle sessions beyond `max`.
-   * The new session counts as having one request open (its initialize).
+   * Turns a claim into a session, evicting idle sessions beyond `max`: the opener's own least
+   * recently used ones first, so one agent that keeps opening sessions evicts its own before
+   * another agent's. The new session counts as having one request open (its initialize).
    */
-  add(id: string, value: T, close: (reason: CloseReason) => void): void {
+  add(id: string, value: T, close: (reason: CloseReason) => void, opener?: string): void {
     this.#pending--
-    for (const victim of this.#idle().slice(0, Math.max(0, this.#entries.size + this.#pending + 1 - this.limits.max))) {
-      this.close(victim, 'evicted')
-    }
-    this.#entries.set(id, { value, close, open: 1, timer: undefined })
+    const excess = Math.max(0, this.#entries.size + this.#pending + 1 - this.limits.max)
+    for (const victim of this.#idle(opener).slice(0, excess)) this.close(victim, 'evicted')
+    this.#entries.set(id, { value, close, open: 1, timer: undefined, opener })
   }
 
-  /** Ids of the sessions without an open request, least recently used first. */
-  #idle(): string[] {
-    return [...this.#entries].filter(([, entry]) => entry.open === 0).map(([id]) => id)
+  /** Ids of the sessions without an open request, least recently used first; `opener`'s own before the others. */
+  #idle(opener?: string): string[] {
+    const idle = [...this.#entries].filter(([, entry]) => entry.open === 0)
+    const own = idle.filter(([, entry]) => entry.opener === opener)
+    return [...own, ...idle.filter(([, entry]) => entry.opener !== opener)].map(([id]) => id)
   }
 
   /** A request of `id` started: its session's value, and the end to call once the response is done. */

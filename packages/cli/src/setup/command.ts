@@ -10,9 +10,19 @@ import { BIN } from '../arguments'
  */
 export function serverCommand(configFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string[] {
   const start = ['start', ...(configFile === undefined ? [] : ['--config', configFile])]
-  const onPath = which('dsh', env)
+  const onPath = which('dsh', clientEnv(env))
   if (onPath !== undefined && same(onPath, BIN)) return ['dsh', ...start]
   return [process.execPath, BIN, ...start]
+}
+
+/**
+ * `env` as a client started outside npm sees it: `npx dsh` (npm exec, pnpm exec, a package script)
+ * puts the project's `node_modules/.bin` first on PATH, which the client's own PATH lacks, so a
+ * `dsh` found only there is not one the client would find.
+ */
+export function clientEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => !/(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir))
+  return { ...env, PATH: dirs.join(delimiter) }
 }
 
 /** The executable `name` resolves to on PATH, as a shell would find it. */

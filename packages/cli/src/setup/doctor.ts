@@ -8,7 +8,7 @@ import { within } from '../boot'
 import { McpLines } from '../mcp-lines'
 import { version } from '../version'
 import { CLIENT_CONFIGS, type Reach } from './clients'
-import { which } from './command'
+import { clientEnv, which } from './command'
 
 const PROBE_MS = 10_000
 
@@ -63,8 +63,8 @@ async function checkStdio(reach: Extract<Reach, { kind: 'stdio' }>, cwd: string)
   const [command, ...args] = reach.argv
   const lines: string[] = [`stdio: ${reach.argv.join(' ')}`]
   if (command === undefined) return { ok: false, lines: [...lines, '✗ no command'] }
-  const resolved = which(command)
-  if (resolved === undefined) return { ok: false, lines: [...lines, `✗ ${command} is not found on PATH (nor as a file)`] }
+  const resolved = which(command, clientEnv())
+  if (resolved === undefined) return { ok: false, lines: [...lines, `✗ ${command} is not found on PATH (nor as a file; a project's node_modules/.bin, which npx adds, is not on a client's PATH)`] }
   lines.push(`✓ ${command} resolves to ${resolved}`)
   const missing = args.filter((arg) => isAbsolute(arg) && /\.(m?js|ya?ml)$/.test(arg) && !existsSync(arg))
   if (missing.length > 0) return { ok: false, lines: [...lines, `✗ ${missing.join(', ')} does not exist (moved or uninstalled?)`] }
