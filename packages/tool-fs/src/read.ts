@@ -1,5 +1,5 @@
 import { FsError, type FsInfo, type FsTarget, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
-import { countLines, fsRefused, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
+import { countLines, fsRefused, PdfThreads, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
@@ -30,6 +30,8 @@ type ReadInput = z.output<typeof readInput>
  */
 export function readTool(ctx: Context, config: Config) {
   const lines = new LineIndex()
+  const media = new PdfThreads()
+  ctx.effect(() => () => media.dispose(), 'read: PDF threads')
   return fsTool(ctx, config, {
     name: 'read', title: 'Read file', kind: 'look', inputSchema: readInput,
     description: 'Shows a text file with numbered lines, like `cat -n` (number, tab, text); the numbers are not part of the file. '
@@ -38,22 +40,28 @@ export function readTool(ctx: Context, config: Config) {
       + (config.readMedia ? 'A PNG, JPEG, GIF or WebP image is shown as an image (downscaled when too large); a PDF as the text of its pages (see pages). ' : '')
       + 'Call this tool on a file before changing it with the dsh `edit` or `write` tool: they refuse an existing file '
       + 'that this tool has not shown in the session.',
-  }, { run: (_ctx, _config, input, call) => readOrMedia(ctx, config, lines, input, call), render: renderReadReply })
+  }, { run: (_ctx, _config, input, call) => readOrMedia(ctx, config, { lines, media }, input, call), render: renderReadReply })
+}
+
+/** What the read tool keeps between calls: the line index of files read, and its PDF threads. */
+interface ReadState {
+  lines: LineIndex
+  media: PdfThreads
 }
 
 /** The read, or, when it failed as not text, the image or PDF the file's bytes are (with `readMedia`). */
-async function readOrMedia(ctx: Context, config: Config, lines: LineIndex, input: ReadInput, call: FsCall): Promise<ReadReply | Refused> {
+async function readOrMedia(ctx: Context, config: Config, state: ReadState, input: ReadInput, call: FsCall): Promise<ReadReply | Refused> {
   try {
-    return await readPath(ctx, config, lines, input, call)
+    return await readPath(ctx, config, state, input, call)
   } catch (error) {
-    const late = await mediaByBytes(ctx, config, error, input, call.exec)
+    const late = await mediaByBytes(ctx, config, state.media, error, input, call.exec)
     if (late === undefined) throw error
     return { kind: 'media', result: late }
   }
 }
 
 /** Routes the call by the provider's one step: target, stat and, for a small file, its text. */
-async function readPath(ctx: Context, config: Config, lines: LineIndex, input: ReadInput, call: FsCall): Promise<ReadReply | Refused> {
+async function readPath(ctx: Context, config: Config, { lines, media }: ReadState, input: ReadInput, call: FsCall): Promise<ReadReply | Refused> {
   const { exec } = call
   const inspected = await inspectForRead(ctx, input.file_path, exec, config)
   const { target, info } = inspected
@@ -69,7 +77,7 @@ async function readPath(ctx: Context, config: Config, lines: LineIndex, input: R
   }
   // Decided from the stat alone: a FIFO or device is never opened, so nothing can block.
   if (info.type !== 'file') return fsRefused('read', fsError('FS_NOT_REGULAR_FILE', { path }), { kind: 'not-a-file', nature: { kind: 'special', info } }, path)
-  const { result, text } = await mediaRead(ctx, config, { ...inspected, target, info }, input, exec)
+  const { result, text } = await mediaRead(ctx, config, media, { ...inspected, target, info }, input, exec)
   if (result !== undefined) return { kind: 'media', result }
   return { kind: 'file', data: await readFile(ctx, config, lines, input, { target, info, text, exec: call.exec }) }
 }

@@ -26,6 +26,7 @@ export function apply(ctx: Context, config: z.input<typeof Config>): void {
   // What the calls use, read once (the registration stays on `ctx`, so it goes with this plugin).
   const options = Config.parse(config)
   const editor = new Editor(pinServices(ctx, ['fs']), options)
+  ctx.effect(() => () => editor.pdfThreads.dispose(), 'str_replace_editor: PDF threads')
   const reach = reachOf(options)
   // The runtime's own refusals (an unknown tool, invalid arguments) in dsh-tool-text's words, like every other.
   ctx.tools.useWords(RUNTIME_WORDS)

@@ -1,5 +1,5 @@
 import { FsError, type FsErrorCode, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type EditorCommand, editorRefused, type EditorStop, type FileRefusal, pathFormRefusal, resolveTarget, type WindowLimits } from '@deepseek-ai/dsh-tool-text'
+import { type EditorCommand, editorRefused, type EditorStop, type FileRefusal, pathFormRefusal, PdfThreads, resolveTarget, type WindowLimits } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolRefusal } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { EditHistories } from './history'
@@ -8,10 +8,11 @@ import type { EditorConfig } from './schema'
 /** A refused command, as data: dsh-tool-text words it. */
 export type Refused = ToolRefusal<FileRefusal>
 
-/** What every command needs: the context (for `ctx.fs` and the `fs/*` events), limits, undo state. */
+/** What every command needs: the context (for `ctx.fs` and the `fs/*` events), limits, undo state, PDF threads. */
 export class Editor {
   readonly histories: EditHistories
   readonly window: WindowLimits
+  readonly pdfThreads = new PdfThreads()
 
   constructor(readonly ctx: Context, readonly config: EditorConfig) {
     this.histories = new EditHistories({ depth: config.undoDepth, maxBytes: config.undoMaxBytes })

@@ -49,3 +49,4 @@ export { MEDIA_NAMES, MEDIA_TYPES, type MediaKind, mediaKindOf, namedAsMedia } f
 // Images and PDFs as a read shows them: one implementation for both tool families.
 export { DEFAULT_MEDIA_LIMITS, MediaConfig, type MediaLimits } from './media/config'
 export { fetchMedia, mediaObservation, type MediaOptions, showMedia } from './media/show'
+export { PdfThreads } from './media/pdf-worker'

@@ -1,6 +1,6 @@
 import { FsError, type FsInfo, type FsInspection, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { decodeText } from '@deepseek-ai/dsh-fs/kit'
-import { fetchMedia, inspectPath, mediaObservation, namedAsMedia, showMedia } from '@deepseek-ai/dsh-tool-text'
+import { fetchMedia, inspectPath, mediaObservation, namedAsMedia, type PdfThreads, showMedia } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from '../config'
@@ -30,14 +30,14 @@ export interface MediaFound {
  * `late`: the file failed as text, and its name did not say media (see `mediaByBytes`).
  */
 export async function mediaRead(
-  ctx: Context, config: Config, found: MediaFound, input: { pages?: string | undefined }, exec: ToolExecution, late = false,
+  ctx: Context, config: Config, pdfThreads: PdfThreads, found: MediaFound, input: { pages?: string | undefined }, exec: ToolExecution, late = false,
 ): Promise<{ result?: ToolResult; text?: string }> {
   const { target, info } = found
   const path = target.displayPath
   const fetch = config.readMedia && found.bytes === undefined && (late || namedAsMedia(path))
   const bytes = fetch ? await fetchMedia(ctx.fs, target, info, config, exec.signal) : found.bytes
   if (bytes === undefined) return found.text === undefined ? {} : { text: found.text }
-  const result = await showMedia(bytes, path, { limits: config, budget: config.readMaxBytes, signal: exec.signal, ...(input.pages === undefined ? {} : { pages: input.pages }) })
+  const result = await showMedia(bytes, path, { limits: config, budget: config.readMaxBytes, signal: exec.signal, pdfThreads, ...(input.pages === undefined ? {} : { pages: input.pages }) })
   if (result === undefined) return late || found.bytes === undefined ? {} : { text: decodeText(found.bytes, path).text }
   ctx.emit('fs/observed', target, mediaObservation(info.version), exec)
   return { result }
@@ -49,10 +49,10 @@ export async function mediaRead(
  * for anything else, which keeps the text failure.
  */
 export async function mediaByBytes(
-  ctx: Context, config: Config, error: unknown, input: { file_path: string; pages?: string | undefined }, exec: ToolExecution,
+  ctx: Context, config: Config, pdfThreads: PdfThreads, error: unknown, input: { file_path: string; pages?: string | undefined }, exec: ToolExecution,
 ): Promise<ToolResult | undefined> {
   if (!config.readMedia || !FsError.is(error, 'FS_NOT_TEXT') || namedAsMedia(input.file_path)) return undefined
   const { target, info, bytes } = await inspectPath(ctx, input.file_path, exec, config.readMediaMaxBytes, 'bytes')
   if (info?.type !== 'file') return undefined
-  return (await mediaRead(ctx, config, { target, info, ...(bytes === undefined ? {} : { bytes }) }, input, exec, true)).result
+  return (await mediaRead(ctx, config, pdfThreads, { target, info, ...(bytes === undefined ? {} : { bytes }) }, input, exec, true)).result
 }

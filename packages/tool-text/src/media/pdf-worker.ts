@@ -20,8 +20,13 @@ export interface PdfReply {
 }
 
 const PROGRAM = new URL(`data:text/javascript,${encodeURIComponent(PDF_WORKER_PROGRAM)}`)
-// Resolved here, where pdf.js is a dependency: the data: module cannot resolve a bare name.
-const PDFJS = pathToFileURL(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.mjs')).href
+/**
+ * Where pdf.js is, resolved here, where it is a dependency (the data: module cannot resolve a bare
+ * name); at each thread's start, not at import, so a start of dsh that shows no PDF never looks.
+ */
+function pdfjsUrl(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.mjs')).href
+}
 // The young generation is fixed (the old generation's limit is the configured bound): at 16 MB its
 // scavenges cost B16 about 15 % per page, at 32 MB it is within the noise of parsing on the loop.
 const YOUNG_GENERATION_MB = 32
@@ -42,7 +47,7 @@ export class PdfWorker {
 
   constructor(readonly bounds: PdfWorkerBounds) {
     this.worker = new Worker(PROGRAM, {
-      workerData: { pdfjs: PDFJS, maxDecodedBytes: bounds.maxDecodedBytes },
+      workerData: { pdfjs: pdfjsUrl(), maxDecodedBytes: bounds.maxDecodedBytes },
       resourceLimits: { maxOldGenerationSizeMb: bounds.maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     })
     this.worker.on('message', (reply: PdfReply) => this.settle()?.resolve(reply))
@@ -50,6 +55,8 @@ export class PdfWorker {
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()))
     this.worker.on('exit', (code) => this.end(new Error(`the PDF thread exited with code ${code}`)))
     this.ready = this.next()
+    // A thread ended before anyone waited for it to load (a pool's spare) is no unhandled failure.
+    this.ready.catch(() => {})
   }
 
   get alive(): boolean {
@@ -91,28 +98,66 @@ export class PdfWorker {
   }
 }
 
-// One idle thread is kept between reads, since starting one and loading pdf.js on it costs more
-// than reading a short document; concurrent reads start threads of their own.
-const idle: PdfWorker[] = []
+/**
+ * The PDF threads of one tool plugin. At most `max` parse at once, each within its own bounds, so
+ * the memory of concurrent reads is bounded too: a read beyond them waits for a thread (or for its
+ * abort). One thread that finished cleanly is kept idle for the next read, since starting one and
+ * loading pdf.js on it costs more than reading a short document; `dispose` ends it.
+ */
+export class PdfThreads {
+  #idle: PdfWorker | undefined
+  #busy = 0
+  readonly #waiting: (() => void)[] = []
 
-/** A thread started with `bounds`: the idle one when it has them, else a new one. */
-export function takePdfWorker(bounds: PdfWorkerBounds): PdfWorker {
-  const index = idle.findIndex((worker) => worker.alive
-    && worker.bounds.maxDecodedBytes === bounds.maxDecodedBytes && worker.bounds.maxHeapMb === bounds.maxHeapMb)
-  const worker = index >= 0 ? idle.splice(index, 1)[0]! : new PdfWorker(bounds)
-  worker.hold(true)
-  return worker
-}
+  constructor(readonly max = 2) {}
 
-/** Keeps a thread that finished its read cleanly as the idle one, or stops it. */
-export function returnPdfWorker(worker: PdfWorker): void {
-  const kept = idle.filter((other) => other.alive)
-  idle.length = 0
-  idle.push(...kept)
-  if (worker.alive && idle.length === 0) {
-    worker.hold(false)
-    idle.push(worker)
-  } else {
-    worker.end(new Error('the PDF thread was not kept'))
+  /** A thread started with `bounds` (the idle one when it has them), once fewer than `max` are busy. */
+  async take(bounds: PdfWorkerBounds, signal?: AbortSignal): Promise<PdfWorker> {
+    await this.#turn(signal)
+    const idle = this.#idle
+    this.#idle = undefined
+    const same = idle?.alive === true && idle.bounds.maxDecodedBytes === bounds.maxDecodedBytes && idle.bounds.maxHeapMb === bounds.maxHeapMb
+    if (idle !== undefined && !same) idle.end(new Error('the PDF thread was not kept'))
+    const worker = same ? idle! : new PdfWorker(bounds)
+    worker.hold(true)
+    return worker
+  }
+
+  /** Gives a thread back: kept idle when it is alive and none is, else ended; the next waiting read goes on. */
+  give(worker: PdfWorker): void {
+    if (worker.alive && this.#idle === undefined) {
+      worker.hold(false)
+      this.#idle = worker
+    } else {
+      worker.end(new Error('the PDF thread was not kept'))
+    }
+    this.#busy--
+    this.#waiting.shift()?.()
+  }
+
+  dispose(): void {
+    this.#idle?.end(new Error('the PDF threads were disposed'))
+    this.#idle = undefined
+  }
+
+  #turn(signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted()
+    if (this.#busy < this.max) {
+      this.#busy++
+      return Promise.resolve()
+    }
+    return new Promise((resolve, reject) => {
+      const go = () => {
+        signal?.removeEventListener('abort', abort)
+        this.#busy++
+        resolve()
+      }
+      const abort = () => {
+        this.#waiting.splice(this.#waiting.indexOf(go), 1)
+        reject(signal!.reason)
+      }
+      this.#waiting.push(go)
+      signal?.addEventListener('abort', abort, { once: true })
+    })
   }
 }

@@ -3,7 +3,7 @@ import { cutUtf8 } from '../window'
 import { ToolError } from '@deepseek-ai/dsh-tools'
 import type { MediaLimits } from './config'
 import { parsePageRange } from './page-range'
-import { type PdfReply, type PdfWorker, returnPdfWorker, takePdfWorker } from './pdf-worker'
+import { type PdfReply, PdfThreads, type PdfWorker } from './pdf-worker'
 
 /** The thread's time ran out (`readPdfMaxMs`): the reason it was ended with. */
 class TimeSpent extends Error {}
@@ -30,10 +30,12 @@ interface PdfCall {
  */
 export async function pdfText(
   bytes: Uint8Array, path: string, pages: string | undefined, budget: number, limits: MediaLimits, signal?: AbortSignal,
+  threads?: PdfThreads,
 ): Promise<PdfShown> {
   const range = pages === undefined ? { first: 1 } : parsePageRange(pages)
-  signal?.throwIfAborted()
-  const worker = takePdfWorker({ maxDecodedBytes: limits.readPdfMaxDecodedBytes, maxHeapMb: limits.readPdfMaxHeapMb })
+  // Without the plugin's threads, the read's own, ended with it.
+  const pool = threads ?? new PdfThreads()
+  const worker = await pool.take({ maxDecodedBytes: limits.readPdfMaxDecodedBytes, maxHeapMb: limits.readPdfMaxHeapMb }, signal)
   const call: PdfCall = { worker, path, limits, signal, first: range?.first ?? 1 }
   const timer = setTimeout(() => worker.end(new TimeSpent()), limits.readPdfMaxMs)
   const abort = () => worker.end(signal?.reason)
@@ -61,7 +63,8 @@ export async function pdfText(
       worker.end(new Error('the PDF read failed'))
       await worker.exited
     }
-    returnPdfWorker(worker)
+    pool.give(worker)
+    if (threads === undefined) pool.dispose()
   }
 }
 

@@ -6,6 +6,7 @@ import { textResult, ToolError, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { MediaLimits } from './config'
 import { IMAGE_FORMATS, prepareImage } from './image'
 import { pdfText } from './pdf'
+import type { PdfThreads } from './pdf-worker'
 
 export interface MediaOptions {
   limits: MediaLimits
@@ -15,6 +16,8 @@ export interface MediaOptions {
   pages?: string
   /** Ends the parsing of a PDF when the call is aborted. */
   signal?: AbortSignal
+  /** The plugin's PDF threads (bounded in number, one kept idle); without them a read starts its own. */
+  pdfThreads?: PdfThreads
 }
 
 /**
@@ -25,7 +28,7 @@ export interface MediaOptions {
 export async function showMedia(bytes: Uint8Array, path: string, options: MediaOptions): Promise<ToolResult | undefined> {
   const kind = mediaKindOf(bytes)
   if (kind === undefined) return undefined
-  if (kind === 'pdf') return textResult(renderPdfPages(await pdfText(bytes, path, options.pages, options.budget, options.limits, options.signal)))
+  if (kind === 'pdf') return textResult(renderPdfPages(await pdfText(bytes, path, options.pages, options.budget, options.limits, options.signal, options.pdfThreads)))
   const { limits } = options
   const image = await prepareImage(bytes, kind, path, limits)
   const text = renderImageShown({
