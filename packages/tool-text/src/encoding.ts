@@ -15,8 +15,12 @@ export interface EncodingConfig {
   defaultEncoding?: FsTextEncoding | undefined
 }
 
-/** The encodings the `encoding` argument may name: every one the contract reads, UTF-8 aside. */
-export const SUPPORTED_ENCODINGS: readonly FsTextEncoding[] = FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8')
+/**
+ * The encodings worth naming in the `encoding` argument: every one the contract reads but UTF-8 and
+ * UTF-16. UTF-16 is read only after its byte order mark, which needs no argument, so naming it for a
+ * file without one fails again: a text that offered it would send the model round in a loop.
+ */
+export const SUPPORTED_ENCODINGS: readonly FsTextEncoding[] = FS_TEXT_ENCODINGS.filter((name) => name !== 'utf-8' && !name.startsWith('utf-16'))
 
 export const ENCODING_ARGUMENT = `The file's encoding, when it is neither UTF-8 nor marked by a byte order mark and the tool said it could not `
   + `tell which it is: one of ${SUPPORTED_ENCODINGS.join(', ')}. Leave it out otherwise.`
