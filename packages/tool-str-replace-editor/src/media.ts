@@ -18,7 +18,7 @@ export async function viewMedia(editor: Editor, input: Input, exec: ToolExecutio
   if (found === undefined) return undefined
   const range = input.view_range
   const pages = range === undefined ? undefined : `${range[0]}-${range[1] === -1 ? '' : range[1]}`
-  const result = await showMedia(found, target.displayPath, { limits: config, budget: config.viewMaxBytes, signal: exec.signal, pdfThreads: editor.pdfThreads, ...(pages === undefined ? {} : { pages }) })
+  const result = await showMedia(found, target.displayPath, { limits: config, budget: config.viewMaxBytes, signal: exec.signal, pdfThreads: editor.pdfThreads, pageArgument: 'view_range', ...(pages === undefined ? {} : { pages }) })
   if (result !== undefined) editor.observe(target, mediaObservation(info.version), exec)
   return result
 }

@@ -45,6 +45,23 @@ describe('view of an image or PDF', () => {
     expect(await f.ok({ command: 'view', path: 'doc.pdf', view_range: [3, -1] })).toContain('the text of page 3 follows.')
   })
 
+  it('names the next pages and a bad range in view_range, and the call it names works as written', async () => {
+    await f.dispose()
+    f = await editorFixture({ config: { readMedia: true, viewMaxBytes: 260 } })
+    await f.put('long.pdf', minimalPdf(Array.from({ length: 8 }, (_, i) => [`Page number ${i + 1} `.padEnd(60, 'x')])))
+    const first = await f.ok({ command: 'view', path: 'long.pdf' })
+    expect(first).toMatch(/PDF, 8 pages; the text of pages 1-3 follows\. To continue, read it again with view_range: \[4, 6\]\./)
+    expect(first).not.toContain('pages: "')
+    // The literal-minded reader: the range the text names, passed as written.
+    const named = JSON.parse(/view_range: (\[\d+, \d+\])/.exec(first)![1]!) as [number, number]
+    expect(await f.ok({ command: 'view', path: 'long.pdf', view_range: named })).toContain('the text of pages 4-6 follows.')
+    const bad = await f.call({ command: 'view', path: 'long.pdf', view_range: [9, -1] })
+    expect(bad.error?.code).toBe('INVALID_ARGUMENTS')
+    expect(bad.content[0]!.text).toContain('view_range [9, -1] is not a page range of')
+    expect(bad.content[0]!.text).toContain('which has 8 pages; pass view_range as [N, M] with 1 <= N <= M <= 8, or [N, -1] for page N to the end')
+    expect(bad.content[0]!.text).not.toContain('pages "')
+  })
+
   it('refuses a decompression bomb and a malformed image with typed errors naming the file', async () => {
     await f.put('bomb.png', declaredPng(70_000, 70_000))
     await f.put('cut.gif', Buffer.from('GIF89a\u0010\u0000'))

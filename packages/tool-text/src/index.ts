@@ -42,7 +42,7 @@ export { identicalText, linkedText } from './refusal-words'
 export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'
 export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, SUPPORTED_ENCODINGS, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'
 export {
-  type ImageShown, type PdfPageText, type PdfShown, type Pixels, renderImageShown, renderMediaInvalid, renderMediaTooLarge, renderPdfPages, renderPdfPassword, renderPdfRange, renderPdfTooCostly, type PdfCost,
+  type ImageShown, type PageArgument, type PdfPageText, type PdfShown, type Pixels, renderImageShown, renderMediaInvalid, renderMediaTooLarge, renderPdfPages, renderPdfPassword, renderPdfRange, renderPdfTooCostly, type PdfCost,
   renderTooManyPixels,
 } from './render-media'
 export { MEDIA_NAMES, MEDIA_TYPES, type MediaKind, mediaKindOf, namedAsMedia } from './media-kind'

@@ -37,18 +37,32 @@ export interface PdfPageText {
   cut?: boolean
 }
 
+/**
+ * The argument a tool family names a PDF's pages with: `read` takes `pages: "4-6"`, the editor's
+ * `view` takes `view_range: [4, 6]`. Every text that sends the model to other pages names them
+ * in the argument of the tool that showed the refusal or the text.
+ */
+export type PageArgument = 'pages' | 'view_range'
+
+/** Pages `first`–`last` as the call's argument writes them. */
+export function renderPageArgument(argument: PageArgument, first: number, last: number): string {
+  if (argument === 'view_range') return `view_range: [${first}, ${last}]`
+  return first === last ? `pages: "${first}"` : `pages: "${first}-${last}"`
+}
+
 export interface PdfShown {
   path: string
   pageCount: number
   pages: readonly PdfPageText[]
 }
 
-export function renderPdfPages(pdf: PdfShown): string {
+export function renderPdfPages(pdf: PdfShown, argument: PageArgument = 'pages'): string {
   const { path, pageCount, pages } = pdf
   const first = pages[0]!.number
   const last = pages.at(-1)!.number
   const range = first === last ? `page ${first}` : `pages ${first}-${last}`
-  const rest = last < pageCount ? ` To continue, read it again with pages: "${last + 1}-${Math.min(pageCount, last + pages.length)}".` : ''
+  const next = renderPageArgument(argument, last + 1, Math.min(pageCount, last + pages.length))
+  const rest = last < pageCount ? ` To continue, read it again with ${next}.` : ''
   const blocks = pages.map(renderPdfPage)
   return `${path}: PDF, ${pageCount} ${pageCount === 1 ? 'page' : 'pages'}; the text of ${range} follows.${rest}\n\n${blocks.join('\n\n')}`
 }
@@ -59,10 +73,18 @@ export function renderPdfPage(page: PdfPageText): string {
   return `--- Page ${page.number} ---\n${body}${page.cut === true ? '\n(Page text cut at the read budget.)' : ''}`
 }
 
-/** A range the model asked for that the document does not have, or cannot be read. */
-export function renderPdfRange(path: string, pages: string, pageCount: number): string {
-  return `pages "${pages}" is not a page range of ${path}, which has ${pageCount} ${pageCount === 1 ? 'page' : 'pages'}; `
-    + `pass pages as "N" or "N-M" with 1 <= N <= M <= ${pageCount}, or leave it out to start at page 1`
+/**
+ * A range the model asked for that the document does not have, or cannot be read. `pages` is the
+ * range as `read` takes it (`"N"`, `"N-M"`, `"N-"`); the editor's `view_range: [N, M]` arrives as `"N-M"`.
+ */
+export function renderPdfRange(path: string, pages: string, pageCount: number, argument: PageArgument = 'pages'): string {
+  const [first, last] = pages.split('-')
+  const asked = argument === 'view_range' ? `view_range [${first}, ${last === undefined ? first : last === '' ? -1 : last}]` : `pages "${pages}"`
+  const what = `${asked} is not a page range of ${path}, which has ${pageCount} ${pageCount === 1 ? 'page' : 'pages'}; `
+  const how = argument === 'view_range'
+    ? `pass view_range as [N, M] with 1 <= N <= M <= ${pageCount}, or [N, -1] for page N to the end`
+    : `pass pages as "N" or "N-M" with 1 <= N <= M <= ${pageCount}`
+  return `${what}${how}, or leave it out to start at page 1`
 }
 
 export function renderPdfPassword(path: string): string {
@@ -84,11 +106,12 @@ const PDF_COSTS: Record<PdfCost, (limit: number) => string> = {
  * A PDF whose parsing passed a bound (a decompression bomb, or a document too heavy to parse here):
  * the pages before the one that passed it can still be read.
  */
-export function renderPdfTooCostly(refusal: { path: string; first: number; page: number | undefined; cost: PdfCost; limit: number }): string {
+export function renderPdfTooCostly(refusal: { path: string; first: number; page: number | undefined; cost: PdfCost; limit: number; argument?: PageArgument }): string {
   const { path, first, page, cost, limit } = refusal
   const what = page === undefined ? `${path} is a PDF that` : `page ${page} of the PDF ${path}`
-  const readable = page !== undefined && page > first ? (page - 1 === first ? `${first}` : `${first}-${page - 1}`) : undefined
-  const before = readable === undefined ? '' : `${readable.includes('-') ? 'Pages' : 'Page'} ${readable} can be read with pages: "${readable}"; for the rest, a`
+  const readable = page !== undefined && page > first ? (page - 1 === first ? `Page ${first}` : `Pages ${first}-${page - 1}`) : undefined
+  const call = page === undefined ? '' : renderPageArgument(refusal.argument ?? 'pages', first, page - 1)
+  const before = readable === undefined ? '' : `${readable} can be read with ${call}; for the rest, a`
   return `${what} ${PDF_COSTS[cost](limit)} (${PDF_COST_KEYS[cost]}), so nothing was shown (likely a decompression bomb or a malformed file). `
     + `${before === '' ? 'A' : before}sk the user for a text copy, or raise ${PDF_COST_KEYS[cost]} if the file is trusted`
 }

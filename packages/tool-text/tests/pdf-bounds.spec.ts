@@ -112,5 +112,9 @@ describe('PDF text on its own thread', () => {
     expect(renderPdfTooCostly({ path: 'a.pdf', first: 2, page: 5, cost: 'time', limit: 10_000 })).toBe(
       'page 5 of the PDF a.pdf takes longer than the 10,000 ms a PDF read may run (readPdfMaxMs), so nothing was shown '
       + '(likely a decompression bomb or a malformed file). Pages 2-4 can be read with pages: "2-4"; for the rest, ask the user for a text copy, or raise readPdfMaxMs if the file is trusted')
+    // The editor names pages with view_range, and a single page as a range of one.
+    expect(renderPdfTooCostly({ path: 'a.pdf', first: 2, page: 3, cost: 'time', limit: 10_000, argument: 'view_range' })).toContain(
+      'Page 2 can be read with view_range: [2, 2]; for the rest')
+    expect(renderPdfTooCostly({ path: 'a.pdf', first: 2, page: 3, cost: 'time', limit: 10_000 })).toContain('Page 2 can be read with pages: "2"; for the rest')
   })
 })

@@ -1,7 +1,8 @@
-import { type PdfPageText, type PdfShown, type PdfCost, renderMediaInvalid, renderPdfPage, renderPdfPassword, renderPdfRange, renderPdfTooCostly } from '../render-media'
+import { type PageArgument, type PdfPageText, type PdfShown, type PdfCost, renderMediaInvalid, renderPdfPage, renderPdfPassword, renderPdfRange, renderPdfTooCostly } from '../render-media'
 import { cutUtf8 } from '../window'
 import { ToolError } from '@deepseek-ai/dsh-tools'
 import type { MediaLimits } from './config'
+import type { MediaOptions } from './show'
 import { parsePageRange } from './page-range'
 import { type PdfReply, PdfThreads, type PdfWorker } from './pdf-worker'
 
@@ -17,6 +18,8 @@ interface PdfCall {
   /** The first page asked for, and the page being parsed (undefined while the file opens). */
   first: number
   page?: number
+  /** How the calling tool names pages, for the texts that send the model to other pages. */
+  argument: PageArgument
 }
 
 /**
@@ -28,15 +31,13 @@ interface PdfCall {
  * (`readPdfMaxDecodedBytes`, `readPdfMaxHeapMb`, `readPdfMaxMs`), and ended when `signal` aborts:
  * a decompression bomb is refused without stalling the event loop.
  */
-export async function pdfText(
-  bytes: Uint8Array, path: string, pages: string | undefined, budget: number, limits: MediaLimits, signal?: AbortSignal,
-  threads?: PdfThreads,
-): Promise<PdfShown> {
+export async function pdfText(bytes: Uint8Array, path: string, options: MediaOptions): Promise<PdfShown> {
+  const { pages, budget, limits, signal, pdfThreads: threads, pageArgument: argument = 'pages' } = options
   const range = pages === undefined ? { first: 1 } : parsePageRange(pages)
   // Without the plugin's threads, the read's own, ended with it.
   const pool = threads ?? new PdfThreads()
   const worker = await pool.take({ maxDecodedBytes: limits.readPdfMaxDecodedBytes, maxHeapMb: limits.readPdfMaxHeapMb }, signal)
-  const call: PdfCall = { worker, path, limits, signal, first: range?.first ?? 1 }
+  const call: PdfCall = { worker, path, limits, signal, first: range?.first ?? 1, argument }
   const timer = setTimeout(() => worker.end(new TimeSpent()), limits.readPdfMaxMs)
   const abort = () => worker.end(signal?.reason)
   signal?.addEventListener('abort', abort, { once: true })
@@ -47,7 +48,7 @@ export async function pdfText(
     const data = new Uint8Array(bytes)
     const pageCount = (await ask(call, { open: data }, [data.buffer])).pageCount!
     if (range === undefined || range.first > pageCount || (range.last ?? 0) > pageCount) {
-      throw new ToolError('INVALID_ARGUMENTS', renderPdfRange(path, pages ?? '', pageCount))
+      throw new ToolError('INVALID_ARGUMENTS', renderPdfRange(path, pages ?? '', pageCount, argument))
     }
     const shown = await pagesWithin(call, range.last ?? pageCount, budget)
     await ask(call, { close: true })
@@ -120,5 +121,5 @@ function ended(call: PdfCall, error: unknown): unknown {
 
 function tooCostly(call: PdfCall, cost: PdfCost, cause: unknown): ToolError {
   const limit = { decoded: call.limits.readPdfMaxDecodedBytes, heap: call.limits.readPdfMaxHeapMb, time: call.limits.readPdfMaxMs }[cost]
-  return new ToolError('PDF_TOO_COSTLY', renderPdfTooCostly({ path: call.path, first: call.first, page: call.page, cost, limit }), { cause })
+  return new ToolError('PDF_TOO_COSTLY', renderPdfTooCostly({ path: call.path, first: call.first, page: call.page, cost, limit, argument: call.argument }), { cause })
 }

@@ -1,7 +1,7 @@
 import { type FileSystem, type FsInfo, type FsObservation, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
 import { MEDIA_NAMES, mediaKindOf } from '../media-kind'
-import { renderImageShown, renderMediaTooLarge, renderPdfPages } from '../render-media'
+import { type PageArgument, renderImageShown, renderMediaTooLarge, renderPdfPages } from '../render-media'
 import { textResult, ToolError, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { MediaLimits } from './config'
 import { IMAGE_FORMATS, prepareImage } from './image'
@@ -14,6 +14,8 @@ export interface MediaOptions {
   budget: number
   /** The PDF page range asked for (`"1-5"`); the first pages when absent. */
   pages?: string
+  /** The argument the calling tool names pages with, in every text that names other pages (default `pages`). */
+  pageArgument?: PageArgument
   /** Ends the parsing of a PDF when the call is aborted. */
   signal?: AbortSignal
   /** The plugin's PDF threads (bounded in number, one kept idle); without them a read starts its own. */
@@ -28,7 +30,7 @@ export interface MediaOptions {
 export async function showMedia(bytes: Uint8Array, path: string, options: MediaOptions): Promise<ToolResult | undefined> {
   const kind = mediaKindOf(bytes)
   if (kind === undefined) return undefined
-  if (kind === 'pdf') return textResult(renderPdfPages(await pdfText(bytes, path, options.pages, options.budget, options.limits, options.signal, options.pdfThreads)))
+  if (kind === 'pdf') return textResult(renderPdfPages(await pdfText(bytes, path, options), options.pageArgument))
   const { limits } = options
   const image = await prepareImage(bytes, kind, path, limits)
   const text = renderImageShown({
