@@ -2,9 +2,12 @@ import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 
 /**
- * Lookups (`lstat`, `stat`, `fstat`, `realpath`, `readlink`, `access`, xattr lists) run on the loop
- * thread on a local filesystem: the kernel answers them from its caches in 2–10 µs, a thread-pool
- * round trip costs 50–100 µs (8–35 % on small writes). What else stays in the pool: `Config.inlineCalls`.
+ * On a local filesystem, calls run on the loop thread: lookups (`lstat`, `stat`, `realpath`,
+ * `readlink`, `access`, xattr lists), opens, renames and links, and reads and writes of at most
+ * `INLINE_IO_BYTES` through a `Descriptor`. The kernel answers them from its caches in 2–20 µs; a
+ * thread-pool round trip costs 40–100 µs, and a small write made about ten
+ * (`2026-12-02-inline-io.md`). In the pool always: `fsync`, larger reads and writes, paths over
+ * `INLINE_PATH_BYTES`. `Config.inlineCalls: never` keeps everything in the pool.
  */
 export type InlineCalls = 'auto' | 'never'
 
@@ -36,16 +39,85 @@ export function isLocalFilesystem(dir: string): boolean {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function either<F extends (...args: any[]) => Promise<unknown>>(inline: boolean, threaded: F, direct: (...args: Parameters<F>) => unknown): F {
   if (!inline) return threaded
-  return (async (...args: Parameters<F>) => (typeof args[0] === 'string' && args[0].length > INLINE_PATH_BYTES ? threaded(...args) : direct(...args))) as F
+  return (async (...args: Parameters<F>) => (args.some((arg) => typeof arg === 'string' && arg.length > INLINE_PATH_BYTES) ? threaded(...args) : direct(...args))) as F
 }
 
-/** The lookups, made inline or in the thread pool (see above); `LocalProcess.calls` says which. */
+/** The most bytes one read or write moves on the loop thread: a copy to or from the page cache. */
+export const INLINE_IO_BYTES = 64 * 1024
+
+type Done<T> = (error: NodeJS.ErrnoException | null, value?: T) => void
+
+/**
+ * A bare descriptor: inline (see above) or in the pool. Once closed every call fails `EBADF` (the
+ * number is reused); a close waits for the calls in flight.
+ */
+export class Descriptor {
+  #closed: Promise<void> | undefined
+  #inFlight = 0
+  #drained: (() => void) | undefined
+
+  constructor(readonly fd: number, readonly inline: boolean) {}
+
+  #call<T>(direct: (() => T) | undefined, pooled: (done: Done<T>) => void): Promise<T> {
+    if (this.#closed !== undefined) return Promise.reject(Object.assign(new Error('EBADF: bad file descriptor, the file is closed'), { code: 'EBADF' }))
+    if (this.inline && direct !== undefined) return new Promise<T>((resolve) => resolve(direct()))
+    this.#inFlight++
+    return new Promise<T>((resolve, reject) => pooled((error, value) => {
+      if (--this.#inFlight === 0) this.#drained?.()
+      if (error) reject(error)
+      else resolve(value as T)
+    }))
+  }
+
+  read(buffer: Uint8Array, offset: number, length: number, position: number | null): Promise<{ bytesRead: number }> {
+    const direct = length <= INLINE_IO_BYTES ? () => ({ bytesRead: fs.readSync(this.fd, buffer, offset, length, position) }) : undefined
+    return this.#call(direct, (done) => fs.read(this.fd, buffer, offset, length, position, (error, bytesRead) => done(error, { bytesRead })))
+  }
+
+  write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }> {
+    const direct = length <= INLINE_IO_BYTES ? () => ({ bytesWritten: fs.writeSync(this.fd, buffer, offset, length) }) : undefined
+    return this.#call(direct, (done) => fs.write(this.fd, buffer, offset, length, null, (error, bytesWritten) => done(error, { bytesWritten })))
+  }
+
+  stat(options: { bigint: true }): Promise<fs.BigIntStats>
+  stat(): Promise<fs.Stats>
+  stat(options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
+    const bigint = options?.bigint === true
+    return this.#call(() => fs.fstatSync(this.fd, { bigint }), (done) => fs.fstat(this.fd, { bigint }, done as Done<fs.Stats | fs.BigIntStats>))
+  }
+
+  chmod(mode: number): Promise<void> {
+    return this.#call(() => fs.fchmodSync(this.fd, mode), (done) => fs.fchmod(this.fd, mode, done))
+  }
+
+  chown(uid: number, gid: number): Promise<void> {
+    return this.#call(() => fs.fchownSync(this.fd, uid, gid), (done) => fs.fchown(this.fd, uid, gid, done))
+  }
+
+  /** Always in the pool: a flush to the disk takes as long as the disk does. */
+  sync(): Promise<void> {
+    return this.#call(undefined, (done) => fs.fsync(this.fd, done))
+  }
+
+  /** Inline only while the file still has a name: the last close of an unlinked (replaced) file frees it, which takes the disk's time. */
+  close(): Promise<void> {
+    if (this.#closed !== undefined) return this.#closed
+    const inline = () => this.inline && fs.fstatSync(this.fd).nlink > 0
+    const closeNow = () => new Promise<void>((resolve, reject) => (inline() ? resolve(fs.closeSync(this.fd)) : fs.close(this.fd, (error) => (error ? reject(error) : resolve()))))
+    return (this.#closed = this.#inFlight === 0 ? closeNow() : new Promise<void>((resolve) => (this.#drained = resolve)).then(closeNow))
+  }
+}
+
+/** The calls, made inline or in the thread pool (see above); `LocalProcess.calls` says which. */
 export class Calls {
   readonly lstat: typeof fsp.lstat
   readonly stat: typeof fsp.stat
   readonly realpath: typeof fsp.realpath
   readonly access: typeof fsp.access
   readonly readlink: typeof fsp.readlink
+  readonly rename: typeof fsp.rename
+  readonly link: typeof fsp.link
+  readonly unlink: typeof fsp.unlink
 
   constructor(readonly inline: boolean) {
     this.lstat = either(inline, fsp.lstat, (path, options) => fs.lstatSync(path, options))
@@ -53,13 +125,14 @@ export class Calls {
     this.realpath = either(inline, fsp.realpath, (path, options) => fs.realpathSync.native(path, options))
     this.access = either(inline, fsp.access, (path, mode) => fs.accessSync(path, mode))
     this.readlink = either(inline, fsp.readlink, (path, options) => fs.readlinkSync(path, options as fs.EncodingOption))
+    this.rename = either(inline, fsp.rename, (from, to) => fs.renameSync(from, to))
+    this.link = either(inline, fsp.link, (from, to) => fs.linkSync(from, to))
+    this.unlink = either(inline, fsp.unlink, (path) => fs.unlinkSync(path))
   }
 
-  fstat(handle: fsp.FileHandle, options: { bigint: true }): Promise<fs.BigIntStats>
-  fstat(handle: fsp.FileHandle): Promise<fs.Stats>
-  async fstat(handle: fsp.FileHandle, options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
-    if (!this.inline) return options === undefined ? handle.stat() : handle.stat(options)
-    return options === undefined ? fs.fstatSync(handle.fd) : fs.fstatSync(handle.fd, options)
+  open(path: string, flags: number, mode?: number): Promise<Descriptor> {
+    if (this.inline && path.length <= INLINE_PATH_BYTES) return new Promise((resolve) => resolve(new Descriptor(fs.openSync(path, flags, mode), true)))
+    return new Promise((resolve, reject) => fs.open(path, flags, mode, (error, fd) => (error ? reject(error) : resolve(new Descriptor(fd, this.inline)))))
   }
 }
 

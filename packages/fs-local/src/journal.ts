@@ -67,7 +67,7 @@ async function reclaimJournal(path: string): Promise<number> {
   if (handle === undefined) return 0
   try {
     if (tryHold(handle.fd) !== 'held') return 0
-    const [mine, named] = await Promise.all([POOLED_CALLS.fstat(handle), POOLED_CALLS.lstat(path).catch(() => undefined)])
+    const [mine, named] = await Promise.all([handle.stat(), POOLED_CALLS.lstat(path).catch(() => undefined)])
     if (named?.ino !== mine.ino) return 0
     let removed = 0
     for (const line of new Set((await readFile(handle, 'utf8')).split('\n'))) {

@@ -1,6 +1,5 @@
 import { fsError, type FsRemoveOptions, type FsRemoveOutcome, type FsRenameOptions, type FsRenameOutcome, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { checkMoveDestination, checkRemoveGuard, publishGuarded } from '@deepseek-ai/dsh-fs/kit'
-import { unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import { checkReal } from './identity'
@@ -30,12 +29,12 @@ export function removeTarget(core: DiskCore, target: FsTarget, { expected, signa
     stage: (source) => lockSource(core, source, display),
     publish: async (source, { anchor }) => {
       await checkBeforePublication(core, anchor, source.destination, display)
-      await unlink(await recheckSource(core, source, anchor, display))
+      await core.process.calls.unlink(await recheckSource(core, source, anchor, display))
       await anchor.sync()
       return { version: source.probe.info.version }
     },
     cleanup: async (source, locked) => {
-      if (locked !== undefined) await discard(locked.lock)
+      if (locked !== undefined) await discard(core.process.calls, locked.lock)
       release(source, locked?.anchor)
     },
     retry: retryUnguarded(expected),
@@ -56,7 +55,7 @@ export function renameTarget(core: DiskCore, source: FsTarget, destination: FsTa
     },
     publish: ({ from, to }, locked) => publishMove(core, from, to, locked, display, where),
     cleanup: async ({ from, to }, staged) => {
-      if (staged !== undefined) await discard(staged.lock)
+      if (staged !== undefined) await discard(core.process.calls, staged.lock)
       release(from, staged?.anchor)
       release(to, staged?.toAnchor)
     },
@@ -69,7 +68,7 @@ async function publishMove(core: DiskCore, from: Source, to: Found, { anchor, to
   await Promise.all([checkBeforePublication(core, anchor, from.destination, display), checkBeforePublication(core, toAnchor, to.destination, where)])
   const name = await recheckSource(core, from, anchor, display)
   await linkNoReplace(core.process.calls, name, join(toAnchor.path, basename(to.destination)), where)
-  await unlink(name)
+  await core.process.calls.unlink(name)
   await Promise.all([anchor.sync(), toAnchor.sync()])
   // Through the descriptor the probe opened: link and unlink moved the inode's ctime.
   return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
@@ -111,7 +110,7 @@ async function lockSource(core: DiskCore, source: Source, display: string): Prom
   return closeOnFailure(() => closeOwn(source, anchor), async () => {
     await sweepOnce(core, anchor)
     const lock = await makeStaged(core.process.calls, anchor.path, basename(source.destination), 0o600, display)
-    await closeOnFailure(() => discard(lock), async () => core.process.hooks.staged?.(source.destination))
+    await closeOnFailure(() => discard(core.process.calls, lock), async () => core.process.hooks.staged?.(source.destination))
     return { anchor, lock }
   })
 }

@@ -52,7 +52,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, {
         return outcome(await publishWrite(core, found, made, mode, display, published && ((version) => published(outcome(version)))))
       },
       cleanup: async ({ found, release }, made) => {
-        await endWrite(made)
+        await endWrite(core.process.calls, made)
         release()
         closeSoon(found)
       },
@@ -112,7 +112,7 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
         const made = stageWrite(core, found, planning.then(({ plan }) => stagedContent(plan)), display)
         const planned = await planning.catch(() => undefined)
         if (planned === undefined || planned.plan.after !== planned.plan.before) return made
-        await endWrite(await made)
+        await endWrite(core.process.calls, await made)
         return undefined
       },
       publish: async ({ found, version, planning }, made) => {
@@ -124,7 +124,7 @@ export function editTarget(core: DiskCore, target: FsTarget, plan: EditPlanner, 
         return { version: await publishWrite(core, found, made, 'replace-at-version', display, settled), ...outcome, ...links }
       },
       cleanup: async ({ found, memory }, made) => {
-        await endWrite(made)
+        await endWrite(core.process.calls, made)
         memory.release()
         closeSoon(found)
       },

@@ -1,5 +1,4 @@
 import { FsError, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
-import { link, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorDirectory } from './anchor'
 import type { Calls } from './calls'
@@ -56,7 +55,7 @@ export async function stageWrite(core: DiskCore, found: Found, content: Promise<
     await core.process.hooks.staged?.(destination)
     return { anchor, own, name, staged: staged!, replacing: old !== undefined, state: 'staged' }
   } catch (error) {
-    if (staged !== undefined) await discard(staged)
+    if (staged !== undefined) await discard(calls, staged)
     void own?.close()
     throw error
   }
@@ -84,7 +83,7 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
   if (write.replacing) {
     await hooks.locked?.(found.destination)
     await recheck(calls, found.probe, target, mode, display)
-    await publishReplace(staged.file, target, display)
+    await publishReplace(calls, staged.file, target, display)
   } else {
     // Never over anything; an unguarded write that finds a file created meanwhile starts over and replaces it.
     await linkNoReplace(calls, staged.file, target, display).catch((error: unknown) => {
@@ -100,20 +99,20 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
 
 /** A `link` left the staged name, whose unlink moves ctime: the version is read after it. `settled`'s failure is not the write's. */
 async function settle(calls: Calls, { replacing, staged }: StagedWrite, settled?: (version: FsVersion) => void): Promise<FsVersion> {
-  if (!replacing) await unlink(staged.file).catch(() => {})
-  const version = versionOf(await calls.fstat(staged.handle, { bigint: true }))
+  if (!replacing) await calls.unlink(staged.file).catch(() => {})
+  const version = versionOf(await staged.handle.stat({ bigint: true }))
   try { settled?.(version) } catch {}
   return version
 }
 
 /** The cleanup of a write, published or not: the staging goes, the descriptors close (after the answer, once published). */
-export async function endWrite(write: StagedWrite | undefined): Promise<void> {
+export async function endWrite(calls: Calls, write: StagedWrite | undefined): Promise<void> {
   if (write === undefined || write.state === 'ended') return
   const published = write.state === 'published'
   write.state = 'ended'
   const { staged, own } = write
   if (published) return void setImmediate(() => void Promise.all([staged.handle.close().catch(() => {}), own?.close()]))
-  await discard(staged)
+  await discard(calls, staged)
   void own?.close()
 }
 
@@ -150,9 +149,9 @@ async function recheck(calls: Calls, found: Probe, destination: string, mode: Pu
 }
 
 /** Publishes by `rename`. A file bind-mounted over the path (`/etc/hosts` in containers) fails EBUSY, and is refused rather than written in place. */
-async function publishReplace(file: string, destination: string, display: string): Promise<void> {
+async function publishReplace(calls: Calls, file: string, destination: string, display: string): Promise<void> {
   try {
-    await rename(file, destination)
+    await calls.rename(file, destination)
   } catch (error) {
     if (errnoCode(error) !== 'EBUSY') throw error
     throw fsError('FS_PERMISSION_DENIED', {
@@ -166,7 +165,7 @@ async function publishReplace(file: string, destination: string, display: string
 /** `link(2)`, never over anything: a file in the way is `FS_NOT_OBSERVED`, anything else `FS_NOT_REGULAR_FILE`. */
 export async function linkNoReplace(calls: Calls, file: string, destination: string, display: string): Promise<void> {
   try {
-    await link(file, destination)
+    await calls.link(file, destination)
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error
     const occupant = await calls.lstat(destination, { bigint: true }).catch((inspectError: unknown) => {

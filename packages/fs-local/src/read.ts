@@ -26,7 +26,7 @@ export function statTarget(core: DiskCore, target: FsTarget, signal?: AbortSigna
 export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal): Promise<string> {
   const display = target.displayPath
   return mapErrors('read', display, async () => {
-    const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
+    const opened = await openRegular(core.process.calls, target.targetKey, display)
     try {
       await core.containment.check(opened.real, display)
       return await readReserved(core, opened, display, signal, (bytes) => decodeText(bytes, display).text)
@@ -42,7 +42,7 @@ export async function* streamFrom(core: DiskCore, target: FsTarget, start: numbe
   const { signal, version } = opts
   try {
     throwIfAborted(signal, display)
-    const opened = await openRegular(core.process.calls, target.targetKey, display, { inline: true })
+    const opened = await openRegular(core.process.calls, target.targetKey, display)
     try {
       await core.containment.check(opened.real, display)
       if (version !== undefined && versionOf(opened.stats) !== version) throw fsError('FS_STALE_VERSION', { path: display })
@@ -91,7 +91,7 @@ export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: 
   if (stats === undefined) return { target, info: undefined }
   if (!stats.isFile() || textUpTo === undefined || stats.size > textUpTo) return { target, info: infoOf(stats) }
   return mapErrors('read', display, async () => {
-    const opened = await openRegular(calls, target.targetKey, display, { checked: stats, inline: true })
+    const opened = await openRegular(calls, target.targetKey, display, { checked: stats })
     try {
       await core.containment.check(opened.real, display)
       const info = infoOf(opened.stats)
@@ -102,7 +102,7 @@ export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: 
       // other call runs: one such buffer at a time, so nothing is reserved for it.
       const small = readSmallInline(calls, opened)
       if (small === undefined) return await readReserved(core, opened, display, signal, answer)
-      opened.handle.closeInline?.()
+      void opened.handle.close().catch(() => {})
       throwIfAborted(signal, display)
       return answer(small)
     } finally {

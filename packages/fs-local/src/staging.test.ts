@@ -70,11 +70,11 @@ describe('makeStaged', () => {
     const other = await stage(dir, 'u.txt')
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(second).toBe(false)
-    await discard(first)
+    await discard(POOLED_CALLS, first)
     const staged = await next
     expect(staged.file).toBe(first.file)
-    await discard(staged)
-    await discard(other)
+    await discard(POOLED_CALLS, staged)
+    await discard(POOLED_CALLS, other)
     expect(await readdir(dir)).toEqual([])
   })
 
@@ -83,7 +83,7 @@ describe('makeStaged', () => {
     await writeFile(join(dir, stagedNameOf('t.txt')), 'left by a dead writer')
     const staged = await stage(dir, 't.txt')
     expect(staged.created.size).toBe(0)
-    await discard(staged)
+    await discard(POOLED_CALLS, staged)
     expect(await readdir(dir)).toEqual([])
   })
 })

@@ -1,9 +1,9 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
 import * as crypto from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
-import { type FileHandle, open, readdir, unlink } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Calls, POOLED_CALLS } from './calls'
+import { type Calls, type Descriptor, POOLED_CALLS } from './calls'
 import { errnoCode } from './errors'
 import { tryHold } from './kernel-lock'
 
@@ -35,7 +35,7 @@ export function isStagingName(name: string): boolean {
 export interface Staged {
   /** The staged file (the name that is renamed or linked into place). */
   file: string
-  handle: FileHandle
+  handle: Descriptor
   /** What the staged file got at its creation (owner, group, mode after the umask). */
   created: Stats
 }
@@ -46,10 +46,10 @@ const WAIT_LIMIT_MS = 10_000
 const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
 
 /** The lock on a file created at `path` and its `fstat`, or `undefined` when a sweep took the name between the two. */
-async function claim(calls: Calls, handle: FileHandle, path: string): Promise<Stats | undefined> {
+async function claim(calls: Calls, handle: Descriptor, path: string): Promise<Stats | undefined> {
   const held = tryHold(handle.fd)
   if (held === 'busy') return undefined
-  const [mine, named] = await Promise.all([calls.fstat(handle), held === 'held' ? calls.lstat(path).catch(() => undefined) : undefined])
+  const [mine, named] = await Promise.all([handle.stat(), held === 'held' ? calls.lstat(path).catch(() => undefined) : undefined])
   if (held === 'unsupported') return mine
   return named !== undefined && named.ino === mine.ino && named.dev === mine.dev ? mine : undefined
 }
@@ -74,9 +74,9 @@ function busy(display: string, name: string | undefined) {
 }
 
 async function stagedFile(calls: Calls, file: string, mode: number): Promise<Staged | 'busy' | undefined> {
-  let handle: FileHandle
+  let handle: Descriptor
   try {
-    handle = await open(file, CREATE, mode)
+    handle = await calls.open(file, CREATE, mode)
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error
     return (await removeIfFree(calls, file)) ? undefined : 'busy'
@@ -88,8 +88,8 @@ async function stagedFile(calls: Calls, file: string, mode: number): Promise<Sta
 }
 
 /** Removes an unpublished staging: the name, then the descriptor and its lock. */
-export async function discard(staged: Staged): Promise<void> {
-  await unlink(staged.file).catch(() => {})
+export async function discard(calls: Calls, staged: Staged): Promise<void> {
+  await calls.unlink(staged.file).catch(() => {})
   await staged.handle.close().catch(() => {})
 }
 
@@ -99,13 +99,13 @@ export async function discard(staged: Staged): Promise<void> {
  * shared locks the second unlinked a name a new writer had just created: a lost update in 300 races).
  */
 async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
-  const handle = await open(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
+  const handle = await calls.open(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
   if (handle === undefined) return false
   try {
     if (tryHold(handle.fd) !== 'held') return false
-    const [mine, named] = await Promise.all([calls.fstat(handle), calls.lstat(path).catch(() => undefined)])
+    const [mine, named] = await Promise.all([handle.stat(), calls.lstat(path).catch(() => undefined)])
     if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile() || (EUID >= 0 && mine.uid !== EUID)) return false
-    await unlink(path)
+    await calls.unlink(path)
     return true
   } catch {
     return false

@@ -1,10 +1,10 @@
 import { UTF8_BOM } from '@deepseek-ai/dsh-fs/kit'
-import type { FileHandle } from 'node:fs/promises'
+import type { Descriptor } from './calls'
 
 /** Content given as text: encoded while it is written, so a large file is never held twice in memory. */
 export type StagedText = { text: string; bom: boolean }
 
-export async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+export async function writeAll(handle: Descriptor, bytes: Uint8Array): Promise<void> {
   let offset = 0
   while (offset < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
@@ -33,7 +33,7 @@ export class EncodeBuffers {
 }
 
 /** Writes `text` as UTF-8 (behind a BOM if asked), in slices encoded into one pooled buffer while the other is written: no buffer the size of the file. */
-export async function writeEncoded(handle: FileHandle, { text, bom }: StagedText, buffers: EncodeBuffers): Promise<void> {
+export async function writeEncoded(handle: Descriptor, { text, bom }: StagedText, buffers: EncodeBuffers): Promise<void> {
   if (text.length <= SMALL_UNITS) return writeAll(handle, bom ? Buffer.concat([UTF8_BOM, encoder.encode(text)]) : encoder.encode(text))
   const pair: [Buffer | undefined, Buffer | undefined] = [buffers.take(), undefined]
   let writing: Promise<void> | undefined

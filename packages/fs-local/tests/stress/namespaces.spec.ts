@@ -177,7 +177,7 @@ describe.skipIf(!CAN_UNSHARE)(`the publication lock held from another PID namesp
       child.stdin!.write('go\n')
       expect(await next()).toBe('released')
       const staged = await ours
-      await discard(staged)
+      await discard(POOLED_CALLS, staged)
       expect(await readdir(dir)).toEqual([])
       liveness.lockRounds++
     }
