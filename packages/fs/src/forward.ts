@@ -17,6 +17,7 @@ export type FsBackend = Pick<FileSystem, Required> & Partial<Pick<FileSystem, Op
 
 /** The optional methods that have a default in the contract. */
 const DEFAULTED = ['resolveForMutation', 'resolveForDiscovery', 'inspect', 'streamText', 'streamBytesFrom', 'walk', 'search', 'editTextMany'] as const
+const REQUIRED: readonly Required[] = ['resolve', 'stat', 'readText', 'streamBytes', 'listDir', 'writeText', 'editText']
 
 /**
  * A `FileSystem` that hands every call to its `backend`: the plugin class of a provider whose I/O
@@ -27,10 +28,20 @@ const DEFAULTED = ['resolveForMutation', 'resolveForDiscovery', 'inspect', 'stre
 export abstract class ForwardingFileSystem extends FileSystem {
   constructor(ctx: Context, capabilities: FsCapabilities) {
     super(ctx, capabilities)
-    // Own properties, so `typeof fs.remove === 'function'` still says what the provider declared.
-    for (const method of FS_OPTIONAL_METHODS) {
-      if (!capabilities[method]) continue
-      const forward = (...args: unknown[]): unknown => (this.backend[method] as (...args: unknown[]) => unknown).apply(this.backend, args)
+    // Own properties that close over the instance itself: called through `ctx.fs`, a method's `this`
+    // is Cordis's tracing proxy, where each `this.backend` costs new proxies. `remove` and `rename`
+    // exist only when declared, so `typeof fs.remove === 'function'` says what the provider declared.
+    const forwarded = [...REQUIRED, ...DEFAULTED, ...FS_OPTIONAL_METHODS.filter((method) => capabilities[method])]
+    const own = Object.getPrototypeOf(this) as Record<string, unknown>
+    for (const method of forwarded) {
+      // A method the provider's class overrides stays its own.
+      if (method in ForwardingFileSystem.prototype && own[method] !== (ForwardingFileSystem.prototype as unknown as Record<string, unknown>)[method]) continue
+      const fallback = (FileSystem.prototype as unknown as Record<string, (...args: unknown[]) => unknown>)[method]
+      const forward = (...args: unknown[]): unknown => {
+        const backend = this.backend as unknown as Record<string, ((...args: unknown[]) => unknown) | undefined>
+        const call = backend[method]
+        return call ? call.apply(backend, args) : fallback!.apply(this, args)
+      }
       Object.defineProperty(this, method, { value: forward, writable: true, configurable: true })
     }
   }

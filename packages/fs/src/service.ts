@@ -40,6 +40,10 @@ export abstract class FileSystem extends Service {
 
   constructor(ctx: Context, capabilities?: FsCapabilities) {
     super(ctx, 'fs')
+    // A method reached through `ctx.fs` runs on the provider itself, not on a per-call shadow of it:
+    // no contract method reads the caller's context, and the shadow cost each call several proxies.
+    const tracker = (this as unknown as Record<symbol, { noShadow?: boolean }>)[Service.tracker]!
+    tracker.noShadow = true
     const implemented = () => Object.fromEntries(FS_OPTIONAL_METHODS.map((method) => [method, typeof this[method] === 'function'])) as FsCapabilities
     this.capabilities = Object.freeze({ ...(capabilities ?? implemented()) })
   }

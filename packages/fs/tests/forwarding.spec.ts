@@ -1,4 +1,4 @@
-import { FileSystem, type FsCapabilities } from '@deepseek-ai/dsh-fs'
+import { FileSystem, type FsCapabilities, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { describeConformance } from '@deepseek-ai/dsh-fs/conformance'
 import { type FsBackend, ForwardingFileSystem } from '@deepseek-ai/dsh-fs/kit'
 import { MemoryFileSystem } from '@deepseek-ai/dsh-fs/memory'
@@ -116,8 +116,37 @@ describe('ForwardingFileSystem', () => {
     const fixture = await memoryFixture()
     const fs = new OwnSearch(new Context(), { backend: fixture.fs, capabilities: { remove: true, rename: true } })
     expect(fs.search).toBe(OwnSearch.prototype.search)
-    expect(fs.walk).toBe(ForwardingFileSystem.prototype.walk)
     expect(fs.walk).not.toBe(FileSystem.prototype.walk)
+    expect(Object.hasOwn(fs, 'walk')).toBe(true)
+    await fixture.dispose()
+  })
+
+  it('keeps an overridden required method too, and forwards the rest', async () => {
+    class OwnRead extends Forwarded {
+      override readText(_target: FsTarget): Promise<string> {
+        return Promise.resolve('the class\'s own read')
+      }
+    }
+    const fixture = await memoryFixture()
+    await fixture.external.write('a.txt', 'on disk\n')
+    const fs = new OwnRead(new Context(), { backend: fixture.fs, capabilities: { remove: true, rename: true } })
+    const target = await fs.resolve(fixture.path('a.txt'))
+    expect(await fs.readText(target)).toBe('the class\'s own read')
+    expect((await fs.stat(target))?.size).toBe(8)
+    await fixture.dispose()
+  })
+
+  it('is reached through ctx.fs without a per-call shadow: the same method each time, called on the provider', async () => {
+    const fixture = await forwardedFixture({ remove: true, rename: true })
+    const ctx = new Context()
+    const fiber = ctx.plugin(Forwarded, { backend: fixture.fs, capabilities: { remove: true, rename: true } })
+    await fiber
+    const fs = ctx.get('fs') as Forwarded
+    // A shadowed service answers a new proxy of the method at every access.
+    expect(fs.writeText).toBe(fs.writeText)
+    await fixture.external.write('b.txt', 'x\n')
+    expect(await fs.readText(await fs.resolve(fixture.path('b.txt')))).toBe('x\n')
+    await fiber.dispose()
     await fixture.dispose()
   })
 })
