@@ -2,35 +2,25 @@ import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 
 /**
- * On a local filesystem, calls run on the loop thread: lookups (`lstat`, `stat`, `realpath`,
- * `readlink`, `access`, xattr lists), opens, renames and links, and reads and writes of at most
- * `INLINE_IO_BYTES` through a `Descriptor`. The kernel answers them from its caches in 2–20 µs; a
- * thread-pool round trip costs 40–100 µs, and a small write made about ten
- * (`2026-12-02-inline-io.md`). In the pool always: `fsync`, larger reads and writes, paths over
- * `INLINE_PATH_BYTES`. `Config.inlineCalls: never` keeps everything in the pool.
+ * On a local filesystem, calls run on the loop thread: lookups, opens, renames, links, and reads and
+ * writes of at most `INLINE_IO_BYTES` (a `Descriptor`'s). The kernel answers them in 2–20 µs; a pool
+ * round trip costs 40–100 µs, and a small write made ten (`2026-12-02-inline-io.md`). In the pool
+ * always: `fsync`, larger transfers, paths over `INLINE_PATH_BYTES`. `inlineCalls: never`: all of it.
  */
 export type InlineCalls = 'auto' | 'never'
 
 /** `statfs` magic numbers of Linux filesystems whose metadata lives on this machine. */
 const LOCAL_FILESYSTEMS = new Set([
-  0xef53, // ext2, ext3, ext4
-  0x58465342, // xfs
-  0x9123683e, // btrfs
-  0x01021994, // tmpfs
-  0x858458f6, // ramfs
-  0x794c7630, // overlayfs (containers; its layers are local)
-  0xf2f52010, // f2fs
-  0x2fc12fc1, // zfs
-  0xca451a4e, // bcachefs
+  0xef53, 0x58465342, 0x9123683e, 0xf2f52010, 0x2fc12fc1, 0xca451a4e, // ext2/3/4, xfs, btrfs, f2fs, zfs, bcachefs
+  0x01021994, 0x858458f6, 0x794c7630, // tmpfs, ramfs, overlayfs (containers; its layers are local)
 ])
 
 /** Longer paths (UTF-16 units) are looked up in the pool: a tree thousands of levels deep must not hold the loop thread. */
 export const INLINE_PATH_BYTES = 512
 
 export function isLocalFilesystem(dir: string): boolean {
-  if (process.platform !== 'linux') return false
   try {
-    return LOCAL_FILESYSTEMS.has(Number(fs.statfsSync(dir).type))
+    return process.platform === 'linux' && LOCAL_FILESYSTEMS.has(Number(fs.statfsSync(dir).type))
   } catch {
     return false
   }
@@ -64,8 +54,7 @@ export class Descriptor {
     this.#inFlight++
     return new Promise<T>((resolve, reject) => pooled((error, value) => {
       if (--this.#inFlight === 0) this.#drained?.()
-      if (error) reject(error)
-      else resolve(value as T)
+      return error ? reject(error) : resolve(value as T)
     }))
   }
 
@@ -79,11 +68,8 @@ export class Descriptor {
     return this.#call(direct, (done) => fs.write(this.fd, buffer, offset, length, null, (error, bytesWritten) => done(error, { bytesWritten })))
   }
 
-  stat(options: { bigint: true }): Promise<fs.BigIntStats>
-  stat(): Promise<fs.Stats>
-  stat(options?: { bigint: true }): Promise<fs.Stats | fs.BigIntStats> {
-    const bigint = options?.bigint === true
-    return this.#call(() => fs.fstatSync(this.fd, { bigint }), (done) => fs.fstat(this.fd, { bigint }, done as Done<fs.Stats | fs.BigIntStats>))
+  stat(): Promise<fs.BigIntStats> {
+    return this.#call(() => fs.fstatSync(this.fd, { bigint: true }), (done) => fs.fstat(this.fd, { bigint: true }, done))
   }
 
   chmod(mode: number): Promise<void> {
@@ -102,8 +88,8 @@ export class Descriptor {
   /** Inline only while the file still has a name: the last close of an unlinked (replaced) file frees it, which takes the disk's time. */
   close(): Promise<void> {
     if (this.#closed !== undefined) return this.#closed
-    const inline = () => this.inline && fs.fstatSync(this.fd).nlink > 0
-    const closeNow = () => new Promise<void>((resolve, reject) => (inline() ? resolve(fs.closeSync(this.fd)) : fs.close(this.fd, (error) => (error ? reject(error) : resolve()))))
+    const closeNow = () => new Promise<void>((resolve, reject) =>
+      (this.inline && fs.fstatSync(this.fd).nlink > 0 ? resolve(fs.closeSync(this.fd)) : fs.close(this.fd, (error) => (error ? reject(error) : resolve()))))
     return (this.#closed = this.#inFlight === 0 ? closeNow() : new Promise<void>((resolve) => (this.#drained = resolve)).then(closeNow))
   }
 }

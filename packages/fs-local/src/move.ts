@@ -71,7 +71,7 @@ async function publishMove(core: DiskCore, from: Source, to: Found, { anchor, to
   await core.process.calls.unlink(name)
   await Promise.all([anchor.sync(), toAnchor.sync()])
   // Through the descriptor the probe opened: link and unlink moved the inode's ctime.
-  return { version: versionOf(await from.probe.opened.handle.stat({ bigint: true })) }
+  return { version: versionOf(await from.probe.opened.handle.stat()) }
 }
 
 async function probeMove(core: DiskCore, source: FsTarget, destination: FsTarget, expected: { version: FsVersion } | undefined): Promise<{ from: Source; to: Found }> {

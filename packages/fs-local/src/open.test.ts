@@ -20,12 +20,12 @@ describe.runIf(local)('a file opened inline', () => {
     const buffer = Buffer.alloc(16)
     expect(await opened.handle.read(buffer, 0, 16, 0)).toEqual({ bytesRead: 6 })
     expect(buffer.subarray(0, 6).toString()).toBe('hello\n')
-    expect((await opened.handle.stat({ bigint: true })).size).toBe(6n)
+    expect((await opened.handle.stat()).size).toBe(6n)
     const closing = opened.handle.close()
     expect(opened.handle.close()).toBe(closing)
     await closing
     await expect(opened.handle.read(buffer, 0, 16, 0)).rejects.toMatchObject({ code: 'EBADF' })
-    await expect(opened.handle.stat({ bigint: true })).rejects.toMatchObject({ code: 'EBADF' })
+    await expect(opened.handle.stat()).rejects.toMatchObject({ code: 'EBADF' })
     await expect(opened.handle.sync()).rejects.toMatchObject({ code: 'EBADF' })
   })
 

@@ -1,7 +1,7 @@
 import { type FsError, fsError } from '@deepseek-ai/dsh-fs'
 import { describeEntry } from '@deepseek-ai/dsh-fs/kit'
 import * as fs from 'node:fs'
-import { type Calls, type Descriptor, INLINE_IO_BYTES } from './calls'
+import type { Calls, Descriptor } from './calls'
 import { closeOnFailure, ifMissing } from './errors'
 import { infoOf } from './probe'
 
@@ -35,14 +35,11 @@ export async function openRegular(calls: Calls, path: string, display: string, h
   const flags = hints.real === undefined ? READ_FLAGS : READ_FLAGS | fs.constants.O_NOFOLLOW
   const handle = await calls.open(path, flags)
   return closeOnFailure(() => handle.close(), async () => {
-    const [stats, real] = await Promise.all([handle.stat({ bigint: true }), hints.real ?? descriptorPath(calls, handle, path)])
+    const [stats, real] = await Promise.all([handle.stat(), hints.real ?? descriptorPath(calls, handle, path)])
     if (!stats.isFile()) throw notRegular(display, stats)
     return { handle, stats, real }
   })
 }
-
-/** The largest file read whole on the loop thread in one call (`readSmallInline`). */
-export const INLINE_OPEN_BYTES = BigInt(INLINE_IO_BYTES)
 
 /** The real path of an open descriptor from `/proc/self/fd` (what we hold, whatever was swapped since); elsewhere the realpath of its name. */
 export async function descriptorPath(calls: Calls, descriptor: { fd: number }, path: string): Promise<string> {

@@ -3,10 +3,10 @@ import { type TextStyle, TextStyleProbe } from '@deepseek-ai/dsh-fs/kit'
 import { type BigIntStats, readSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { type AnchoredDir, anchorExisting } from './anchor'
-import type { Calls } from './calls'
+import { type Calls, INLINE_IO_BYTES } from './calls'
 import type { DiskCore } from './local-disk'
 import { closeOnFailure, errnoCode, ifMissing, isMissing } from './errors'
-import { INLINE_OPEN_BYTES, type OpenedFile, openRegular } from './open'
+import { type OpenedFile, openRegular } from './open'
 
 /** What a mutation finds at its target, inside the critical section. */
 export type Probe =
@@ -74,7 +74,7 @@ export async function readAll(opened: OpenedFile, limit: number, display: string
 /** A small file opened on the loop thread, read there at offset 0; `undefined` for any other, or one that changed size (`readAll` reads it). */
 export function readSmallInline(calls: Calls, opened: OpenedFile): Uint8Array | undefined {
   const size = Number(opened.stats.size)
-  if (!calls.inline || opened.stats.size > INLINE_OPEN_BYTES) return undefined
+  if (!calls.inline || size > INLINE_IO_BYTES) return undefined
   const buffer = Buffer.allocUnsafe(size + 1)
   let length = 0
   for (let read = -1; read !== 0 && length <= size;) {

@@ -100,7 +100,7 @@ export async function publishWrite(core: DiskCore, found: Found, write: StagedWr
 /** A `link` left the staged name, whose unlink moves ctime: the version is read after it. `settled`'s failure is not the write's. */
 async function settle(calls: Calls, { replacing, staged }: StagedWrite, settled?: (version: FsVersion) => void): Promise<FsVersion> {
   if (!replacing) await calls.unlink(staged.file).catch(() => {})
-  const version = versionOf(await staged.handle.stat({ bigint: true }))
+  const version = versionOf(await staged.handle.stat())
   try { settled?.(version) } catch {}
   return version
 }

@@ -102,7 +102,6 @@ export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: 
       // other call runs: one such buffer at a time, so nothing is reserved for it.
       const small = readSmallInline(calls, opened)
       if (small === undefined) return await readReserved(core, opened, display, signal, answer)
-      void opened.handle.close().catch(() => {})
       throwIfAborted(signal, display)
       return answer(small)
     } finally {

@@ -1,6 +1,6 @@
 import { fsError } from '@deepseek-ai/dsh-fs'
 import * as crypto from 'node:crypto'
-import { constants, type Stats } from 'node:fs'
+import { constants } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Calls, type Descriptor, POOLED_CALLS } from './calls'
@@ -32,12 +32,15 @@ export function isStagingName(name: string): boolean {
   return match !== null && checkOf(match[1]!) === match[2]
 }
 
+/** Owner, group and mode of a file just created. */
+type Created = { uid: number; gid: number; mode: number }
+
 export interface Staged {
   /** The staged file (the name that is renamed or linked into place). */
   file: string
   handle: Descriptor
   /** What the staged file got at its creation (owner, group, mode after the umask). */
-  created: Stats
+  created: Created
 }
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
@@ -46,12 +49,12 @@ const WAIT_LIMIT_MS = 10_000
 const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
 
 /** The lock on a file created at `path` and its `fstat`, or `undefined` when a sweep took the name between the two. */
-async function claim(calls: Calls, handle: Descriptor, path: string): Promise<Stats | undefined> {
+async function claim(calls: Calls, handle: Descriptor, path: string): Promise<Created | undefined> {
   const held = tryHold(handle.fd)
   if (held === 'busy') return undefined
-  const [mine, named] = await Promise.all([handle.stat(), held === 'held' ? calls.lstat(path).catch(() => undefined) : undefined])
-  if (held === 'unsupported') return mine
-  return named !== undefined && named.ino === mine.ino && named.dev === mine.dev ? mine : undefined
+  const [mine, named] = await Promise.all([handle.stat(), held === 'held' ? calls.lstat(path, { bigint: true }).catch(() => undefined) : undefined])
+  const kept = held === 'unsupported' || (named !== undefined && named.ino === mine.ino && named.dev === mine.dev)
+  return kept ? { uid: Number(mine.uid), gid: Number(mine.gid), mode: Number(mine.mode) } : undefined
 }
 
 /** Creates the staged file of `name` in `parent` (anchored) with `mode` (new: 0o666, for umask and default ACL), waiting while a live writer holds it. */
@@ -103,8 +106,8 @@ async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
   if (handle === undefined) return false
   try {
     if (tryHold(handle.fd) !== 'held') return false
-    const [mine, named] = await Promise.all([handle.stat(), calls.lstat(path).catch(() => undefined)])
-    if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile() || (EUID >= 0 && mine.uid !== EUID)) return false
+    const [mine, named] = await Promise.all([handle.stat(), calls.lstat(path, { bigint: true }).catch(() => undefined)])
+    if (named?.ino !== mine.ino || named.dev !== mine.dev || !mine.isFile() || (EUID >= 0 && Number(mine.uid) !== EUID)) return false
     await calls.unlink(path)
     return true
   } catch {
