@@ -1,5 +1,5 @@
 import {
-  FileSystem, FS_OPTIONAL_METHODS, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
+  FileSystem, FS_OPTIONAL_METHODS, type FsEditRequest, type FsInspectOptions, type FsListOptions, type FsReadOptions, type FsResolveOptions, type FsSearchOptions, type FsTarget,
   type FsEditOptions, type FsWalkOptions, type FsWriteOptions,
 } from '@deepseek-ai/dsh-fs'
 import { type Context, Service } from 'cordis'
@@ -129,8 +129,8 @@ export class E2BFileSystem extends FileSystem {
     return this.run((core) => core.stat(target, signal))
   }
 
-  readText(target: FsTarget, signal?: AbortSignal) {
-    return this.run((core) => core.readText(target, signal))
+  readText(target: FsTarget, opts?: FsReadOptions | AbortSignal) {
+    return this.run((core) => core.readText(target, opts))
   }
 
   streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {

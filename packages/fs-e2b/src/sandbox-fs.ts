@@ -1,12 +1,12 @@
 import {
   type FsCapabilities, FsError, fsError, type FsDirEntry, type FsDirListing, type FsListOptions, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsInspection,
-  type FsInspectOptions, type FsRemoveOutcome, type FsRenameOutcome, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
+  type FsInspectOptions, type FsReadOptions, type FsRemoveOutcome, type FsTextDecoding, type FsRenameOutcome, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteIntent, type FsWriteOutcome,
   type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWriteOptions,
   type FsSearchOptions, type FsSearchResult, type FsWalkOptions, type FsWalkResult,
 } from '@deepseek-ai/dsh-fs'
 import {
   checkEditGuard, checkMoveDestination, checkWriteGuard, checkWriteSize, DEFAULT_MAX_TEXT_BYTES, decodeText, describeEntry, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, type MemoryBudget,
-  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, Reservation, TEXT_COST_PER_BYTE,
+  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, readOptionsOf, Reservation, TEXT_COST_PER_BYTE,
   throwIfAborted, toListing, writeCost,
 } from '@deepseek-ai/dsh-fs/kit'
 import type { Sandbox } from 'e2b'
@@ -122,7 +122,7 @@ export class SandboxFs {
     // Raw bytes come from the same one command: only their decoding is left out.
     const content = opts.as === 'bytes'
       ? (bytes: Uint8Array) => Promise.resolve({ bytes })
-      : async (bytes: Uint8Array) => ({ text: await this.#decode(bytes, absolute, opts.signal) })
+      : async (bytes: Uint8Array) => ({ text: await this.#decode(bytes, absolute, opts) })
     return inspectAt(this.sandbox, absolute, opts, this.#identities, content)
   }
 
@@ -138,10 +138,11 @@ export class SandboxFs {
     throw statusError(result, path)
   }
 
-  async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+  async readText(target: FsTarget, opts?: FsReadOptions | AbortSignal): Promise<string> {
     const path = target.displayPath
-    throwIfAborted(signal, path)
-    return this.#decode(this.#regularFile(await this.#observe(target, true, signal), path).bytes!, path, signal)
+    const read = readOptionsOf(opts)
+    throwIfAborted(read.signal, path)
+    return this.#decode(this.#regularFile(await this.#observe(target, true, read.signal), path).bytes!, path, read)
   }
 
   /** The raw bytes, downloaded in the SDK's chunks. */
@@ -187,18 +188,18 @@ export class SandboxFs {
    * directory symlink on the way) with nothing there, is made once more where the path leads: the
    * same no-replace publication, under the key the command reported, which the outcome names.
    */
-  async writeText(target: FsTarget, content: string, { expected, signal }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
+  async writeText(target: FsTarget, content: string, { expected, signal, decoding }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
     try {
-      return await this.#write(target, content, expected, signal)
+      return await this.#write(target, content, expected, signal, decoding)
     } catch (error) {
       const real = expected?.kind === 'createIfAbsent' && this.#guessed.has(target) ? freeElsewhere(error) : undefined
       if (real === undefined || real === target.targetKey) throw error
       const landed: FsTarget = { targetKey: real as FsTargetKey, displayPath: target.displayPath }
-      return { ...(await this.#write(landed, content, expected, signal)), target: landed }
+      return { ...(await this.#write(landed, content, expected, signal, decoding)), target: landed }
     }
   }
 
-  #write(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal): Promise<FsWriteOutcome> {
+  #write(target: FsTarget, content: string, expected?: FsWriteIntent, signal?: AbortSignal, decoding?: FsTextDecoding): Promise<FsWriteOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     // Refused before anything is downloaded, reserved or encoded.
@@ -215,7 +216,7 @@ export class SandboxFs {
         return { current, release }
       },
       stage: async ({ current }) => {
-        const plan = planWrite(current?.bytes ?? null, content, path)
+        const plan = planWrite(current?.bytes ?? null, content, path, decoding)
         const publication: Publication = current === undefined ? { mode: 'create' } : { mode: 'replace', version: current.info.version }
         return { plan, staged: await this.#stage(key, path, plan.bytes, publication, signal) }
       },
@@ -232,13 +233,13 @@ export class SandboxFs {
     }))
   }
 
-  editText(target: FsTarget, edit: FsEditRequest, { expected, signal }: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return this.#edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#maxTextBytes, held), expected, signal)
+  editText(target: FsTarget, edit: FsEditRequest, { expected, signal, decoding }: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return this.#edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.#maxTextBytes, held, decoding), expected, signal)
   }
 
   /** One download, every edit applied in order, one guarded publication: the machinery and bounds of `editText`. */
-  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], { expected, signal }: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return this.#edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#maxTextBytes, held), expected, signal)
+  editTextMany(target: FsTarget, edits: readonly FsEditRequest[], { expected, signal, decoding }: FsEditOptions = {}): Promise<FsEditOutcome> {
+    return this.#edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.#maxTextBytes, held, decoding), expected, signal)
   }
 
   /** `plan` makes the new text of the old bytes within `held` bytes of memory, or says it needs more (`MemoryShortfall`). */
@@ -383,8 +384,8 @@ export class SandboxFs {
   }
 
   /** The text of a file's bytes, with the memory for it reserved from the budget while it is built. */
-  #decode(bytes: Uint8Array, path: string, signal?: AbortSignal): Promise<string> {
-    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, 'reading', path, signal, async () => decodeText(bytes, path).text)
+  #decode(bytes: Uint8Array, path: string, { signal, decoding }: FsReadOptions): Promise<string> {
+    return this.#budget.with(TEXT_COST_PER_BYTE * bytes.length, 'reading', path, signal, async () => decodeText(bytes, path, decoding).text)
   }
 
   /** The lexically absolute path of `path` (no round trip), or `FS_INVALID_PATH`. */

@@ -1,4 +1,4 @@
-import { type FsTarget, withTextDecoding } from '@deepseek-ai/dsh-fs'
+import type { FsTarget } from '@deepseek-ai/dsh-fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -121,11 +121,11 @@ describe('round trips per operation', () => {
     dir = await freshDir(sandbox.root)
     await writeFile(join(dir, 'fr.txt'), Buffer.from('Le ch\xe2teau de la for\xeat \xe9tait tr\xe8s ancien ; les \xe9l\xe8ves \xe9tudiaient pr\xe8s de la fen\xeatre.\n', 'latin1'))
     const target = await provider.fs.resolve(join(dir, 'fr.txt'))
-    const decoding = { encoding: 'windows-1252' } as const
-    expect(await count(() => withTextDecoding(decoding, () => provider.fs.readText(target)))).toEqual(command(1))
+    const decoding = { encoding: 'windows-1252' as const }
+    expect(await count(() => provider.fs.readText(target, { decoding }))).toEqual(command(1))
     const version = (await provider.fs.stat(target))!.version
     const edit = { oldString: 'ancien', newString: 'ancienne', replaceAll: false }
-    expect(await count(() => withTextDecoding(decoding, () => provider.fs.editText(target, edit, { expected: { version } })))).toEqual(command(2))
+    expect(await count(() => provider.fs.editText(target, edit, { expected: { version }, decoding }))).toEqual(command(2))
     expect((await readFile(join(dir, 'fr.txt'))).toString('latin1')).toContain('tr\xe8s ancienne ;')
   })
 

@@ -1,5 +1,5 @@
 import type { FsCapabilities, FsResolveOptions, FsTarget, FsTargetKey } from '@deepseek-ai/dsh-fs'
-import { type FsBackend, KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
+import { type FsBackend, KeyedLock, type MemoryBudget, planEdit, planEdits, processMemoryBudget, readOptionsOf, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { resolve } from 'node:path'
 import type { InlineCalls } from './calls'
 import { searchDisk, walkDisk } from './discovery'
@@ -61,18 +61,18 @@ export class LocalDisk {
 
   // The contract's methods, each handed to the module that does it (typed by the contract itself).
   readonly inspect: Method<'inspect'> = async (path, opts = {}) =>
-    inspectTarget(this, await this.resolve(path, opts), opts.textUpTo, opts.signal, opts.as)
+    inspectTarget(this, await this.resolve(path, opts), opts)
   readonly stat: Method<'stat'> = (target, signal) => statTarget(this, target, signal)
-  readonly readText: Method<'readText'> = (target, signal) => readWhole(this, target, signal)
+  readonly readText: Method<'readText'> = (target, opts) => readWhole(this, target, readOptionsOf(opts))
   /** The raw bytes, in chunks that reuse one buffer: a chunk is valid until the next one is pulled. */
   readonly streamBytes: Method<'streamBytes'> = (target, signal) => streamFrom(this, target, 0, { signal })
   readonly streamBytesFrom: Method<'streamBytesFrom'> = (target, start, opts = {}) => streamFrom(this, target, start, opts)
   readonly listDir: Method<'listDir'> = (target, signal, opts) => listDirectory(this, target, signal, opts)
   readonly writeText: Method<'writeText'> = (target, content, opts = {}) => writeTarget(this, target, content, opts)
   readonly editText: Method<'editText'> = (target, edit, opts = {}) =>
-    editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held), opts)
+    editTarget(this, target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.options.maxTextBytes, held, opts.decoding), opts)
   readonly editTextMany: Method<'editTextMany'> = (target, edits, opts = {}) =>
-    editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held), opts)
+    editTarget(this, target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.options.maxTextBytes, held, opts.decoding), opts)
   readonly walk: Method<'walk'> = (root, options, signal) => walkDisk(this.containment, root, options, signal)
   readonly search: Method<'search'> = (root, options, signal) => searchDisk(this.containment, root, options, signal)
   readonly remove: Method<'remove'> = (target, opts = {}) => removeTarget(this, target, opts)

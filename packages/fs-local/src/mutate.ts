@@ -1,4 +1,4 @@
-import { currentTextDecoding, type FsEditOptions, type FsEditOutcome, type FsTarget, type FsVersion, type FsWriteIntent, type FsWriteOptions, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
+import { type FsEditOptions, type FsEditOutcome, type FsTarget, type FsTextDecoding, type FsVersion, type FsWriteIntent, type FsWriteOptions, type FsWriteOutcome, fsError } from '@deepseek-ai/dsh-fs'
 import {
   checkEditGuard, checkWriteGuard, checkWriteSize, editOutcome, editReservation, type PlannedEdit, type PlannedEdits, type PlannedWrite, planReserved,
   planStyledWrite, planWrite, publishGuarded, Reservation, writeCost,
@@ -31,7 +31,7 @@ interface WriteProbe {
   release: () => void
 }
 
-export function writeTarget(core: DiskCore, target: FsTarget, content: string, { expected, signal, hooks }: FsWriteOptions): Promise<FsWriteOutcome> {
+export function writeTarget(core: DiskCore, target: FsTarget, content: string, { expected, signal, hooks, decoding }: FsWriteOptions): Promise<FsWriteOutcome> {
   const display = target.displayPath
   const mode: PublishMode = expected === undefined ? 'replace-any' : expected.kind === 'createIfAbsent' ? 'create' : 'replace-at-version'
   return core.lock.run(target.targetKey, () => mapErrors('write', display, async () => {
@@ -42,7 +42,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, {
     return publishGuarded<WriteProbe, StagedWrite, FsWriteOutcome>({
       path: display,
       signal,
-      probe: () => probeWrite(core, target, content, contentBytes, expected, signal),
+      probe: () => probeWrite(core, target, content, contentBytes, expected, signal, decoding),
       stage: ({ found, planned }) => stageWrite(core, found, planned.then(stagedContent), display),
       publish: async ({ found, planned }, made) => {
         const plan = await planned
@@ -62,7 +62,7 @@ export function writeTarget(core: DiskCore, target: FsTarget, content: string, {
 }
 
 /** The probe of a write: the guard, the memory, and the plan (`planOverwrite`), which runs while the staging is made. */
-async function probeWrite(core: DiskCore, target: FsTarget, content: string, contentBytes: number, expected: FsWriteIntent | undefined, signal?: AbortSignal): Promise<WriteProbe> {
+async function probeWrite(core: DiskCore, target: FsTarget, content: string, contentBytes: number, expected: FsWriteIntent | undefined, signal?: AbortSignal, decoding?: FsTextDecoding): Promise<WriteProbe> {
   const display = target.displayPath
   const found = await find(core, target, display)
   const { probe: current } = found
@@ -83,7 +83,7 @@ async function probeWrite(core: DiskCore, target: FsTarget, content: string, con
     void found.close()
     throw error
   }
-  const planned = planOverwrite(core, current, content, display)
+  const planned = planOverwrite(core, current, content, display, decoding)
   planned.catch(() => {})
   return { found, planned, release }
 }
@@ -165,12 +165,12 @@ function stagedContent(plan: PlannedWrite): Uint8Array | StagedText {
 
 /**
  * What a write over `current` publishes. The old text is read whole only when reported (`before`, up
- * to `diffMaxBytes`) or when a text decoding must judge a non-UTF-8 file; else only its style.
+ * to `diffMaxBytes`) or when the caller's `decoding` must judge a non-UTF-8 file; else only its style.
  */
-function planOverwrite(core: DiskCore, current: Found['probe'], content: string, display: string): Promise<PlannedWrite> {
+function planOverwrite(core: DiskCore, current: Found['probe'], content: string, display: string, decoding: FsTextDecoding | undefined): Promise<PlannedWrite> {
   const { diffMaxBytes, maxTextBytes } = core.options
   if (current.kind !== 'file') return Promise.resolve(planWrite(null, content, display))
-  const whole = () => readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display))
+  const whole = () => readAll(current.opened, maxTextBytes, display).then((bytes) => planWrite(bytes, content, display, decoding))
   if (current.info.size! <= diffMaxBytes) return whole()
-  return inspectStyle(current.opened, content).then((style) => style === null && currentTextDecoding() !== undefined ? whole() : planStyledWrite(style, content))
+  return inspectStyle(current.opened, content).then((style) => style === null && decoding !== undefined ? whole() : planStyledWrite(style, content))
 }

@@ -1,5 +1,5 @@
 import {
-  type FsDirEntry, type FsDirListing, type FsInfo, type FsInspection, type FsListOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, fsError,
+  type FsDirEntry, type FsDirListing, type FsInfo, type FsInspection, type FsInspectOptions, type FsListOptions, type FsReadOptions, type FsStreamFromOptions, type FsTarget, type FsTargetKey, fsError,
 } from '@deepseek-ai/dsh-fs'
 import { decodeText, listingWindow, TEXT_COST_PER_BYTE, throwIfAborted, toListing } from '@deepseek-ai/dsh-fs/kit'
 import { readdir } from 'node:fs/promises'
@@ -23,13 +23,13 @@ export function statTarget(core: DiskCore, target: FsTarget, signal?: AbortSigna
   }, signal)
 }
 
-export function readWhole(core: DiskCore, target: FsTarget, signal?: AbortSignal): Promise<string> {
+export function readWhole(core: DiskCore, target: FsTarget, { signal, decoding }: FsReadOptions = {}): Promise<string> {
   const display = target.displayPath
   return mapErrors('read', display, async () => {
     const opened = await openRegular(core.process.calls, target.targetKey, display)
     try {
       await core.containment.check(opened.real, display)
-      return await readReserved(core, opened, display, signal, (bytes) => decodeText(bytes, display).text)
+      return await readReserved(core, opened, display, signal, (bytes) => decodeText(bytes, display, decoding).text)
     } finally {
       await opened.handle.close().catch(() => {})
     }
@@ -84,7 +84,7 @@ async function* readAhead(opened: OpenedFile, start: number, fixed: number | und
 }
 
 /** The stat and, for a file within `textUpTo`, its text (or `as: 'bytes'`) from one descriptor checked against the root. */
-export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: number | undefined, signal?: AbortSignal, as: 'text' | 'bytes' = 'text'): Promise<FsInspection> {
+export async function inspectTarget(core: DiskCore, target: FsTarget, { textUpTo, signal, as = 'text', decoding }: FsInspectOptions): Promise<FsInspection> {
   const display = target.displayPath
   const { calls } = core.process
   const stats = await mapErrors('stat', display, () => statPath(calls, target.targetKey), signal)
@@ -97,7 +97,7 @@ export async function inspectTarget(core: DiskCore, target: FsTarget, textUpTo: 
       const info = infoOf(opened.stats)
       // Replaced between the stat and the open by a larger file: answered as the stat of what is open.
       if (opened.stats.size > textUpTo) return { target, info }
-      const answer = (bytes: Uint8Array): FsInspection => (as === 'bytes' ? { target, info, bytes } : { target, info, text: decodeText(bytes, display).text })
+      const answer = (bytes: Uint8Array): FsInspection => (as === 'bytes' ? { target, info, bytes } : { target, info, text: decodeText(bytes, display, decoding).text })
       // A small file opened on the loop thread is read there, in one read, and released before any
       // other call runs: one such buffer at a time, so nothing is reserved for it.
       const small = readSmallInline(calls, opened)

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { withTextDecoding } from '@deepseek-ai/dsh-fs'
 import iconv from 'iconv-lite'
 import { localFixture } from './fixture'
 
@@ -35,11 +34,11 @@ describe('replacing a file above diffMaxBytes', () => {
     const fx = await localFixture({ diffMaxBytes: 0 })
     const utf16 = (text: string) => [0xff, 0xfe, ...iconv.encode(text, 'utf-16le')]
     await fx.external.write('u.txt', Uint8Array.from(utf16('première\r\nligne\r\n')))
-    await withTextDecoding({ detect: true }, async () => fx.fs.writeText(await fx.fs.resolve('u.txt'), 'é\nü\n'))
+    await fx.fs.writeText(await fx.fs.resolve('u.txt'), 'é\nü\n', { decoding: { detect: true } })
     expect(await bytesOf(fx, 'u.txt')).toEqual(utf16('é\r\nü\r\n'))
     const sjis = iconv.encode('吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。\n'.repeat(4), 'shift_jis')
     await fx.external.write('j.txt', sjis)
-    await withTextDecoding({ detect: true }, async () => fx.fs.writeText(await fx.fs.resolve('j.txt'), '猫\n'))
+    await fx.fs.writeText(await fx.fs.resolve('j.txt'), '猫\n', { decoding: { detect: true } })
     expect(await bytesOf(fx, 'j.txt')).toEqual([...iconv.encode('猫\n', 'shift_jis')])
   })
 

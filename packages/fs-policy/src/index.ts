@@ -8,7 +8,6 @@ import { type Ledger, LedgerError } from './ledger/types'
 import { editExpectation, writeIntent } from './observations'
 import { ownerOf } from './owners'
 import { Recorder } from './recorder'
-import { stampEncoding } from './seen-rule'
 
 export { editExpectation, recorded, writeIntent } from './observations'
 export { checkWholeReplacement, observedAfter } from './seen-rule'
@@ -56,7 +55,7 @@ export async function apply(ctx: Context, input: PolicyConfigInput): Promise<voi
     const held = recorder.lookup(ownerOf(actor), target)
     return held instanceof Promise ? held.catch((error: unknown) => unreachable(error, target)) : held
   }
-  ctx.on('fs/observed', (target, observation, actor) => recorder.record(ownerOf(actor), target, stampEncoding(observation)))
+  ctx.on('fs/observed', (target, observation, actor) => recorder.record(ownerOf(actor), target, observation))
   const { seenBeforeReplace } = config
   ctx.on('fs/write-intent', async (target, actor) => {
     const held = lookup(target, actor)

@@ -1,4 +1,4 @@
-import { currentTextDecoding, FsError, type FsObservation, type FsSeenLines, type FsTarget } from '@deepseek-ai/dsh-fs'
+import { FsError, type FsObservation, type FsSeenLines, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { firstUnseen, seenAll, seenCarried, seenUnion } from '@deepseek-ai/dsh-fs/kit'
 
 type Present = Extract<FsObservation, { kind: 'present' }>
@@ -24,16 +24,6 @@ export function observedAfter(previous: FsObservation | undefined, next: FsObser
 
 function sameCounting(a: FsSeenLines | undefined, b: FsSeenLines | undefined): boolean {
   return a === undefined || b === undefined || a.encoding === b.encoding
-}
-
-/**
- * `observation` with the legacy encoding its call decoded the file in (`FsTextDecoding.decided`)
- * on what it says was seen: the counts of a read of a Shift_JIS file are Shift_JIS characters.
- */
-export function stampEncoding(observation: FsObservation): FsObservation {
-  const encoding = currentTextDecoding()?.decided
-  if (encoding === undefined || observation.kind !== 'present' || observation.seen === undefined) return observation
-  return { ...observation, seen: { ...observation.seen, encoding } }
 }
 
 /**

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import { type FsError, fsError } from './errors'
 import type { FsTextEncoding } from './encodings'
 import { decodeLegacy } from './legacy'
+import type { FsTextDecoding } from './decoding'
 import { completePrefix, concatBytes, hasBom, isContinuation, sequenceLength, UTF8_BOM } from './utf8'
 
 /** How far into a file a NUL byte marks it as binary. */
@@ -21,9 +22,9 @@ function notText(reason: string, path: string | undefined, cause?: unknown): FsE
 
 /**
  * Decodes a whole file. Binary (a NUL in the first 8 KiB) or invalid UTF-8 fails `FS_NOT_TEXT`,
- * unless an `FsTextDecoding` is in effect (`withTextDecoding`) and decides another encoding.
+ * unless the caller's `decoding` decides another encoding (and then records it in `decoding.decided`).
  */
-export function decodeText(bytes: Uint8Array, path?: string): DecodedText {
+export function decodeText(bytes: Uint8Array, path?: string, decoding?: FsTextDecoding): DecodedText {
   // One non-streaming decode first: Node's streaming TextDecoder takes a path several times slower
   // (about 5 s for a 100 MB file against 1 s), which put large edits past any reasonable deadline.
   const bom = hasBom(bytes)
@@ -34,7 +35,7 @@ export function decodeText(bytes: Uint8Array, path?: string): DecodedText {
     } catch {}
   }
   // Not UTF-8: another encoding when the caller allows one (the UTF-8 path above never pays for it).
-  const legacy = decodeLegacy(bytes, path)
+  const legacy = decodeLegacy(bytes, path, decoding)
   if (legacy !== undefined) return legacy
   // Not text: the incremental decoder names the precise reason.
   const decoder = new Utf8StreamDecoder(path)

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { acrossCuts, corpusBytes, CUT_OFFSETS, ENCODING_CORPUS, wideOffset } from './conformance/encoding-corpus'
 import { decodeText } from './decode'
-import { withTextDecoding } from './decoding'
+import type { FsTextDecoding } from './decoding'
 import { DETECT_MIN_CONFIDENCE, detectEncoding, guessesOf } from './detect'
 import { FsError } from './errors'
 import { planEdit, planWrite } from './plan'
 
-const DETECT = { detect: true } as const
-const decodeAs = (file: (typeof ENCODING_CORPUS)[number], bytes: Uint8Array) =>
-  withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => decodeText(bytes, file.name))
+/** How a caller decodes a corpus file: by detection when it can be detected, else by naming its encoding. */
+const decodingFor = (file: (typeof ENCODING_CORPUS)[number]): FsTextDecoding => file.detected === undefined ? { encoding: file.encoding } : { detect: true }
+const decodeAs = (file: (typeof ENCODING_CORPUS)[number], bytes: Uint8Array) => decodeText(bytes, file.name, decodingFor(file))
 
 /** A deterministic stream of bytes 1–255 (xorshift32): the "random non-NUL bytes" of the detector's bound. */
 function randomBytes(seed: number, length: number): Uint8Array {
@@ -56,7 +56,7 @@ describe('legacy encodings', () => {
       const bytes = randomBytes(seed * 7919, 512)
       expect(detectEncoding(bytes).found, `seed ${seed}`).toBeUndefined()
       highest = Math.max(highest, guessesOf(bytes)[0]?.confidence ?? 0)
-      expect(() => withTextDecoding(DETECT, () => decodeText(bytes, 'random.bin'))).toThrow(FsError)
+      expect(() => decodeText(bytes, 'random.bin', { detect: true })).toThrow(FsError)
     }
     // The detector's raw confidence stays far below the bound, even before the exact-decoding check.
     expect(highest).toBeLessThan(DETECT_MIN_CONFIDENCE)
@@ -72,7 +72,7 @@ describe('legacy encodings', () => {
     for (const file of corpus) {
       const bytes = corpusBytes(file)
       const line = file.text.split(/\r?\n/)[1]!
-      const plan = withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => planEdit(bytes, { oldString: line, newString: line, replaceAll: false }, file.name))
+      const plan = planEdit(bytes, { oldString: line, newString: line, replaceAll: false }, file.name, undefined, undefined, decodingFor(file))
       expect(Buffer.compare(Buffer.from(plan.bytes), Buffer.from(bytes)), file.name).toBe(0)
     }
   })
@@ -82,7 +82,7 @@ describe('legacy encodings', () => {
       const bytes = corpusBytes(file)
       const old = file.text.split(/\r?\n/)[1]!
       const replacement = `${old.slice(0, 3)}${file.wide}${file.wide} edited`
-      const plan = withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => planEdit(bytes, { oldString: old, newString: replacement, replaceAll: false }, file.name))
+      const plan = planEdit(bytes, { oldString: old, newString: replacement, replaceAll: false }, file.name, undefined, undefined, decodingFor(file))
       const before = Buffer.from(bytes)
       const after = Buffer.from(plan.bytes)
       const start = corpusBytes({ ...file, text: file.text.slice(0, file.text.indexOf(old)) }).length
@@ -103,13 +103,13 @@ describe('legacy encodings', () => {
 
   it('refuses a character the encoding cannot hold, naming it and its line', () => {
     const file = ENCODING_CORPUS.find((f) => f.encoding === 'shift_jis')!
-    const edit = () => withTextDecoding(DETECT, () => planEdit(corpusBytes(file), { oldString: '名前はまだ無い', newString: 'Ωμ 🐈', replaceAll: false }, file.name))
+    const edit = () => planEdit(corpusBytes(file), { oldString: '名前はまだ無い', newString: 'Ωμ 🐈', replaceAll: false }, file.name, undefined, undefined, { detect: true })
     expect(edit).toThrow(expect.objectContaining({ code: 'FS_NOT_ENCODABLE', unencodable: { encoding: 'shift_jis', character: '🐈', line: 1, column: 15 } }))
     expect(edit).toThrow('U+1F408')
   })
 })
 
 function decodeAsWrite(file: (typeof ENCODING_CORPUS)[number], content: string) {
-  return withTextDecoding(file.detected === undefined ? { encoding: file.encoding } : DETECT, () => planWrite(corpusBytes(file), content, file.name))
+  return planWrite(corpusBytes(file), content, file.name, decodingFor(file))
 }
 

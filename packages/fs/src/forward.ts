@@ -2,7 +2,7 @@ import type { Context } from 'cordis'
 import { FileSystem } from './service'
 import { FS_OPTIONAL_METHODS } from './types'
 import type {
-  FsCapabilities, FsDirListing, FsEditOptions, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsResolveOptions, FsTarget,
+  FsCapabilities, FsDirListing, FsEditOptions, FsEditOutcome, FsEditRequest, FsInfo, FsListOptions, FsReadOptions, FsResolveOptions, FsTarget,
   FsWriteOptions, FsWriteOutcome,
 } from './types'
 
@@ -57,8 +57,8 @@ export abstract class ForwardingFileSystem extends FileSystem {
     return this.backend.stat(target, signal)
   }
 
-  readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
-    return this.backend.readText(target, signal)
+  readText(target: FsTarget, opts?: FsReadOptions | AbortSignal): Promise<string> {
+    return this.backend.readText(target, opts)
   }
 
   streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {

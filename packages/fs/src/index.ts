@@ -7,6 +7,6 @@ export {
   type FsUnencodable,
 } from './errors'
 export { FS_TEXT_ENCODINGS, type FsTextEncoding, isTextEncoding } from './encodings'
-export { currentTextDecoding, type FsTextDecoding, withTextDecoding } from './decoding'
+export type { FsTextDecoding } from './decoding'
 export * from './service'
 export * from './events'

@@ -1,4 +1,4 @@
-import { currentTextDecoding, type FsTextDecoding } from './decoding'
+import type { FsTextDecoding } from './decoding'
 import type { DecodedText } from './decode'
 import { detectEncoding } from './detect'
 import { decodeExactly, type FsTextEncoding, utf16Bom } from './encodings'
@@ -10,12 +10,11 @@ const SNIFF_BYTES = 8192
 /**
  * Decodes bytes that failed UTF-8 decoding under the caller's `FsTextDecoding`: a UTF-16 BOM, else
  * (for a file with no NUL byte near its start) the encoding the caller named, the detector's
- * confident guess, or the fallback, in that order. `undefined` when no decoding is in effect or the
+ * confident guess, or the fallback, in that order. `undefined` without a decoding or when the
  * file is binary: the caller then refuses it as before. Bytes that are not exactly text in the
  * chosen encoding fail `FS_NOT_TEXT` naming it; an undecided detection fails naming its candidates.
  */
-export function decodeLegacy(bytes: Uint8Array, path: string | undefined): DecodedText | undefined {
-  const decoding = currentTextDecoding()
+export function decodeLegacy(bytes: Uint8Array, path: string | undefined, decoding: FsTextDecoding | undefined): DecodedText | undefined {
   if (decoding === undefined) return undefined
   const bom = utf16Bom(bytes)
   if (bom !== undefined) return decided(decoding, exactly(bytes.subarray(2), bom, path), bom, true)

@@ -3,12 +3,12 @@ import { posix } from 'node:path'
 // Imports as a provider of its own would write them: `./index` is `@deepseek-ai/dsh-fs`, `./kit` its `/kit`.
 import {
   FileSystem, FsError, fsError, type FsDirEntry, type FsDirListing, type FsEditOutcome, type FsEditRequest, type FsInfo, type FsListOptions, type FsRemoveOutcome, type FsRenameOutcome,
-  type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteOutcome,
+  type FsReadOptions, type FsResolveOptions, type FsTarget, type FsTargetKey, type FsVersion, type FsWriteOutcome,
   type FsEditOptions, type FsRemoveOptions, type FsRenameOptions, type FsWriteOptions,
 } from './index'
 import {
   checkEditGuard, checkMoveDestination, checkRemoveGuard, checkWriteGuard, checkWriteSize, decodeText, DEFAULT_MAX_TEXT_BYTES, EDIT_COST_PER_BYTE, editOutcome, KeyedLock, listingWindow, type MemoryBudget,
-  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, Reservation, TEXT_COST_PER_BYTE,
+  planEdit, planEdits, type PlannedEdit, type PlannedEdits, planReserved, planWrite, processMemoryBudget, publishGuarded, readOptionsOf, Reservation, TEXT_COST_PER_BYTE,
   throwIfAborted, toListing, writeCost,
 } from './kit'
 
@@ -144,11 +144,12 @@ export class MemoryFileSystem extends FileSystem {
     return this.info(target.targetKey)
   }
 
-  async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+  async readText(target: FsTarget, opts?: FsReadOptions | AbortSignal): Promise<string> {
+    const { signal, decoding } = readOptionsOf(opts)
     const path = target.displayPath
     throwIfAborted(signal, path)
     const bytes = this.fileBytes(target)
-    return this.budget.with(TEXT_COST_PER_BYTE * bytes.length, 'reading', path, signal, async () => decodeText(bytes, path).text)
+    return this.budget.with(TEXT_COST_PER_BYTE * bytes.length, 'reading', path, signal, async () => decodeText(bytes, path, decoding).text)
   }
 
   async *streamBytes(target: FsTarget, signal?: AbortSignal): AsyncIterable<Uint8Array> {
@@ -181,7 +182,7 @@ export class MemoryFileSystem extends FileSystem {
     }), omitted)
   }
 
-  writeText(target: FsTarget, content: string, { expected, signal }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
+  writeText(target: FsTarget, content: string, { expected, signal, decoding }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
     const key = target.targetKey
     const path = target.displayPath
     // Refused before anything is reserved or encoded.
@@ -198,7 +199,7 @@ export class MemoryFileSystem extends FileSystem {
         return { previous: this.volume.readFile(key) ?? null, release }
       },
       stage: async ({ previous }) => {
-        const plan = planWrite(previous, content, path)
+        const plan = planWrite(previous, content, path, decoding)
         await this.volume.publishing()
         return plan
       },
@@ -217,12 +218,12 @@ export class MemoryFileSystem extends FileSystem {
   }
 
   editText(target: FsTarget, edit: FsEditRequest, opts: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return this.edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.maxTextBytes, held), opts)
+    return this.edit(target, (bytes, held) => planEdit(bytes, edit, target.displayPath, this.maxTextBytes, held, opts.decoding), opts)
   }
 
   /** One snapshot, every edit applied in order, one publication: the machinery and bounds of `editText`. */
   override editTextMany(target: FsTarget, edits: readonly FsEditRequest[], opts: FsEditOptions = {}): Promise<FsEditOutcome> {
-    return this.edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.maxTextBytes, held), opts)
+    return this.edit(target, (bytes, held) => planEdits(bytes, edits, target.displayPath, this.maxTextBytes, held, opts.decoding), opts)
   }
 
   /** `plan` makes the new text of the old bytes within `held` bytes of memory, or says it needs more (`MemoryShortfall`). */

@@ -5,6 +5,7 @@ import { formatSize } from './sizes'
 import type { SpliceLines } from './lines'
 import { FsError, fsError } from './errors'
 import { type DecodedText, decodeText } from './decode'
+import type { FsTextDecoding } from './decoding'
 import { prepareOverwrite, type TextStyle } from './style'
 import { DEFAULT_MAX_TEXT_BYTES } from './limits'
 import { applyEdits } from './multi-edit'
@@ -53,13 +54,14 @@ function encodeIn(prepared: DecodedText, encoding: FsTextEncoding, path: string 
 
 /**
  * The bytes a provider publishes when `content` replaces `previous` (null for a new file).
- * A previous file that is not text is replaced as given and reports no `before`.
+ * A previous file that is not text is replaced as given and reports no `before`; one in a legacy
+ * encoding `decoding` decides is written back in it.
  */
-export function planWrite(previous: Uint8Array | null, content: string, path?: string): PlannedWrite {
+export function planWrite(previous: Uint8Array | null, content: string, path?: string, decoding?: FsTextDecoding): PlannedWrite {
   let decoded: DecodedText | null = null
   if (previous !== null) {
     try {
-      decoded = decodeText(previous, path)
+      decoded = decodeText(previous, path, decoding)
     } catch (error) {
       if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
     }
@@ -110,10 +112,12 @@ export interface PlannedEdit extends PlannedWrite {
  * The bytes a provider publishes for a literal edit of `current`; the BOM is kept. A result above
  * `maxTextBytes` fails `FS_TOO_LARGE` before it is built; with `heldBytes` (what the caller holds
  * from the memory budget), one that would cost more throws `MemoryShortfall` before it is built
- * (`planReserved` reserves and plans again).
+ * (`planReserved` reserves and plans again). A file in a legacy encoding `decoding` decides keeps it.
  */
-export function planEdit(current: Uint8Array, edit: FsEditRequest, path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number): PlannedEdit {
-  const decoded = decodeText(current, path)
+export function planEdit(
+  current: Uint8Array, edit: FsEditRequest, path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number, decoding?: FsTextDecoding,
+): PlannedEdit {
+  const decoded = decodeText(current, path, decoding)
   const limits: SpliceLimits = { maxBytes: maxTextBytes - (decoded.bom ? 3 : 0), ...utf8Size(decoded, current) }
   if (heldBytes !== undefined) limits.heldBytes = heldBytes
   const { text, replacements, lines } = spliceLiteral(decoded.text, edit, path, limits)
@@ -134,8 +138,10 @@ export interface PlannedEdits extends PlannedWrite {
  * result is checked against `maxTextBytes` and `heldBytes` before it is built, and the count of
  * edits and the text they search are capped (`FS_MAX_EDITS`, `FS_MAX_EDIT_WORK`). The BOM is kept.
  */
-export function planEdits(current: Uint8Array, edits: readonly FsEditRequest[], path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number): PlannedEdits {
-  const decoded = decodeText(current, path)
+export function planEdits(
+  current: Uint8Array, edits: readonly FsEditRequest[], path?: string, maxTextBytes = DEFAULT_MAX_TEXT_BYTES, heldBytes?: number, decoding?: FsTextDecoding,
+): PlannedEdits {
+  const decoded = decodeText(current, path, decoding)
   const bom = decoded.bom ? 3 : 0
   const applied = applyEdits(decoded.text, edits, path, { maxBytes: maxTextBytes - bom, ...utf8Size(decoded, current), ...(heldBytes === undefined ? {} : { heldBytes }) })
   const replacements = applied.replacements.reduce((sum, count) => sum + count, 0)

@@ -5,7 +5,7 @@ import { fsError } from './errors'
 import { DEFAULT_MAX_TEXT_BYTES } from './limits'
 import { FS_OPTIONAL_METHODS } from './types'
 import type {
-  FsCapabilities, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
+  FsCapabilities, FsDirListing, FsEditOutcome, FsEditRequest, FsInfo, FsInspection, FsInspectOptions, FsListOptions, FsReadOptions, FsResolveOptions, FsStreamFromOptions, FsTarget,
   FsEditOptions, FsRemoveOptions, FsRemoveOutcome, FsRenameOptions, FsRenameOutcome, FsWriteOptions, FsWriteOutcome,
 } from './types'
 import { defaultEditTextMany, defaultSearch, defaultWalk } from './discovery'
@@ -83,18 +83,23 @@ export abstract class FileSystem extends Service {
    * Counts as the one stat of a read. Errors are those of the three calls.
    */
   async inspect(path: string, opts: FsInspectOptions = {}): Promise<FsInspection> {
-    const { textUpTo, as, ...resolveOpts } = opts
+    const { textUpTo, as, decoding, ...resolveOpts } = opts
     const target = await this.resolve(path, resolveOpts)
     const info = await this.stat(target, opts.signal)
     if (info?.type !== 'file' || textUpTo === undefined || info.size === undefined || info.size > textUpTo) return { target, info }
     if (as === 'bytes') return { target, info, bytes: await collectBytes(this.streamBytes(target, opts.signal), textUpTo, target.displayPath) }
-    return { target, info, text: await this.readText(target, opts.signal) }
+    return { target, info, text: await this.readText(target, { signal: opts.signal, decoding }) }
   }
 
   /** Metadata of the target, following symlinks; `undefined` when nothing exists there. */
   abstract stat(target: FsTarget, signal?: AbortSignal): Promise<FsInfo | undefined>
 
-  abstract readText(target: FsTarget, signal?: AbortSignal): Promise<string>
+  /**
+   * The whole file as text (BOM dropped): binary or invalid UTF-8 fails `FS_NOT_TEXT` unless
+   * `opts.decoding` decides a legacy encoding. A bare `AbortSignal` is accepted as `{ signal }`
+   * (`readOptionsOf` in the kit takes both forms apart).
+   */
+  abstract readText(target: FsTarget, opts?: FsReadOptions | AbortSignal): Promise<string>
 
   /**
    * The file's raw bytes, in chunks, with memory bounded by the chunk size: what a reader that skips
@@ -108,6 +113,7 @@ export abstract class FileSystem extends Service {
   /**
    * The same text as `readText`, in chunks, with memory bounded by the chunk size. This default
    * decodes `streamBytes` as it arrives (BOM dropped, `FS_NOT_TEXT` for binary or invalid UTF-8).
+   * UTF-8 only: a reader of a legacy encoding reads the file whole (`readText` with a decoding).
    */
   streamText(target: FsTarget, signal?: AbortSignal): AsyncIterable<string> {
     return decodeChunks(this.streamBytes(target, signal), target.displayPath)

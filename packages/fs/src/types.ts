@@ -1,3 +1,4 @@
+import type { FsTextDecoding } from './decoding'
 import type { FsTextEncoding } from './encodings'
 
 declare const targetKeyBrand: unique symbol
@@ -127,6 +128,8 @@ export interface FsWriteOptions {
   expected?: FsWriteIntent
   signal?: AbortSignal
   hooks?: FsMutationHooks<FsWriteOutcome>
+  /** How an existing file that is not UTF-8 is read and written back; none: UTF-8 only. */
+  decoding?: FsTextDecoding
 }
 
 /** The options of `editText` and `editTextMany`: as `FsWriteOptions`, with a version guard. */
@@ -134,6 +137,8 @@ export interface FsEditOptions {
   expected?: FsVersionGuard
   signal?: AbortSignal
   hooks?: FsMutationHooks<FsEditOutcome>
+  /** How a file that is not UTF-8 is decoded and encoded back; none: UTF-8 only. */
+  decoding?: FsTextDecoding
 }
 
 /** The options of `remove`: the target's version guard and an abort signal. */
@@ -275,6 +280,15 @@ export interface FsInspectOptions extends FsResolveOptions {
    * same one step. Default `'text'`.
    */
   as?: 'text' | 'bytes'
+  /** How the text of a file that is not UTF-8 is decoded; none: UTF-8 only. */
+  decoding?: FsTextDecoding
+}
+
+/** Options of `readText` (a bare `AbortSignal` is still accepted there, as its `signal`). */
+export interface FsReadOptions {
+  signal?: AbortSignal
+  /** How a file that is not UTF-8 is decoded; none: UTF-8 only. */
+  decoding?: FsTextDecoding
 }
 
 /** What `inspect` found at a path: its target, its metadata (`undefined` = nothing there) and, when asked for, its text. */

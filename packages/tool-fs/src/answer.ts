@@ -1,5 +1,5 @@
 import type { FsObservation, FsTarget, FsVersion } from '@deepseek-ai/dsh-fs'
-import type { WindowLine } from '@deepseek-ai/dsh-tool-text'
+import { observe, type WindowLine } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 
@@ -25,7 +25,7 @@ export function answerWhenPublished<O extends { version: FsVersion; target?: FsT
   const answer = async (outcome: O): Promise<R> => {
     const { report, shown } = await reply(outcome)
     // A provider that created the file under another key than it first named says so.
-    ctx.emit('fs/observed', outcome.target ?? target, observed(outcome, shown), exec)
+    observe(ctx, outcome.target ?? target, observed(outcome, shown), exec)
     return report
   }
   return {

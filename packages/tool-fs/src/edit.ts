@@ -1,6 +1,6 @@
 import { type FsEditOutcome } from '@deepseek-ai/dsh-fs'
 import {
-  argumentRefused, editedObservation, type EditedReport, type MutationReport, printedProblem, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions,
+  argumentRefused, decodingOf, editedObservation, type EditedReport, type MutationReport, printedProblem, renderReport, SNIPPET_MAX_CHANGED, snippetLines, type SnippetOptions,
 } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -50,7 +50,7 @@ async function edited(ctx: Context, config: Config, input: EditInput, call: FsCa
       return { report, shown: report.first?.snippet ?? [] }
     })
   const edit = { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all }
-  return answer.finish(await ctx.fs.editText(target, edit, { expected, signal: call.exec.signal, hooks: answer.hooks }))
+  return answer.finish(await ctx.fs.editText(target, edit, { expected, signal: call.exec.signal, hooks: answer.hooks, decoding: decodingOf(call.exec) }))
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type FsEditOutcome } from '@deepseek-ai/dsh-fs'
 import { changedRegion } from '@deepseek-ai/dsh-fs/kit'
 import {
-  type ArgumentProblem, argumentRefused, editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, printedProblem, snippetLines,
+  type ArgumentProblem, argumentRefused, decodingOf, editedObservation, MULTI_EDIT_SNIPPETS, type MultiEditedReport, observe, printedProblem, snippetLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
@@ -43,11 +43,11 @@ async function multiEdited(ctx: Context, config: Config, input: MultiEditInput, 
   const problem = input.edits.map((edit, index) => editProblem(edit, index)).find((found) => found !== undefined)
   if (problem !== undefined) return argumentRefused(problem)
   const { target, expected } = await editIntent(ctx, input.file_path, call)
-  const outcome = await ctx.fs.editTextMany(target, requests(input), { expected, signal: call.exec.signal })
+  const outcome = await ctx.fs.editTextMany(target, requests(input), { expected, signal: call.exec.signal, decoding: decodingOf(call.exec) })
   const report = await multiEditedReport(target.displayPath, input.edits.length, outcome, config)
   // The snippets of the reply are lines of the new version shown: they count as seen.
   const shown = [...(report.steps ?? []).flatMap((step) => step.snippet), ...(report.merged?.snippet ?? [])]
-  ctx.emit('fs/observed', target, editedObservation(expected, outcome, shown), call.exec)
+  observe(ctx, target, editedObservation(expected, outcome, shown), call.exec)
   return report
 }
 

@@ -1,5 +1,5 @@
 import { FsError, type FsInfo, type FsTarget, type FsVersion, fsError } from '@deepseek-ai/dsh-fs'
-import { countLines, fsRefused, PdfThreads, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
+import { countLines, fsRefused, observe, PdfThreads, type ReadWindow, textUnderDecoding, type WindowOptions } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import type { Config } from './config'
@@ -68,7 +68,7 @@ async function readPath(ctx: Context, config: Config, { lines, media }: ReadStat
   call.target = target
   const path = target.displayPath
   if (info === undefined) {
-    ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
+    observe(ctx, target, { kind: 'absent' }, exec)
     throw fsError('FS_NOT_FOUND', { path })
   }
   if (info.type === 'directory') {
@@ -100,10 +100,10 @@ async function readFile(ctx: Context, config: Config, lines: LineIndex, input: R
   const column = input.column === undefined ? {} : { column: input.column }
   const limit = Math.min(input.limit ?? config.readLimit, config.readLimit)
   const limits = { maxLineLength: config.readMaxLineLength, maxBytes: config.readMaxBytes }
-  const window = await windowOf(ctx, { target, version: info.version, text, lines }, { offset, firstLine: 1, limit, ...limits, ...column }, exec.signal)
+  const window = await windowOf(ctx, { target, version: info.version, text, lines }, { offset, firstLine: 1, limit, ...limits, ...column }, exec)
   // The whole text is in memory already: counting its line feeds costs no I/O.
   const totalLines = window.totalLines ?? counted ?? (text === undefined ? undefined : countLines(text))
-  ctx.emit('fs/observed', target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
+  observe(ctx, target, { kind: 'present', version: info.version, seen: seenOfWindow(window.lines, totalLines) }, exec)
   return {
     path: target.displayPath, offset, ...column, window, ...limits,
     ...(totalLines === undefined ? {} : { totalLines }),
@@ -117,14 +117,15 @@ async function readFile(ctx: Context, config: Config, lines: LineIndex, input: R
  * decoded whole (`textUnderDecoding`, bounded by the provider's text limit).
  */
 async function windowOf(ctx: Context, file: { target: FsTarget; version: FsVersion; text: string | undefined; lines: LineIndex },
-  windowing: WindowOptions, signal: AbortSignal | undefined): Promise<ReadWindow> {
+  windowing: WindowOptions, exec: FsCall['exec']): Promise<ReadWindow> {
   const { target, text } = file
+  const { signal } = exec
   if (text !== undefined) return buildWindow([text], windowing)
   try {
     const source = await skipLinesIndexed(file.lines, { fs: ctx.fs, target, version: file.version, signal }, windowing.offset)
     return await buildWindow(source.chunks, { ...windowing, firstLine: source.firstLine })
   } catch (error) {
     if (!FsError.is(error, 'FS_NOT_TEXT')) throw error
-    return buildWindow([await textUnderDecoding(ctx.fs, target, signal, error)], windowing)
+    return buildWindow([await textUnderDecoding(ctx.fs, target, exec, error)], windowing)
   }
 }

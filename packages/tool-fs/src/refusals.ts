@@ -1,6 +1,6 @@
 import { editIndexOf, type FsEditRequest, type FsError, fsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import {
-  buildWindow, closestRegion, countLines, type FailureDetail, fsRefused, type FsToolName, inspectTarget, isSymbolicLink, reachOf, readCurrentVersion,
+  buildWindow, closestRegion, countLines, type FailureDetail, fsRefused, type FsToolName, inspectTarget, isSymbolicLink, observe, reachOf, readCurrentVersion,
   seenOfWindow, type TextReach, TOUCHED_MAX_LINES, touchedLines,
 } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -73,14 +73,14 @@ async function natureDetail(ctx: Context, error: FsError, { tool, target, exec }
 /** Stale: the current version shown and recorded as read (or the file recorded absent), so the retry can succeed. */
 async function staleDetail(ctx: Context, config: Config, call: Resolved): Promise<FailureDetail | undefined> {
   const { target, exec } = call
-  const current = await readCurrentVersion(ctx.fs, target, exec.signal)
+  const current = await readCurrentVersion(ctx.fs, target, exec)
   if (current.kind === 'absent') {
-    ctx.emit('fs/observed', target, { kind: 'absent' }, exec)
+    observe(ctx, target, { kind: 'absent' }, exec)
     return { kind: 'stale-absent', maxLineLength: config.readMaxLineLength }
   }
   if (current.kind === 'unsettled') return undefined
   const shown = await staleRegion(current.text, call.oldString ?? call.edits?.[0]?.oldString, config)
-  ctx.emit('fs/observed', target, { kind: 'present', version: current.version, seen: seenOfWindow(shown.lines, shown.totalLines) }, exec)
+  observe(ctx, target, { kind: 'present', version: current.version, seen: seenOfWindow(shown.lines, shown.totalLines) }, exec)
   return { kind: 'stale-shown', ...shown, maxLineLength: config.readMaxLineLength }
 }
 
@@ -97,7 +97,7 @@ async function matchDetail(ctx: Context, config: Config, error: FsError, call: R
   if (error.code !== 'FS_EDIT_NOT_FOUND' || oldString === undefined || oldString.length === 0) return undefined
   // A step of a multi_edit was matched against the text the steps before it made.
   const before = step === undefined ? [] : call.edits!.slice(0, step)
-  const closest = await closestRegion(ctx.fs, call.target, oldString, call.exec.signal, before)
+  const closest = await closestRegion(ctx.fs, call.target, oldString, call.exec, before)
   if (closest === undefined) return undefined
   const failure = {
     kind: 'no-match' as const, path, needle: oldString, region: closest.region,

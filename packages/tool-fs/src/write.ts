@@ -1,6 +1,6 @@
 import { type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
-import { argumentRefused, printedProblem, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
+import { argumentRefused, decodingOf, printedProblem, type WrittenReport } from '@deepseek-ai/dsh-tool-text'
 import type { Context } from 'cordis'
 import { z } from 'zod'
 import { countLines, lineChanges, snippetAround } from './changes'
@@ -40,7 +40,7 @@ async function written(ctx: Context, config: Config, input: z.output<typeof writ
   const observed = (outcome: FsWriteOutcome) => ({ kind: 'present' as const, version: outcome.version, seen: seenEverything(countLines(outcome.after)) })
   const answer = answerWhenPublished(ctx, target, call.exec, observed,
     async (outcome: FsWriteOutcome) => ({ report: await writtenReport(target.displayPath, outcome, config), shown: [] }))
-  return answer.finish(await ctx.fs.writeText(target, input.content, { expected, signal: call.exec.signal, hooks: answer.hooks }))
+  return answer.finish(await ctx.fs.writeText(target, input.content, { expected, signal: call.exec.signal, hooks: answer.hooks, decoding: decodingOf(call.exec) }))
 }
 
 /** What a write did, as data: the one region between the lines it kept at both ends of the old text. */

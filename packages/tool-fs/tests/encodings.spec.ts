@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite'
-import { afterEach, describe, expect, it } from 'vitest'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SUPPORTED_ENCODINGS } from '@deepseek-ai/dsh-tool-text'
 import { type Stack, stack } from './harness'
 
@@ -76,6 +77,46 @@ describe('legacy encodings through the tools', () => {
     await s.ok('read', { file_path: 'ja.txt' })
     await s.ok('write', { file_path: 'ja.txt', content: '猫\n' })
     expect((await s.bytes('ja.txt'))!.equals(iconv.encode('猫\n', 'shift_jis'))).toBe(true)
+  })
+
+  it('shows the current lines of a legacy file on a stale edit, decoded as the call decodes, so that the retry works unread', async () => {
+    s = await stack({ policy: true, seenRule: true, config: { detectEncodings: true, staleRefusalObserves: true } })
+    await s.put('ja.txt', iconv.encode(JAPANESE, 'shift_jis'))
+    await s.ok('read', { file_path: 'ja.txt' })
+    await s.put('ja.txt', iconv.encode(JAPANESE.replace('名前はまだ無い', '名前はタマ'), 'shift_jis'))
+    const stale = await s.call('edit', { file_path: 'ja.txt', old_string: '吾輩は猫である', new_string: '猫' })
+    expect(stale.error?.code).toBe('FS_STALE_VERSION')
+    expect(stale.content[0]!.text).toContain('     1\t吾輩は猫である。名前はタマ。')
+    await s.ok('edit', { file_path: 'ja.txt', old_string: '吾輩は猫である', new_string: '猫' })
+    expect((await s.bytes('ja.txt'))!.equals(iconv.encode(JAPANESE.replace('名前はまだ無い', '名前はタマ').replace('吾輩は猫である', '猫'), 'shift_jis'))).toBe(true)
+  })
+
+  it('points a missed edit of a legacy file at its closest lines, decoded as the call decodes', async () => {
+    s = await stack({ policy: true, config: { detectEncodings: true } })
+    await s.put('fr.txt', iconv.encode(FRENCH, 'windows-1252'))
+    await s.ok('read', { file_path: 'fr.txt' })
+    const missed = await s.call('edit', { file_path: 'fr.txt', old_string: '3:  Le garçon  a reçu une lettre', new_string: 'x' })
+    expect(missed.error?.code).toBe('FS_EDIT_NOT_FOUND')
+    expect(missed.content[0]!.text).toContain('3: Le garçon a reçu une lettre')
+    const step = await s.call('multi_edit', { file_path: 'fr.txt', edits: [{ old_string: 'crêpes', new_string: 'galettes' }, { old_string: '3:  Le garçon  a reçu une lettre', new_string: 'x' }] })
+    expect(step.content[0]!.text).toContain('3: Le garçon a reçu une lettre')
+  })
+
+  it('carries the decoding of a call in its options, never through an async context', async () => {
+    // An AsyncLocalStorage that has run makes Node 20 track every promise of the process.
+    s = await stack({ policy: true, seenRule: true, config: { detectEncodings: true } })
+    await s.put('fr.txt', iconv.encode(FRENCH, 'windows-1252'))
+    const entered = [vi.spyOn(AsyncLocalStorage.prototype, 'run'), vi.spyOn(AsyncLocalStorage.prototype, 'enterWith')]
+    try {
+      expect(await s.ok('read', { file_path: 'fr.txt' })).toContain('[The file is in windows-1252')
+      await s.ok('edit', { file_path: 'fr.txt', old_string: 'très ancien', new_string: 'fort ancien' })
+      await s.ok('multi_edit', { file_path: 'fr.txt', edits: [{ old_string: 'crêpes', new_string: 'galettes' }] })
+      await s.ok('write', { file_path: 'fr.txt', content: 'déjà vu\n' })
+      expect(entered.map((spy) => spy.mock.calls.length)).toEqual([0, 0])
+    } finally {
+      for (const spy of entered) spy.mockRestore()
+    }
+    expect((await s.bytes('fr.txt'))!.equals(iconv.encode('déjà vu\r\n', 'windows-1252'))).toBe(true)
   })
 
   it('uses defaultEncoding when the detector cannot decide', async () => {

@@ -2,7 +2,7 @@ import { type FsEditOutcome, FsError, type FsOccurrences, type FsTarget, type Fs
 import { normalizeLineEndings, seenEverything } from '@deepseek-ai/dsh-fs/kit'
 // Lines are counted as `read` counts them (`cat -n`: a final line feed starts no new line).
 import {
-  argumentRefused, countLines, editedObservation, editorRefused, type LandedChange, type LineSpan, printedProblem, seenOfWindow, snippetLines,
+  argumentRefused, countLines, decodingOf, editedObservation, editorRefused, type LandedChange, type LineSpan, printedProblem, readOptions, seenOfWindow, snippetLines,
 } from '@deepseek-ai/dsh-tool-text'
 import { isRefusal, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { insertLines, lineAt, occurrenceLines } from './lines'
@@ -27,7 +27,7 @@ export async function create(editor: Editor, input: Input, exec: ToolExecution):
   const target = await editor.resolve(input.path, exec)
   let version: FsVersion
   try {
-    ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { expected: { kind: 'createIfAbsent' }, signal: exec.signal }))
+    ;({ version } = await editor.ctx.fs.writeText(target, input.file_text, { expected: { kind: 'createIfAbsent' }, signal: exec.signal, decoding: decodingOf(exec) }))
   } catch (error) {
     return createRefused(editor, error, target, exec)
   }
@@ -71,7 +71,7 @@ export async function strReplace(editor: Editor, input: Input, exec: ToolExecuti
   if (isRefusal(guard)) return guard
   let outcome: FsEditOutcome
   try {
-    outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, { expected: guard.version, signal: exec.signal })
+    outcome = await editor.ctx.fs.editText(target, { oldString: oldStr, newString: newStr, replaceAll: false }, { expected: guard.version, signal: exec.signal, decoding: decodingOf(exec) })
   } catch (error) {
     return replaceRefused(editor, error, guard.version === undefined, { command: 'str_replace', target, exec, where: { oldStr } })
   }
@@ -142,7 +142,7 @@ export async function insert(editor: Editor, input: Input, exec: ToolExecution):
   const insertion = insertLines(text, input.insert_line, input.new_str)
   let outcome: FsWriteOutcome
   try {
-    outcome = await editor.ctx.fs.writeText(call.target, insertion.text, { expected: { kind: 'replaceIfVersion', version }, signal: exec.signal })
+    outcome = await editor.ctx.fs.writeText(call.target, insertion.text, { expected: { kind: 'replaceIfVersion', version }, signal: exec.signal, decoding: decodingOf(exec) })
   } catch (error) {
     return refuse(editor, error, call)
   }
@@ -168,7 +168,7 @@ async function insertionBase(editor: Editor, call: Refusing): Promise<{ text: st
     version = info.version
   }
   try {
-    return { text: await editor.ctx.fs.readText(target, exec.signal), version }
+    return { text: await editor.ctx.fs.readText(target, readOptions(exec)), version }
   } catch (error) {
     // Gone since the version the guard names: the guard is stale, as `str_replace` would report.
     const stale = FsError.is(error, 'FS_NOT_FOUND') ? new FsError('FS_STALE_VERSION', error.message, { cause: error, path: target.displayPath }) : error
@@ -198,7 +198,7 @@ async function intent(editor: Editor, target: FsTarget, exec: ToolExecution, com
  */
 async function ambiguity(editor: Editor, target: FsTarget, oldStr: string, exec: ToolExecution): Promise<FsOccurrences | undefined> {
   try {
-    const lines = occurrenceLines(await editor.ctx.fs.readText(target, exec.signal), oldStr)
+    const lines = occurrenceLines(await editor.ctx.fs.readText(target, readOptions(exec)), oldStr)
     return lines.length > 1 ? { count: lines.length, lines: [...new Set(lines)], truncated: false } : undefined
   } catch {
     return undefined

@@ -64,7 +64,7 @@ async function byNature(editor: Editor, error: FsError, call: Refusing, nature: 
 async function staleShown(editor: Editor, error: FsError, call: Refusing): Promise<Refused | undefined> {
   const { command, target, exec } = call
   const path = target.displayPath
-  const current = await readCurrentVersion(editor.ctx.fs, target, exec.signal)
+  const current = await readCurrentVersion(editor.ctx.fs, target, exec)
   if (current.kind === 'absent') {
     editor.observe(target, { kind: 'absent' }, exec)
     return refusedAs(error, { kind: 'stale-current', stale: { kind: 'stale-absent', path, call: command }, limits: editor.window })
@@ -80,7 +80,7 @@ async function staleShown(editor: Editor, error: FsError, call: Refusing): Promi
 
 /** old_str matched nothing: the closest region of the file, if any resembles it. */
 async function noMatch(editor: Editor, error: FsError, { target, exec }: Refusing, oldStr: string): Promise<Refused> {
-  const closest = await closestRegion(editor.ctx.fs, target, oldStr, exec.signal)
+  const closest = await closestRegion(editor.ctx.fs, target, oldStr, exec)
   const failure = { kind: 'no-match' as const, path: target.displayPath, needle: oldStr, region: closest?.region, ...(closest?.empty === true ? { empty: true } : {}) }
   return refusedAs(error, { kind: 'match', failure, limits: editor.window })
 }

@@ -1,5 +1,7 @@
 import { FsError, type FsErrorCode, type FsObservation, type FsTarget } from '@deepseek-ai/dsh-fs'
-import { type EditorCommand, editorRefused, type EditorStop, type FileRefusal, pathFormRefusal, PdfThreads, resolveTarget, type WindowLimits } from '@deepseek-ai/dsh-tool-text'
+import {
+  type EditorCommand, editorRefused, type EditorStop, type FileRefusal, observe, pathFormRefusal, PdfThreads, resolveTarget, type WindowLimits,
+} from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolRefusal } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import { EditHistories } from './history'
@@ -26,7 +28,7 @@ export class Editor {
 
   /** The whole `exec` is the actor: the policy derives its owner from `exec.agent.session`. */
   observe(target: FsTarget, observation: FsObservation, exec: ToolExecution): void {
-    this.ctx.emit('fs/observed', target, observation, exec)
+    observe(this.ctx, target, observation, exec)
   }
 
   /** A metadata miss is an observation too: recorded before refusing, so a later `create` recovers. */

@@ -1,5 +1,5 @@
 import { FsError, type FsWriteOutcome } from '@deepseek-ai/dsh-fs'
-import { countLines, editorRefused, rangeWindow, seenOfWindow } from '@deepseek-ai/dsh-tool-text'
+import { countLines, decodingOf, editorRefused, rangeWindow, seenOfWindow } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { EditorReply } from './render'
 import { type Editor, providerRefusal, type Refused, refusedAs } from './runtime'
@@ -18,7 +18,7 @@ export async function undoEdit(editor: Editor, input: Input, exec: ToolExecution
   if (entry === undefined) return editorRefused('NO_EDIT_HISTORY', { kind: 'no-history', path: target.displayPath })
   let outcome: FsWriteOutcome
   try {
-    outcome = await editor.ctx.fs.writeText(target, entry.previous, { expected: { kind: 'replaceIfVersion', version: entry.written }, signal: exec.signal })
+    outcome = await editor.ctx.fs.writeText(target, entry.previous, { expected: { kind: 'replaceIfVersion', version: entry.written }, signal: exec.signal, decoding: decodingOf(exec) })
   } catch (error) {
     if (FsError.is(error, 'FS_STALE_VERSION')) return refusedAs(error, { kind: 'undo-stale', path: target.displayPath })
     return providerRefusal(error)

@@ -142,7 +142,7 @@ async function listTwoLevels(editor: Editor, dir: FsTarget, exec: ToolExecution)
 /** A file whose bytes are not UTF-8, decoded whole under the call's encoding choice; refused as not text when it cannot be. */
 async function decodedWhole(editor: Editor, { target, exec }: Viewed, notUtf8: FsError, start: number, end: number | undefined, limits: WindowLimits): Promise<TextWindow | Refused> {
   try {
-    return await rangeWindow([await textUnderDecoding(editor.ctx.fs, target, exec.signal, notUtf8)], start, end, limits, 1)
+    return await rangeWindow([await textUnderDecoding(editor.ctx.fs, target, exec, notUtf8)], start, end, limits, 1)
   } catch (error) {
     if (FsError.is(error, 'FS_NOT_TEXT') && error.candidates === undefined) return refusedAs(error, { kind: 'not-text', message: error.message })
     throw error

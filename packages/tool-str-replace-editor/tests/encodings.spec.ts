@@ -38,6 +38,22 @@ describe('legacy encodings in the editor', () => {
     expect(textOf(refused)).toContain('"🐈" (U+1F408)')
   })
 
+  it('shows a legacy file as the call decodes it when a str_replace misses or is stale, and the retry works unviewed', async () => {
+    f = await editorFixture({ config: { detectEncodings: true, staleRefusalObserves: true } })
+    await f.put('ko.txt', iconv.encode(KOREAN, 'euc-kr'))
+    await f.ok({ command: 'view', path: 'ko.txt' })
+    const missed = await f.call({ command: 'str_replace', path: 'ko.txt', old_str: '대한민국은  민주공화국이다.', new_str: 'x' })
+    expect(missed.error?.code).toBe('FS_EDIT_NOT_FOUND')
+    expect(textOf(missed)).toContain('대한민국은 민주공화국이다.')
+    const changed = KOREAN.replace('모든 권력은', '모든 권한은')
+    await f.put('ko.txt', iconv.encode(changed, 'euc-kr'))
+    const stale = await f.call({ command: 'str_replace', path: 'ko.txt', old_str: '민주공화국', new_str: '공화국' })
+    expect(stale.error?.code).toBe('FS_STALE_VERSION')
+    expect(textOf(stale)).toContain('모든 권한은')
+    await f.ok({ command: 'str_replace', path: 'ko.txt', old_str: '민주공화국', new_str: '공화국' })
+    expect((await f.bytes('ko.txt'))!.equals(iconv.encode(changed.replace('민주공화국', '공화국'), 'euc-kr'))).toBe(true)
+  })
+
   it('refuses an undecidable file naming the encoding argument, which then views it', async () => {
     f = await editorFixture({ config: { detectEncodings: true } })
     await f.put('short.txt', iconv.encode('ab\xe9\n', 'latin1'))

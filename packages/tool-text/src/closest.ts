@@ -1,5 +1,7 @@
 import { type FileSystem, type FsEditRequest, FsError, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { applyEdits } from '@deepseek-ai/dsh-fs/kit'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import { readOptions } from './encoding'
 import { type NearestRegion, nearestRegion } from './nearest'
 
 /**
@@ -9,12 +11,12 @@ import { type NearestRegion, nearestRegion } from './nearest'
  * when that text cannot be had: the refusal then says only what the provider said.
  */
 export async function closestRegion(
-  fs: FileSystem, target: FsTarget, needle: string, signal?: AbortSignal, before: readonly FsEditRequest[] = [],
+  fs: FileSystem, target: FsTarget, needle: string, exec: Pick<ToolExecution, 'signal'>, before: readonly FsEditRequest[] = [],
 ): Promise<Closest | undefined> {
   let original: string
   let text: string
   try {
-    original = await fs.readText(target, signal)
+    original = await fs.readText(target, readOptions(exec))
     text = before.length > 0 ? applyEdits(original, before, target.displayPath).text : original
   } catch (failure) {
     if (FsError.is(failure) && !FsError.is(failure, 'FS_ABORTED')) return undefined

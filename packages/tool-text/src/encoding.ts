@@ -1,7 +1,8 @@
 import {
-  currentTextDecoding, type FileSystem, type FsEncodingCandidate, FsError, FS_TEXT_ENCODINGS, type FsTarget, type FsTextDecoding, type FsTextEncoding, withTextDecoding,
+  type FileSystem, type FsEncodingCandidate, FsError, type FsObservation, type FsReadOptions, FS_TEXT_ENCODINGS, type FsTarget, type FsTextDecoding, type FsTextEncoding,
 } from '@deepseek-ai/dsh-fs'
 import { BINARY_SNIFF_BYTES, utf16Bom } from '@deepseek-ai/dsh-fs/kit'
+import type { Context } from 'cordis'
 import { defineTool, isRefusal, type ToolDefinition, type ToolExecution, type ToolInputSchema, type ToolOutput, type ToolRefusal } from '@deepseek-ai/dsh-tools'
 
 // Legacy encodings as the tools present them: the `encoding` argument, the configuration that
@@ -34,6 +35,38 @@ export function textDecodingOf(config: EncodingConfig, encoding: FsTextEncoding 
   return decoding
 }
 
+/** A call's `ToolExecution` with the text decoding `withEncodings` gave it. */
+interface DecodingExecution extends ToolExecution {
+  decoding?: FsTextDecoding
+}
+
+/**
+ * The text decoding of a call, to pass as `decoding` to each fs call of it that reads, edits or
+ * writes text (none: UTF-8 only). `withEncodings` puts it on the call's own `exec`, whose identity
+ * the policy keys the call by; a tool reads it here and never makes one itself.
+ */
+export function decodingOf(exec: Pick<ToolExecution, 'signal'>): FsTextDecoding | undefined {
+  return (exec as DecodingExecution).decoding
+}
+
+/** The options of a text read (`readText`) of a call: its signal, and its decoding when it has one. */
+export function readOptions(exec: Pick<ToolExecution, 'signal'>): FsReadOptions {
+  return { signal: exec.signal, decoding: decodingOf(exec) }
+}
+
+/**
+ * Records what a call learned of `target` (`fs/observed`, the call's `exec` as the actor). Lines a
+ * call read in a legacy encoding were counted in it: what was seen names that encoding (`decided`),
+ * so that the policy never adds them to lines counted in another.
+ */
+export function observe(ctx: Context, target: FsTarget, observation: FsObservation, exec: ToolExecution): void {
+  const encoding = decodingOf(exec)?.decided
+  const stamped = encoding === undefined || observation.kind !== 'present' || observation.seen === undefined
+    ? observation
+    : { ...observation, seen: { ...observation.seen, encoding } }
+  ctx.emit('fs/observed', target, stamped, exec)
+}
+
 /** How a tool family hands its `encoding` argument (a zod field: this package has no zod) and picks the calls whose result names the encoding. */
 export interface EncodingHooks<S extends ToolInputSchema> {
   argument: ToolInputSchema['shape'][string]
@@ -41,7 +74,7 @@ export interface EncodingHooks<S extends ToolInputSchema> {
 }
 
 /**
- * A tool whose calls run under their `FsTextDecoding`. With encodings off in `config` it is
+ * A tool whose calls carry their `FsTextDecoding` (`decodingOf`). With encodings off in `config` it is
  * `definition` itself: schema and behaviour as before. On, its schema takes the `encoding`
  * argument, a successful text result of a call `names` picks ends with a note naming the legacy
  * encoding it was decoded from, and an encoding refusal thrown by the tool gets its remedy. The
@@ -58,9 +91,15 @@ export function withEncodings<S extends ToolInputSchema>(definition: ToolDefinit
     inputSchema: definition.inputSchema.extend({ encoding: hooks.argument }) as unknown as S,
     async execute(input, exec: ToolExecution): Promise<Decoded | ToolRefusal> {
       const decoding = textDecodingOf(config, (input as { encoding?: FsTextEncoding }).encoding)!
-      const data = await withTextDecoding(decoding, async () => execute(input, exec)).catch((error: unknown) => {
+      // On the call's own `exec`, not a copy: the policy keys the call by that object.
+      const call: DecodingExecution = exec
+      call.decoding = decoding
+      let data: ToolOutput
+      try {
+        data = await execute(input, call)
+      } catch (error) {
         throw FsError.is(error) ? withEncodingRemedy(error, definition.name) : error
-      })
+      }
       if (isRefusal(data)) return data
       return { data, ...(hooks.names?.(input) === true && decoding.decided !== undefined ? { decided: decoding.decided } : {}) }
     },
@@ -88,13 +127,13 @@ function withEncodingRemedy(error: FsError, tool: string): FsError {
 /**
  * The whole text of a file whose streamed bytes were not UTF-8 (`notUtf8`), decoded under the
  * call's `FsTextDecoding`: how a windowed reader (`read` of a large file, `view`) reaches a legacy
- * encoding. The refusal stands without a decoding in effect, for a binary file (a NUL byte in its
+ * encoding. The refusal stands for a call without a decoding, for a binary file (a NUL byte in its
  * first chunk and no UTF-16 BOM: never read whole for nothing) and for anything still not text.
  */
-export async function textUnderDecoding(fs: FileSystem, target: FsTarget, signal: AbortSignal | undefined, notUtf8: FsError): Promise<string> {
-  if (currentTextDecoding() === undefined || await looksBinary(fs, target, signal)) throw notUtf8
+export async function textUnderDecoding(fs: FileSystem, target: FsTarget, exec: Pick<ToolExecution, 'signal'>, notUtf8: FsError): Promise<string> {
+  if (decodingOf(exec) === undefined || await looksBinary(fs, target, exec.signal)) throw notUtf8
   try {
-    return await fs.readText(target, signal)
+    return await fs.readText(target, readOptions(exec))
   } catch (error) {
     throw FsError.is(error, 'FS_NOT_TEXT') && error.candidates === undefined ? notUtf8 : error
   }

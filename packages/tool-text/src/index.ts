@@ -40,7 +40,10 @@ export { type EditorCommand, editorRefused, type EditorRefusal, type EditorStop 
 export { type PatchRefusal, patchRefused, type PatchSectionRef, type PatchStop } from './refusal-patch'
 export { identicalText, linkedText } from './refusal-words'
 export { PATCH_MARKERS, type PatchSyntaxProblem, patchSyntaxText } from './patch-syntax'
-export { ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, SUPPORTED_ENCODINGS, textDecodingOf, textUnderDecoding, undecidedRemedy, UNENCODABLE_REMEDY, withEncodings } from './encoding'
+export {
+  decodingOf, ENCODING_ARGUMENT, type EncodingConfig, type EncodingHooks, encodingNote, encodingRemedy, observe, readOptions, SUPPORTED_ENCODINGS, textDecodingOf, textUnderDecoding,
+  undecidedRemedy, UNENCODABLE_REMEDY, withEncodings,
+} from './encoding'
 export {
   type ImageShown, type PageArgument, type PdfPageText, type PdfShown, type Pixels, renderImageShown, renderMediaInvalid, renderMediaTooLarge, renderPdfPages, renderPdfPassword, renderPdfRange, renderPdfTooCostly, type PdfCost,
   renderTooManyPixels,

@@ -1,6 +1,7 @@
 import { type FileSystem, FsError, type FsInspection, type FsResolveOptions, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { sessionCwd, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
+import { decodingOf } from './encoding'
 import { pathForm, PathFormRefused } from './path-form'
 
 /** Relative paths are the session's when it has a working directory, else the provider's. */
@@ -29,7 +30,7 @@ export async function discoveryRoot(ctx: Context, path: string, exec: ToolExecut
 /** Target, metadata and (up to `textUpTo` bytes) text, or raw bytes, in one provider step: the read's one stat. */
 export async function inspectPath(ctx: Context, path: string, exec: ToolExecution, textUpTo: number, as: 'text' | 'bytes' = 'text'): Promise<FsInspection> {
   await refuseForeignForm(ctx.fs, path, exec)
-  return ctx.fs.inspect(path, { ...resolveOptions(exec), textUpTo, ...(as === 'bytes' ? { as } : {}) })
+  return ctx.fs.inspect(path, { ...resolveOptions(exec), textUpTo, ...(as === 'bytes' ? { as } : { decoding: decodingOf(exec) }) })
 }
 
 // The tools whose path argument is `file_path`; the others (the editor, glob, grep, list) call it `path`.

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { type FsTextDecoding, withTextDecoding } from '../decoding'
+import type { FsTextDecoding } from '../decoding'
 import { acrossCuts, corpusBytes, type CorpusFile, ENCODING_CORPUS } from './encoding-corpus'
 import { expectFsError, type Harness, type ClauseGroup } from './harness'
 
@@ -19,28 +19,34 @@ const FILES: readonly CorpusFile[] = [
 export const encodings: ClauseGroup = { title: 'legacy encodings, byte-exact', clauses: encodingClauses }
 
 export function encodingClauses(h: Harness): void {
-  it('reads a file in every supported encoding under a text decoding, and names it', async () => {
+  it('reads a file in every supported encoding with a text decoding, and names it on that decoding', async () => {
     for (const file of FILES) {
       await h.external.write(file.name, corpusBytes(file))
       const decoding = decodingFor(file)
       const target = await h.target(file.name)
-      expect(await withTextDecoding(decoding, () => h.fs.readText(target)), file.name).toBe(file.text)
+      expect(await h.fs.readText(target, { decoding }), file.name).toBe(file.text)
       expect(decoding.decided, file.name).toBe(file.encoding)
-      const inspected = await withTextDecoding(decodingFor(file), () => h.fs.inspect(h.fixture.path(file.name), { textUpTo: 1 << 20 }))
+      const inspecting = decodingFor(file)
+      const inspected = await h.fs.inspect(h.fixture.path(file.name), { textUpTo: 1 << 20, decoding: inspecting })
       expect(inspected.text, file.name).toBe(file.text)
+      expect(inspecting.decided, file.name).toBe(file.encoding)
     }
   })
 
-  it('refuses a file that is not UTF-8 with FS_NOT_TEXT when no text decoding is in effect', async () => {
+  it('refuses a file that is not UTF-8 with FS_NOT_TEXT when the call passes no text decoding', async () => {
     const file = ENCODING_CORPUS.find((f) => f.encoding === 'windows-1252')!
     await h.external.write(file.name, corpusBytes(file))
-    await expectFsError(h.fs.readText(await h.target(file.name)), 'FS_NOT_TEXT')
+    const target = await h.target(file.name)
+    await expectFsError(h.fs.readText(target), 'FS_NOT_TEXT')
+    await expectFsError(h.fs.readText(target, new AbortController().signal), 'FS_NOT_TEXT')
+    await expectFsError(h.fs.editText(target, { oldString: 'château', newString: 'chateau', replaceAll: false }), 'FS_NOT_TEXT')
+    expect(same(await h.external.read(file.name), corpusBytes(file))).toBe(true)
   })
 
   it('refuses random bytes under detection, naming no encoding it guessed', async () => {
     const bytes = Uint8Array.from({ length: 512 }, (_, i) => 1 + ((i * 7919 + 13) % 251))
     await h.external.write('noise.bin', bytes)
-    const error = await expectFsError(withTextDecoding({ detect: true }, async () => h.fs.readText(await h.target('noise.bin'))), 'FS_NOT_TEXT')
+    const error = await expectFsError(h.fs.readText(await h.target('noise.bin'), { decoding: { detect: true } }), 'FS_NOT_TEXT')
     expect(error.candidates).toBeDefined()
   })
 
@@ -50,8 +56,8 @@ export function encodingClauses(h: Harness): void {
       await h.external.write(file.name, bytes)
       const line = file.text.split(/\r?\n/)[1]!
       const target = await h.target(file.name)
-      await withTextDecoding(decodingFor(file), () => h.fs.editText(target, { oldString: line, newString: line, replaceAll: false }))
-      await withTextDecoding(decodingFor(file), () => h.fs.editTextMany(target, [{ oldString: line, newString: line, replaceAll: false }]))
+      await h.fs.editText(target, { oldString: line, newString: line, replaceAll: false }, { decoding: decodingFor(file) })
+      await h.fs.editTextMany(target, [{ oldString: line, newString: line, replaceAll: false }], { decoding: decodingFor(file) })
       expect(same(await h.external.read(file.name), bytes), file.name).toBe(true)
     }
   })
@@ -63,8 +69,10 @@ export function encodingClauses(h: Harness): void {
       const version = await h.version(file.name)
       const old = file.text.split(/\r?\n/)[1]!
       const replacement = `${file.wide} edited ${file.wide}`
-      const outcome = await withTextDecoding(decodingFor(file), async () => h.fs.editText(await h.target(file.name), { oldString: old, newString: replacement, replaceAll: false }, { expected: { version } }))
+      const decoding = decodingFor(file)
+      const outcome = await h.fs.editText(await h.target(file.name), { oldString: old, newString: replacement, replaceAll: false }, { expected: { version }, decoding })
       expect(outcome.version).not.toBe(version)
+      expect(decoding.decided, file.name).toBe(file.encoding)
       const expected = corpusBytes({ ...file, text: file.text.replace(old, replacement) })
       expect(same(await h.external.read(file.name), expected), file.name).toBe(true)
     }
@@ -75,7 +83,7 @@ export function encodingClauses(h: Harness): void {
     await h.external.write(file.name, corpusBytes(file))
     const version = await h.version(file.name)
     await h.external.write(file.name, corpusBytes({ ...file, text: `${file.text}more\n` }))
-    const edit = withTextDecoding({ detect: true }, async () => h.fs.editText(await h.target(file.name), { oldString: '1:', newString: '0:', replaceAll: false }, { expected: { version } }))
+    const edit = h.fs.editText(await h.target(file.name), { oldString: '1:', newString: '0:', replaceAll: false }, { expected: { version }, decoding: { detect: true } })
     await expectFsError(edit, 'FS_STALE_VERSION')
     expect(same(await h.external.read(file.name), corpusBytes({ ...file, text: `${file.text}more\n` }))).toBe(true)
   })
@@ -84,7 +92,7 @@ export function encodingClauses(h: Harness): void {
     for (const file of ENCODING_CORPUS) {
       await h.external.write(file.name, corpusBytes(file))
       const crlf = file.text.includes('\r\n')
-      await withTextDecoding(decodingFor(file), async () => h.fs.writeText(await h.target(file.name), `one ${file.wide}\ntwo\n`))
+      await h.fs.writeText(await h.target(file.name), `one ${file.wide}\ntwo\n`, { decoding: decodingFor(file) })
       const expected = corpusBytes({ ...file, text: crlf ? `one ${file.wide}\r\ntwo\r\n` : `one ${file.wide}\ntwo\n` })
       expect(same(await h.external.read(file.name), expected), file.name).toBe(true)
     }
@@ -95,9 +103,9 @@ export function encodingClauses(h: Harness): void {
     const bytes = corpusBytes(file)
     await h.external.write(file.name, bytes)
     const target = await h.target(file.name)
-    const edit = withTextDecoding({ detect: true }, () => h.fs.editText(target, { oldString: 'château', newString: 'château 城', replaceAll: false }))
+    const edit = h.fs.editText(target, { oldString: 'château', newString: 'château 城', replaceAll: false }, { decoding: { detect: true } })
     expect((await expectFsError(edit, 'FS_NOT_ENCODABLE')).unencodable).toMatchObject({ encoding: 'windows-1252', character: '城', line: 1 })
-    await expectFsError(withTextDecoding({ detect: true }, () => h.fs.writeText(target, 'Ωmega')), 'FS_NOT_ENCODABLE')
+    await expectFsError(h.fs.writeText(target, 'Ωmega', { decoding: { detect: true } }), 'FS_NOT_ENCODABLE')
     expect(same(await h.external.read(file.name), bytes)).toBe(true)
   })
 }

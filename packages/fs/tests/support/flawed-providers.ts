@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import { posix } from 'node:path'
 import {
-  FsError, type FsEditOptions, type FsEditRequest, type FsInfo, type FsListOptions, type FsTarget, type FsWriteOptions, type FsWriteOutcome,
+  FsError, type FsEditOptions, type FsEditRequest, type FsInfo, type FsListOptions, type FsReadOptions, type FsTarget, type FsWriteOptions, type FsWriteOutcome,
 } from '@deepseek-ai/dsh-fs'
 import { checkWriteGuard, planWrite, throwIfAborted } from '@deepseek-ai/dsh-fs/kit'
 import { MemoryFileSystem, type MemoryFileSystemConfig, type MemoryVolume } from '@deepseek-ai/dsh-fs/memory'
@@ -30,13 +30,13 @@ export class FlawedMemoryFileSystem extends MemoryFileSystem {
     this.flaw = config.flaw
   }
 
-  override async writeText(target: FsTarget, content: string, { expected, signal }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
+  override async writeText(target: FsTarget, content: string, { expected, signal, decoding }: FsWriteOptions = {}): Promise<FsWriteOutcome> {
     const path = target.displayPath
     const key = target.targetKey
     throwIfAborted(signal, path)
     checkWriteGuard(infoOf(this.volume, key), expected, path)
     const previous = this.volume.readFile(key) ?? null
-    const plan = planWrite(previous, content, path)
+    const plan = planWrite(previous, content, path, decoding)
     const stage = posix.join(posix.dirname(key), `.${posix.basename(key)}.staged`)
     if (this.flaw === 'visible-staging') this.volume.writeFile(stage, plan.bytes)
     await this.volume.publishing()
@@ -75,9 +75,9 @@ export class RemoteMemoryFileSystem extends MemoryFileSystem {
     return super.stat(target, signal)
   }
 
-  override async readText(target: FsTarget, signal?: AbortSignal): Promise<string> {
+  override async readText(target: FsTarget, opts?: FsReadOptions | AbortSignal): Promise<string> {
     await this.roundTrip(target)
-    return super.readText(target, signal)
+    return super.readText(target, opts)
   }
 
   override async listDir(target: FsTarget, signal?: AbortSignal, opts?: FsListOptions) {

@@ -1,6 +1,6 @@
 import { FsError, type FsInfo, type FsInspection, type FsTarget } from '@deepseek-ai/dsh-fs'
 import { decodeText } from '@deepseek-ai/dsh-fs/kit'
-import { fetchMedia, inspectPath, mediaObservation, namedAsMedia, type PdfThreads, showMedia } from '@deepseek-ai/dsh-tool-text'
+import { decodingOf, fetchMedia, inspectPath, mediaObservation, namedAsMedia, observe, type PdfThreads, showMedia } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { Config } from '../config'
@@ -38,8 +38,8 @@ export async function mediaRead(
   const bytes = fetch ? await fetchMedia(ctx.fs, target, info, config, exec.signal) : found.bytes
   if (bytes === undefined) return found.text === undefined ? {} : { text: found.text }
   const result = await showMedia(bytes, path, { limits: config, budget: config.readMaxBytes, signal: exec.signal, pdfThreads, ...(input.pages === undefined ? {} : { pages: input.pages }) })
-  if (result === undefined) return late || found.bytes === undefined ? {} : { text: decodeText(found.bytes, path).text }
-  ctx.emit('fs/observed', target, mediaObservation(info.version), exec)
+  if (result === undefined) return late || found.bytes === undefined ? {} : { text: decodeText(found.bytes, path, decodingOf(exec)).text }
+  observe(ctx, target, mediaObservation(info.version), exec)
   return { result }
 }
 

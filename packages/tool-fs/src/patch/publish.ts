@@ -1,7 +1,7 @@
 import { FsError, type FsObservation, type FsTarget, type FsVersion } from '@deepseek-ai/dsh-fs'
 import { seenEverything } from '@deepseek-ai/dsh-fs/kit'
 import type { LineSpan, PatchFileReport, SnippetOptions } from '@deepseek-ai/dsh-tool-text'
-import { countLines, snippetLines } from '@deepseek-ai/dsh-tool-text'
+import { countLines, decodingOf, observe, snippetLines } from '@deepseek-ai/dsh-tool-text'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
 import type { PlannedChange } from './plan'
@@ -46,10 +46,10 @@ interface Publishing {
 
 async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChange, snippet: SnippetOptions, moved: { to?: FsTarget }): Promise<PatchFileReport> {
   const { signal } = exec
-  const run: Publishing = { ctx, exec, snippet, observe: (target, observation) => ctx.emit('fs/observed', target, observation, exec) }
+  const run: Publishing = { ctx, exec, snippet, observe: (target, observation) => observe(ctx, target, observation, exec) }
   switch (change.kind) {
     case 'add': {
-      const outcome = await ctx.fs.writeText(change.target, change.text, { expected: { kind: 'createIfAbsent' }, signal })
+      const outcome = await ctx.fs.writeText(change.target, change.text, { expected: { kind: 'createIfAbsent' }, signal, decoding: decodingOf(exec) })
       // The model wrote every line of it.
       run.observe(change.target, { kind: 'present', version: outcome.version, seen: seenEverything(countLines(change.text)) })
       return { kind: 'added', path: change.target.displayPath, lines: change.lines }
@@ -67,7 +67,8 @@ async function publishOne(ctx: Context, exec: ToolExecution, change: PlannedChan
 const present = (version: FsVersion, text: string): Extract<FsObservation, { kind: 'present' }> => ({ kind: 'present', version, seen: { ranges: [], total: countLines(text) } })
 
 async function publishUpdate(run: Publishing, change: Extract<PlannedChange, { kind: 'update' }>, moved: { to?: FsTarget }): Promise<PatchFileReport> {
-  const { ctx, exec: { signal } } = run
+  const { ctx, exec } = run
+  const { signal } = exec
   const { target, resolved, destination } = change
   let at = target
   let version = change.version
@@ -81,7 +82,7 @@ async function publishUpdate(run: Publishing, change: Extract<PlannedChange, { k
   }
   if (resolved.text !== change.before) {
     const from = version
-    version = (await ctx.fs.writeText(at, resolved.text, { expected: { kind: 'replaceIfVersion', version }, signal })).version
+    version = (await ctx.fs.writeText(at, resolved.text, { expected: { kind: 'replaceIfVersion', version }, signal, decoding: decodingOf(exec) })).version
     // What was seen of the version the hunks were resolved against carries over, moved by the hunks.
     run.observe(at, { ...present(version, resolved.text), from: { version: from, changes: resolved.changes } })
   }
