@@ -26,7 +26,6 @@ export function isLocalFilesystem(dir: string): boolean {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function either<F extends (...args: any[]) => Promise<unknown>>(inline: boolean, threaded: F, direct: (...args: Parameters<F>) => unknown): F {
   if (!inline) return threaded
   return (async (...args: Parameters<F>) => (args.some((arg) => typeof arg === 'string' && arg.length > INLINE_PATH_BYTES) ? threaded(...args) : direct(...args))) as F
@@ -38,13 +37,15 @@ export const INLINE_IO_BYTES = 64 * 1024
 type Done<T> = (error: NodeJS.ErrnoException | null, value?: T) => void
 
 /**
- * A bare descriptor: inline (see above) or in the pool. Once closed every call fails `EBADF` (the
- * number is reused); a close waits for the calls in flight.
+ * A bare descriptor, inline (see above) or in the pool; its reads and writes stop running inline once
+ * they moved `INLINE_IO_BYTES`, so a long transfer yields to the event loop between its chunks.
+ * Closed, every call fails `EBADF` (the number is reused); a close waits for the calls in flight.
  */
 export class Descriptor {
   #closed: Promise<void> | undefined
   #inFlight = 0
   #drained: (() => void) | undefined
+  #inlineLeft = INLINE_IO_BYTES
 
   constructor(readonly fd: number, readonly inline: boolean) {}
 
@@ -58,13 +59,17 @@ export class Descriptor {
     }))
   }
 
+  #transfer(length: number): boolean {
+    return length <= this.#inlineLeft && (this.#inlineLeft -= length) >= 0
+  }
+
   read(buffer: Uint8Array, offset: number, length: number, position: number | null): Promise<{ bytesRead: number }> {
-    const direct = length <= INLINE_IO_BYTES ? () => ({ bytesRead: fs.readSync(this.fd, buffer, offset, length, position) }) : undefined
+    const direct = this.#transfer(length) ? () => ({ bytesRead: fs.readSync(this.fd, buffer, offset, length, position) }) : undefined
     return this.#call(direct, (done) => fs.read(this.fd, buffer, offset, length, position, (error, bytesRead) => done(error, { bytesRead })))
   }
 
   write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }> {
-    const direct = length <= INLINE_IO_BYTES ? () => ({ bytesWritten: fs.writeSync(this.fd, buffer, offset, length) }) : undefined
+    const direct = this.#transfer(length) ? () => ({ bytesWritten: fs.writeSync(this.fd, buffer, offset, length) }) : undefined
     return this.#call(direct, (done) => fs.write(this.fd, buffer, offset, length, null, (error, bytesWritten) => done(error, { bytesWritten })))
   }
 

@@ -55,6 +55,29 @@ describe.runIf(local)('a file opened inline', () => {
     }
   })
 
+  it('moves at most INLINE_IO_BYTES on the loop thread per descriptor: a long transfer in small chunks yields to the event loop', async () => {
+    writeFileSync(join(dir, 'long.txt'), Buffer.alloc(16 * INLINE_IO_BYTES, 0x63))
+    const chunk = INLINE_IO_BYTES / 4
+    for (const mode of ['read', 'write'] as const) {
+      const handle = mode === 'read'
+        ? (await openRegular(INLINE_CALLS, join(dir, 'long.txt'), 'long.txt')).handle
+        : await INLINE_CALLS.open(join(dir, 'long-copy.txt'), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600)
+      let turned = false
+      setImmediate(() => (turned = true))
+      const buffer = Buffer.alloc(chunk, 0x64)
+      let chunks = 0
+      for (let at = 0; at < 16 * INLINE_IO_BYTES; at += chunk, chunks++) {
+        // Every chunk is small enough for the loop thread; the first four (the budget) run there.
+        if (chunks === 4) expect(turned).toBe(false)
+        if (mode === 'read') await handle.read(buffer, 0, chunk, at)
+        else await handle.write(buffer, 0, chunk)
+      }
+      await handle.close()
+      expect(turned).toBe(true)
+    }
+    expect(statSync(join(dir, 'long-copy.txt')).size).toBe(16 * INLINE_IO_BYTES)
+  })
+
   it('is read whole in one positioned read, or left to readAll from its start once it grew', async () => {
     writeFileSync(join(dir, 'small.txt'), 'abc\n')
     const same = await openRegular(INLINE_CALLS, join(dir, 'small.txt'), 'small.txt')

@@ -12,8 +12,7 @@ export interface OpenedFile {
   real: string
 }
 
-// O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (no effect on a
-// regular file's reads). O_NOCTTY: a terminal never becomes our controlling tty.
+// O_NONBLOCK: a FIFO opens at once, not when a writer comes. O_NOCTTY: no terminal becomes ours.
 export const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY
 
 /** Refuses what is not a regular file, naming what it is in the contract's words. */

@@ -123,7 +123,7 @@ export async function sweepOnce(core: DiskCore, anchor: AnchoredDir): Promise<vo
   let sweep = swept.get(anchor.checked)
   if (sweep === undefined) {
     if (swept.size > 4096) swept.clear()
-    sweep = reclaimStaging(anchor.path, undefined, core.process.calls).then(() => {})
+    sweep = reclaimStaging(anchor.path).then(() => {})
     swept.set(anchor.checked, sweep)
   }
   await sweep

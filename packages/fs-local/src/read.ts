@@ -127,7 +127,7 @@ export function listDirectory(core: DiskCore, target: FsTarget, signal?: AbortSi
     const dir = await anchorForListing(core.process.calls, target.targetKey, core.containment, display)
     try {
       const names = await readdir(dir.path)
-      if (names.some(isStagingName)) await reclaimStaging(dir.path, names, core.process.calls)
+      if (names.some(isStagingName)) await reclaimStaging(dir.path, names)
       // Only the entries shown are looked at: a listing cut at 1,000 of 100,000 stats 1,000.
       const { shown, omitted } = listingWindow(names.filter((name) => !isStagingName(name)), opts)
       const entries: FsDirEntry[] = []

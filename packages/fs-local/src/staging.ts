@@ -32,15 +32,12 @@ export function isStagingName(name: string): boolean {
   return match !== null && checkOf(match[1]!) === match[2]
 }
 
-/** Owner, group and mode of a file just created. */
-type Created = { uid: number; gid: number; mode: number }
-
 export interface Staged {
   /** The staged file (the name that is renamed or linked into place). */
   file: string
   handle: Descriptor
   /** What the staged file got at its creation (owner, group, mode after the umask). */
-  created: Created
+  created: { uid: number; gid: number; mode: number }
 }
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
@@ -49,7 +46,7 @@ const WAIT_LIMIT_MS = 10_000
 const EUID = typeof process.geteuid === 'function' ? process.geteuid() : -1
 
 /** The lock on a file created at `path` and its `fstat`, or `undefined` when a sweep took the name between the two. */
-async function claim(calls: Calls, handle: Descriptor, path: string): Promise<Created | undefined> {
+async function claim(calls: Calls, handle: Descriptor, path: string): Promise<Staged['created'] | undefined> {
   const held = tryHold(handle.fd)
   if (held === 'busy') return undefined
   const [mine, named] = await Promise.all([handle.stat(), held === 'held' ? calls.lstat(path, { bigint: true }).catch(() => undefined) : undefined])
@@ -117,7 +114,7 @@ async function removeIfFree(calls: Calls, path: string): Promise<boolean> {
   }
 }
 
-/** Removes the abandoned staging in `dir` (`listed`: its names, when already read); returns how many went. Never throws. */
+/** Removes the abandoned staging in `dir` (`listed`: its names, when already read), in the pool: as many files as the directory holds; returns how many went. Never throws. */
 export async function reclaimStaging(dir: string, listed?: string[], calls: Calls = POOLED_CALLS): Promise<number> {
   try {
     let removed = 0
