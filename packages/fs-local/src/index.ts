@@ -21,7 +21,7 @@ export const Config = z.object({
   memoryBudgetBytes: z.number().int().positive().optional()
     .describe('Memory that whole-file reads and edits may hold at once in this process (default 2 GiB); past it they wait their turn. Shared by every provider in the process: the smallest configured value wins.'),
   inlineCalls: z.enum(['auto', 'never']).default('auto')
-    .describe('`auto`: on a local filesystem (ext4, xfs, btrfs, tmpfs, overlayfs…) lookups, opens, renames, links and reads and writes of up to 64 KiB run on the event loop thread, saving a thread-pool round trip each; fsync, larger transfers and listings always use the thread pool. `never`: every call uses the thread pool (set it when a network or FUSE mount lies inside the root). Paths longer than 512 characters always use the thread pool.'),
+    .describe('`auto`: on a local filesystem (ext4, xfs, btrfs, tmpfs, overlayfs…) lookups, opens, renames, links and the first 64 KiB each open file reads or writes run on the event loop thread, saving a thread-pool round trip each; fsync, the rest of longer transfers and listings always use the thread pool. `never`: every call uses the thread pool (set it when a network or FUSE mount lies inside the root). Paths longer than 512 characters always use the thread pool.'),
 }).strict().prefault({})
 
 export type LocalFileSystemConfig = z.input<typeof Config>
