@@ -50,7 +50,7 @@ describe('view of an image or PDF', () => {
     f = await editorFixture({ config: { readMedia: true, viewMaxBytes: 260 } })
     await f.put('long.pdf', minimalPdf(Array.from({ length: 8 }, (_, i) => [`Page number ${i + 1} `.padEnd(60, 'x')])))
     const first = await f.ok({ command: 'view', path: 'long.pdf' })
-    expect(first).toMatch(/PDF, 8 pages; the text of pages 1-3 follows\. To continue, read it again with view_range: \[4, 6\]\./)
+    expect(first).toMatch(/PDF, 8 pages; the text of pages 1-3 follows\. To continue, view it again with view_range: \[4, 6\]\./)
     expect(first).not.toContain('pages: "')
     // The literal-minded reader: the range the text names, passed as written.
     const named = JSON.parse(/view_range: (\[\d+, \d+\])/.exec(first)![1]!) as [number, number]

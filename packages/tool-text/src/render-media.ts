@@ -62,7 +62,7 @@ export function renderPdfPages(pdf: PdfShown, argument: PageArgument = 'pages'):
   const last = pages.at(-1)!.number
   const range = first === last ? `page ${first}` : `pages ${first}-${last}`
   const next = renderPageArgument(argument, last + 1, Math.min(pageCount, last + pages.length))
-  const rest = last < pageCount ? ` To continue, read it again with ${next}.` : ''
+  const rest = last < pageCount ? ` To continue, ${argument === 'view_range' ? 'view' : 'read'} it again with ${next}.` : ''
   const blocks = pages.map(renderPdfPage)
   return `${path}: PDF, ${pageCount} ${pageCount === 1 ? 'page' : 'pages'}; the text of ${range} follows.${rest}\n\n${blocks.join('\n\n')}`
 }
