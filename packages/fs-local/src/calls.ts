@@ -2,10 +2,10 @@ import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 
 /**
- * On a local filesystem, calls run on the loop thread: lookups, opens, renames, links, and reads and
- * writes of at most `INLINE_IO_BYTES` (a `Descriptor`'s). The kernel answers them in 2–20 µs; a pool
- * round trip costs 40–100 µs, and a small write made ten (`2026-12-02-inline-io.md`). In the pool
- * always: `fsync`, larger transfers, paths over `INLINE_PATH_BYTES`. `inlineCalls: never`: all of it.
+ * On a local filesystem, calls run on the loop thread: lookups, opens, renames, links, and the first
+ * `INLINE_IO_BYTES` a `Descriptor` reads or writes. The kernel answers them in 2–20 µs; a pool round
+ * trip costs 40–100 µs, and a small write made ten (`2026-12-02-inline-io.md`). In the pool always:
+ * `fsync`, the rest of a longer transfer, paths over `INLINE_PATH_BYTES`. `inlineCalls: never`: all.
  */
 export type InlineCalls = 'auto' | 'never'
 
@@ -31,7 +31,7 @@ function either<F extends (...args: any[]) => Promise<unknown>>(inline: boolean,
   return (async (...args: Parameters<F>) => (args.some((arg) => typeof arg === 'string' && arg.length > INLINE_PATH_BYTES) ? threaded(...args) : direct(...args))) as F
 }
 
-/** The most bytes one read or write moves on the loop thread: a copy to or from the page cache. */
+/** The bytes one descriptor's reads and writes move on the loop thread, in all: copies to or from the page cache. */
 export const INLINE_IO_BYTES = 64 * 1024
 
 type Done<T> = (error: NodeJS.ErrnoException | null, value?: T) => void
