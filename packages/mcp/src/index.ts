@@ -9,7 +9,7 @@ export { createMcpServer, ERROR_META_KEY, type McpServerOptions } from './server
 export { allowedHostnames, isLoopback, rejectForeignHost } from './host-check'
 export { TOKEN_ENV } from './auth'
 export { LineTransport } from './stdio'
-export type { StdioHandover } from './handover'
+export type { StdioHandover, StdioStreams } from './handover'
 export type { ToolRegistry } from '@deepseek-ai/dsh-tools'
 
 declare module 'cordis' {

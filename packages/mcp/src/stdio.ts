@@ -23,7 +23,7 @@ export class LineTransport implements Transport {
   readonly #reader: LineReader
   #closed = false
 
-  constructor(private readonly input: Readable, private readonly output: Writable, private readonly maxBytes: number) {
+  constructor(private readonly input: Readable, private readonly output: Writable, private readonly maxBytes: number, private readonly holdBack?: (message: JSONRPCMessage) => boolean) {
     this.#reader = new LineReader(maxBytes)
   }
 
@@ -34,7 +34,8 @@ export class LineTransport implements Transport {
   #onError = (error: Error) => this.onerror?.(error)
 
   async start(): Promise<void> {
-    this.input.on('data', this.#onData).on('error', this.#onError)
+    // resume(): a handed-over stdin is paused, with what the host read from it put back in front.
+    this.input.on('data', this.#onData).on('error', this.#onError).resume()
   }
 
   #receive(line: Line): void {
@@ -59,7 +60,7 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed) return Promise.resolve()
+    if (this.#closed || this.holdBack?.(message)) return Promise.resolve()
     return new Promise((resolve) => {
       if (this.output.write(`${JSON.stringify(message)}\n`)) resolve()
       else this.output.once('drain', resolve)
@@ -94,7 +95,7 @@ export function serveStdio(ctx: Context, config: McpConfig, input?: Readable, ou
   const session = { transport: 'stdio' as const, owner: 'stdio' }
   const logger = ctx.logger('mcp')
   ctx.effect(async () => {
-    const { from, to } = streams(ctx, input, output)
+    const { from, to, holdBack } = streams(ctx, input, output)
     const listing = listingWatch(logger, () => server.getClientVersion())
     const server = createMcpServer({ tools: ctx.tools, session, instructions: ctx.get('systemPrompt')?.render(), onListTools: listing.listed })
     server.oninitialized = listing.initialized
@@ -107,7 +108,7 @@ export function serveStdio(ctx: Context, config: McpConfig, input?: Readable, ou
       ctx.emit('mcp/disconnect', 'stdio')
     }
     from.once('end', onEnd).once('close', onEnd)
-    const transport = new LineTransport(from, to, config.maxMessageBytes)
+    const transport = new LineTransport(from, to, config.maxMessageBytes, holdBack)
     transport.onerror = (error) => logger.warn(error.message)
     await server.connect(transport)
     if (from.readableEnded) onEnd()
@@ -123,9 +124,9 @@ export function serveStdio(ctx: Context, config: McpConfig, input?: Readable, ou
 }
 
 /** The streams to serve: the arguments, else a host's `mcpStdio` handover, else the process's own. */
-function streams(ctx: Context, input: Readable | undefined, output: Writable | undefined): { from: Readable; to: Writable } {
+function streams(ctx: Context, input: Readable | undefined, output: Writable | undefined) {
   const handed = input === undefined && output === undefined ? ctx.get('mcpStdio')?.take() : undefined
-  return { from: input ?? handed?.input ?? process.stdin, to: output ?? handed?.output ?? process.stdout }
+  return { from: input ?? handed?.input ?? process.stdin, to: output ?? handed?.output ?? process.stdout, holdBack: handed?.holdBack }
 }
 
 /**
