@@ -37,12 +37,22 @@ export interface ReadWindow {
 
 /** The bytes a line takes in the rendered output: `cat -n` prefix, text, line feed. */
 export function renderedLineBytes(number: number, text: string): number {
-  return linePrefix(number).length + Buffer.byteLength(text, 'utf8') + 1
+  return prefixBytes(number) + Buffer.byteLength(text, 'utf8') + 1
 }
+
+/** The bytes of `linePrefix(number)`, without building it. */
+function prefixBytes(number: number): number {
+  let digits = 1
+  for (let rest = number; rest >= 10; rest = Math.floor(rest / 10)) digits++
+  return Math.max(digits, 6) + 1
+}
+
+const PADDING = ['', ' ', '  ', '   ', '    ', '     ']
 
 /** `cat -n` numbering: the line number right-aligned to width 6, then a tab. */
 export function linePrefix(number: number): string {
-  return `${String(number).padStart(6)}\t`
+  const digits = String(number)
+  return digits.length >= 6 ? `${digits}\t` : `${PADDING[6 - digits.length]}${digits}\t`
 }
 
 /**
@@ -77,7 +87,8 @@ class WindowBuilder {
   buffer = ''
   overflow = false
   started = false
-  // The UTF-16 units of the current line after the skipped columns, and the surrogate pairs among them.
+  // The UTF-16 units of the current line after the skipped columns, and the surrogate pairs among
+  // those not kept in `buffer`.
   lineUnits = 0
   linePairs = 0
   lastUnit = -1
@@ -129,17 +140,22 @@ class WindowBuilder {
     return at
   }
 
-  /** Counts `chunk[position, stop)` into the line, and keeps as much of it as a line may show. */
+  /**
+   * Counts `chunk[position, stop)` into the line, and keeps as much of it as a line may show. Only
+   * a cut line needs its length in characters: surrogate pairs are counted here for the part not
+   * kept, and for the kept part when the line turns out cut (`keepLine`).
+   */
   keep(chunk: string, position: number, stop: number): void {
     if (stop > position) {
       this.lineUnits += stop - position
-      this.linePairs += surrogatePairs(chunk, position, stop)
       this.lastUnit = chunk.charCodeAt(stop - 1)
     }
-    if (this.overflow) return
-    const room = this.keepUnits - this.buffer.length
-    if (stop - position > room) this.overflow = true
-    this.buffer += chunk.slice(position, position + Math.min(room, stop - position))
+    const kept = this.overflow ? 0 : Math.min(this.keepUnits - this.buffer.length, stop - position)
+    if (kept < stop - position) {
+      this.overflow = true
+      this.linePairs += surrogatePairs(chunk, position + kept, stop)
+    }
+    if (kept > 0) this.buffer += chunk.slice(position, position + kept)
   }
 
   /** Called at the end of line `number`; returns the finished window when this line ends it. */
@@ -179,7 +195,10 @@ class WindowBuilder {
       size = renderedLineBytes(number, text)
     }
     const line: WindowLine = number === offset && column > 1 ? { number, text, cut, column } : { number, text, cut }
-    if (cut) line.length = (number === offset ? column - 1 : 0) + this.lineUnits - this.linePairs - (this.lastUnit === 13 ? 1 : 0)
+    if (cut) {
+      const pairs = this.linePairs + surrogatePairs(this.buffer, 0, this.buffer.length)
+      line.length = (number === offset ? column - 1 : 0) + this.lineUnits - pairs - (this.lastUnit === 13 ? 1 : 0)
+    }
     this.lines.push(line)
     this.bytes += size
     return undefined
