@@ -155,7 +155,7 @@ export function encodingNote(encoding: FsTextEncoding): string {
 export function undecidedRemedy(candidates: readonly FsEncodingCandidate[], tool: string): string {
   const named = candidates.length > 0 ? candidates.map((c) => c.encoding) : SUPPORTED_ENCODINGS
   return `if you know its encoding, call the dsh \`${tool}\` tool again with encoding set to it `
-    + `(${candidates.length > 0 ? 'possible' : 'supported'}: ${named.join(', ')}), or set defaultEncoding in the configuration; otherwise it is not text these tools can show`
+    + `(${candidates.length > 0 ? 'possible' : 'supported'}: ${named.join(', ')}); otherwise it is not text these tools can show`
 }
 
 /** The remedy of `FS_NOT_ENCODABLE`. */
