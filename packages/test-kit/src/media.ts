@@ -36,6 +36,42 @@ export function minimalPdf(pages: readonly PdfPage[]): Uint8Array {
   return Buffer.from(out, 'latin1')
 }
 
+/**
+ * A one-page PDF whose content stream is `content`, deflated (xref offsets exact). With a large
+ * `content` it is a decompression bomb: 256 MiB of spaces deflate to about 260 KB.
+ */
+export function deflatedPdf(content: string | Buffer): Buffer {
+  const stream = deflateSync(typeof content === 'string' ? Buffer.from(content, 'latin1') : content, { level: 9 })
+  const parts: Buffer[] = []
+  const offsets: number[] = []
+  let length = 0
+  const put = (part: Buffer | string) => {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'latin1') : part
+    parts.push(bytes)
+    length += bytes.length
+  }
+  put('%PDF-1.4\n')
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+  ]
+  for (const [index, object] of objects.entries()) {
+    offsets.push(length)
+    put(`${index + 1} 0 obj\n${object}\nendobj\n`)
+  }
+  offsets.push(length)
+  put(`4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`)
+  put(stream)
+  put('\nendstream\nendobj\n')
+  offsets.push(length)
+  put('5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n')
+  const xref = length
+  put(`xref\n0 6\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`)
+  put(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
+  return Buffer.concat(parts)
+}
+
 function pageStream(lines: readonly string[]): string {
   const shown = lines.map((line) => `(${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj T*`).join(' ')
   return `BT /F1 12 Tf 14 TL 72 720 Td ${shown} ET`

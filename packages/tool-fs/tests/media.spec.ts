@@ -1,4 +1,4 @@
-import { declaredPng, encryptedPdf, minimalPdf } from '@deepseek-ai/dsh-test-kit'
+import { declaredPng, deflatedPdf, encryptedPdf, minimalPdf } from '@deepseek-ai/dsh-test-kit'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -113,6 +113,20 @@ describe('read of an image', () => {
 })
 
 describe('read of a PDF', () => {
+  it('answers ABORTED when the call is aborted while pdf.js parses, and a read after it works', async () => {
+    s = await stack({ policy: true, config: { readMedia: true, readPdfMaxDecodedBytes: 1024 * 1024 * 1024 } })
+    // 256 MiB of spaces in one deflated page: seconds of parsing, ended by the abort.
+    await s.put('bomb.pdf', deflatedPdf(Buffer.alloc(256 * 1024 * 1024, 0x20)))
+    await s.put('hello.pdf', minimalPdf([['Hello page one']]))
+    const controller = new AbortController()
+    const reading = s.ctx.tools.execute({ name: 'read', arguments: { file_path: 'bomb.pdf' }, signal: controller.signal, agent: { session: s.session } })
+    setTimeout(() => controller.abort(new Error('the client cancelled')), 200)
+    const result = await reading
+    expect(result.error?.code).toBe('ABORTED')
+    expect(result.content[0]!.text).not.toContain('the client cancelled')
+    expect(await s.ok('read', { file_path: 'hello.pdf' })).toContain('Hello page one')
+  }, 60_000)
+
   it('shows the text of each page, marked, with the page count, and says when a page has no text layer', async () => {
     s = await stack({ policy: true, config: { readMedia: true } })
     await s.put('doc.pdf', minimalPdf([['Hello page one', 'second line'], null, ['Third page']]))

@@ -1,47 +1,13 @@
+import { deflatedPdf } from '@deepseek-ai/dsh-test-kit'
 import { ToolError } from '@deepseek-ai/dsh-tools'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from '../src/media/config'
 import { showMedia } from '../src/media/show'
 
-/** A one-page PDF whose content stream is `body`, deflated when `deflate` (a bomb when large). */
-function onePagePdf(body: Buffer, deflate: boolean): Buffer {
-  const stream = deflate ? deflateSync(body, { level: 9 }) : body
-  const filter = deflate ? ' /Filter /FlateDecode' : ''
-  const parts: Buffer[] = []
-  const offsets: number[] = []
-  let length = 0
-  const put = (part: Buffer | string) => {
-    const bytes = typeof part === 'string' ? Buffer.from(part, 'latin1') : part
-    parts.push(bytes)
-    length += bytes.length
-  }
-  put('%PDF-1.4\n')
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-  ]
-  for (const [index, object] of objects.entries()) {
-    offsets.push(length)
-    put(`${index + 1} 0 obj\n${object}\nendobj\n`)
-  }
-  offsets.push(length)
-  put(`4 0 obj\n<< /Length ${stream.length}${filter} >>\nstream\n`)
-  put(stream)
-  put('\nendstream\nendobj\n')
-  offsets.push(length)
-  put('5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n')
-  const xref = length
-  put(`xref\n0 6\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`)
-  put(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
-  return Buffer.concat(parts)
-}
-
 // 256 MiB of spaces deflate to about 260 KB: the file is small, its one page is not.
-const bomb = onePagePdf(Buffer.alloc(256 * 1024 * 1024, 0x20), true)
-const hello = onePagePdf(Buffer.from('BT /F1 12 Tf 72 720 Td (Hello from page one) Tj ET', 'latin1'), true)
+const bomb = deflatedPdf(Buffer.alloc(256 * 1024 * 1024, 0x20))
+const hello = deflatedPdf('BT /F1 12 Tf 72 720 Td (Hello from page one) Tj ET')
 
 async function refusal(bytes: Buffer, limits: Partial<MediaLimits>, signal?: AbortSignal): Promise<ToolError> {
   const options = { limits: { ...DEFAULT_MEDIA_LIMITS, ...limits }, budget: 64 * 1024, ...(signal === undefined ? {} : { signal }) }

@@ -183,7 +183,9 @@ async function executeCall(call: ToolCall, entries: ReadonlyMap<string, Entry>, 
       try {
         return await wrap(exec, input, run)
       } catch (error) {
-        return resultFromError(error, runtime.words())
+        // A call that fails once its signal has fired failed because of it, whatever the tool threw
+        // (the signal's reason, or what the abort broke): it is the runtime's ABORTED refusal.
+        return resultFromError(signal.aborted ? runtimeRefused({ kind: 'aborted', tool: call.name }, signal.reason) : error, runtime.words())
       }
     })
   } catch (error) {

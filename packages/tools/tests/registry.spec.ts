@@ -245,6 +245,23 @@ describe('execute', () => {
     expect(result.error?.code).toBe('ABORTED')
     expect(runs).toBe(0)
   })
+
+  it('fails with ABORTED a call aborted while its tool runs, whatever the tool then throws', async () => {
+    const throws: Record<string, (signal: AbortSignal) => unknown> = { reason: (signal) => signal.reason, broken: () => new Error('worker terminated') }
+    for (const [name, thrown] of Object.entries(throws)) {
+      root.tools.register(defineTool({ ...plain, name, description: '', inputSchema: z.object({}), execute: async (_input, exec) => {
+        await new Promise((resolve) => exec.signal.addEventListener('abort', resolve, { once: true }))
+        throw thrown(exec.signal)
+      } }))
+      const controller = new AbortController()
+      const call = root.tools.execute({ name, arguments: {}, signal: controller.signal })
+      await new Promise((resolve) => setImmediate(resolve))
+      controller.abort()
+      const result = await call
+      expect(result.error?.code).toBe('ABORTED')
+      expect(result.content[0]!.text).not.toMatch(/worker terminated|AbortError/)
+    }
+  })
 })
 
 describe('the executor', () => {
