@@ -131,3 +131,54 @@ describe('the front against the real server, in process', () => {
     }
   })
 })
+
+describe('the handover', () => {
+  const CALL = line({ id: 2, method: 'tools/call', params: { name: 'read', arguments: { file_path: 'notes.md' } } })
+
+  async function collect(stream: NodeJS.ReadableStream, until: (text: string) => boolean): Promise<string> {
+    let text = ''
+    for await (const chunk of stream) {
+      text += chunk.toString()
+      if (until(text)) break
+    }
+    return text
+  }
+
+  it('hands over stdin itself, with the lines read while loading in front of the ones that follow', async () => {
+    const input = new PassThrough()
+    const output = new PassThrough()
+    const next = frameReader(output)
+    const front = new StdioFront(manifest, input, output)
+    // The last line arrives in two pieces, the first before the handover.
+    input.write(INITIALIZE + INITIALIZED + CALL.slice(0, 20))
+    expect((await next()).id).toBe(0)
+    const taken = front.take()
+    expect(taken.input).toBe(input)
+    expect(front.take()).toBe(taken)
+    input.write(CALL.slice(20) + LIST)
+    const text = await collect(taken.input.resume(), (sofar) => sofar.endsWith(LIST))
+    expect(text).toBe(INITIALIZE + INITIALIZED + CALL + LIST)
+  })
+
+  it('replays what a client sent before closing stdin, then ends', async () => {
+    const input = new PassThrough()
+    const front = new StdioFront(manifest, input, new PassThrough())
+    input.end(INITIALIZE + CALL)
+    await new Promise((resolve) => input.once('end', resolve))
+    const taken = front.take()
+    expect(taken.input).not.toBe(input)
+    expect(await collect(taken.input, () => false)).toBe(INITIALIZE + CALL)
+  })
+
+  it('holds back only the server\'s answers to what the front answered, once each', async () => {
+    const input = new PassThrough()
+    const front = new StdioFront(manifest, input, new PassThrough())
+    input.write(INITIALIZE)
+    await new Promise((resolve) => setImmediate(resolve))
+    const { holdBack } = front.take()
+    const answer = { jsonrpc: '2.0' as const, id: 0, result: { ...manifest.initialize, protocolVersion: '2025-06-18' } }
+    expect(holdBack!(answer)).toBe(true)
+    expect(holdBack!(answer)).toBe(false)
+    expect(holdBack!({ jsonrpc: '2.0', id: 2, result: { content: [] } })).toBe(false)
+  })
+})
