@@ -110,7 +110,6 @@ function normalised(ranges: Array<[number, number]>, parts: FsSeenPart[], total:
     ranges = ranges.filter(([first]) => first <= total).map(([first, last]): [number, number] => [first, Math.min(last, total)])
     parts = parts.filter((part) => part.line <= total)
   }
-  if (parts.length === 0) return total === undefined ? { ranges: ranges.slice(0, FS_MAX_SEEN_RANGES) } : { ranges: ranges.slice(0, FS_MAX_SEEN_RANGES), total }
   const joined: FsSeenPart[] = []
   const sorted = parts.filter((part) => part.from >= 1 && part.to >= part.from - 1 && !covers(ranges, part.line, part.line))
     .sort((a, b) => a.line - b.line || a.from - b.from)

@@ -14,9 +14,7 @@ export interface RenderLimits {
 
 /** `cat -n` lines: the number right-aligned to width 6, a tab, the text. */
 export function numbered(lines: readonly WindowLine[]): string {
-  let text = ''
-  for (const line of lines) text += `${text.length === 0 ? '' : '\n'}${linePrefix(line.number)}${line.text}`
-  return text
+  return lines.map((line) => `${linePrefix(line.number)}${line.text}`).join('\n')
 }
 
 /**

@@ -13,10 +13,7 @@ export function seenOfWindow(lines: readonly WindowLine[], total?: number): FsSe
   const parts: FsSeenPart[] = []
   for (const line of lines) {
     const from = line.column ?? 1
-    const last = ranges.at(-1)
-    // A window's lines come in order: a whole line after the last range's end extends it.
-    if (from === 1 && !line.cut && last !== undefined && last[1] + 1 === line.number) last[1] = line.number
-    else if (from === 1 && !line.cut) ranges.push([line.number, line.number])
+    if (from === 1 && !line.cut) ranges.push([line.number, line.number])
     else parts.push({ line: line.number, from, to: from + [...line.text].length - 1, end: !line.cut })
   }
   // The union normalises: consecutive lines join into one range, a part that is whole becomes a line.

@@ -37,22 +37,12 @@ export interface ReadWindow {
 
 /** The bytes a line takes in the rendered output: `cat -n` prefix, text, line feed. */
 export function renderedLineBytes(number: number, text: string): number {
-  return prefixBytes(number) + Buffer.byteLength(text, 'utf8') + 1
+  return linePrefix(number).length + Buffer.byteLength(text, 'utf8') + 1
 }
-
-/** The bytes of `linePrefix(number)`, without building it. */
-function prefixBytes(number: number): number {
-  let digits = 1
-  for (let rest = number; rest >= 10; rest = Math.floor(rest / 10)) digits++
-  return Math.max(digits, 6) + 1
-}
-
-const PADDING = ['', ' ', '  ', '   ', '    ', '     ']
 
 /** `cat -n` numbering: the line number right-aligned to width 6, then a tab. */
 export function linePrefix(number: number): string {
-  const digits = String(number)
-  return digits.length >= 6 ? `${digits}\t` : `${PADDING[6 - digits.length]}${digits}\t`
+  return `${String(number).padStart(6)}\t`
 }
 
 /**
